@@ -1,0 +1,68 @@
+/**
+ * The authority's public surface (§10, §12, §13.2, §13.4, §14). Implemented by createAuthority()
+ * over a DefinitionStore; also reachable over HTTP (/authority/v1) from another process.
+ */
+import type { TenantId } from '../tenant.ts';
+import type { Activation, PinnedDefinition, VersionId } from '../definitions/definition.ts';
+import type { LearnableDescriptor } from '../learnables/learnable.ts';
+import type { Lesson, LessonResult } from './lesson.ts';
+import type { Principal } from './principal.ts';
+
+/** An activation as shown to people: taughtBy resolved to the handle (or "[erased]"). */
+export interface HistoryEntry extends Omit<Activation, 'taughtBy'> {
+  readonly taughtBy: string;
+  readonly tombstoned: boolean;
+}
+
+/** One rule in force at a version, and who put it there (§13.4). */
+export interface RuleInForce {
+  readonly collection: string;
+  readonly entry: string;
+  /** Phrased by the learnable. */
+  readonly describes: string;
+  readonly activation: number;
+  readonly taughtBy: string;
+  readonly at: string;
+}
+
+export interface ActivationResult {
+  readonly definitionVersion: number;
+  readonly versionId: VersionId;
+  readonly previousVersionId: VersionId | null;
+  readonly describes: string;
+}
+
+export interface EraseResult {
+  readonly activated: ActivationResult | null;
+  readonly tombstonedVersions: readonly VersionId[];
+  readonly peopleForgotten: number;
+}
+
+/**
+ * A directory as imported from JSON (fixtures/directory/demo.json): collection -> entry -> lesson
+ * values, each absorbed by its learnable exactly as a taught lesson would be. Opaque here (§9).
+ */
+export interface DirectoryImport {
+  readonly collections: Readonly<Record<string, Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>>>;
+}
+
+export interface Authority {
+  /** §6.2 descriptors of every registered learnable, in declaration order. */
+  descriptors(): readonly LearnableDescriptor[];
+  /** §10: absorb one lesson; refusals throw DomainError LESSON_REFUSED carrying the learnable's reason. */
+  absorb(tenant: TenantId, principal: Principal, lesson: Lesson): Promise<LessonResult>;
+  /** The active definition (creates an empty version 0 view when the tenant has no history). */
+  active(tenant: TenantId): Promise<PinnedDefinition>;
+  /** Any version by id (§10.3: a pinned task can finish); tombstoned -> DEFINITION_VERSION_TOMBSTONED. */
+  load(tenant: TenantId, versionId: VersionId): Promise<PinnedDefinition['definition']>;
+  history(tenant: TenantId, options?: { limit?: number; beforeVersion?: number }): Promise<HistoryEntry[]>;
+  /** Activate the version that definitionVersion `to` activated, as a new history entry (§10.3). */
+  rollback(tenant: TenantId, principal: Principal, input: { to: number; taughtBy: string; reason?: string }): Promise<ActivationResult>;
+  /** Undo exactly what activation `activation` added, keeping everything after it. */
+  revert(tenant: TenantId, principal: Principal, input: { activation: number; taughtBy: string; reason?: string }): Promise<ActivationResult>;
+  /** §14 */
+  erase(tenant: TenantId, principal: Principal, input: { identifier: string; taughtBy: string; reason?: string }): Promise<EraseResult>;
+  import(tenant: TenantId, principal: Principal, input: { directory: DirectoryImport; taughtBy: string; reason?: string }): Promise<ActivationResult | null>;
+  /** §13.4: the rules in force at a version and who put them there. */
+  rulesInForce(tenant: TenantId, versionId: VersionId): Promise<RuleInForce[]>;
+}

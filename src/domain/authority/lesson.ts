@@ -1,0 +1,21 @@
+/** §9 the Lesson, §10.4 the LessonResult. */
+import type { LessonValue } from '../learnables/learnable.ts';
+
+export interface Lesson {
+  readonly collection: string;
+  readonly entry: string;
+  /** Opaque to every layer but the learnable (§9). */
+  readonly value: LessonValue;
+  /** Identifies the human (§9); never a service account standing in for one. */
+  readonly taughtBy: string;
+  readonly reason?: string;
+}
+
+export interface LessonResult {
+  readonly learned: boolean;
+  /** Phrased by the learnable (§10.4). */
+  readonly describes: string;
+  readonly definitionVersion: number;
+  readonly versionId?: string;
+  readonly previousVersionId?: string;
+}

@@ -1,0 +1,20 @@
+/**
+ * Who is calling (§13.2: activation is not authorization; the authority authorizes the writer).
+ * A principal is a person or an application acting for one, bound to exactly one tenant.
+ */
+import type { TenantId } from '../tenant.ts';
+
+export const ROLES = ['read', 'teach', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface Principal {
+  /** Stable id of the token holder, e.g. "app:preshipment" or "person:dana". */
+  readonly id: string;
+  readonly kind: 'person' | 'application' | 'service';
+  readonly tenant: TenantId;
+  readonly roles: readonly Role[];
+}
+
+export function hasRole(p: Principal, role: Role): boolean {
+  return p.roles.includes(role) || p.roles.includes('admin');
+}
