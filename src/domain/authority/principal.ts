@@ -18,3 +18,8 @@ export interface Principal {
 export function hasRole(p: Principal, role: Role): boolean {
   return p.roles.includes(role) || p.roles.includes('admin');
 }
+
+/** Verifies a bearer token; null when unknown or revoked. Tokens are stored hashed (§13.2). */
+export interface TokenVerifier {
+  verify(rawToken: string): Promise<Principal | null>;
+}
