@@ -1,0 +1,41 @@
+// Invariant: the configuration is parsed once, strictly, with defaults; every bad setting is reported together.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, publicBaseUrl } from './config.ts';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ host: '127.0.0.1', port: 8080, dataDir: './data', identificationMargin: 0.5, logLevel: 'info' });
+    expect(c.publicUrl).toBeUndefined();
+    expect(c.authorityUrl).toBeUndefined();
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reads and coerces settings, trimming a trailing slash from URLs', () => {
+    const c = loadConfig({ PORT: '0', PUBLIC_URL: 'https://t.example.com/', AUTHORITY_URL: 'http://127.0.0.1:9/', IDENTIFICATION_MARGIN: '0.25' });
+    expect(c.port).toBe(0);
+    expect(c.publicUrl).toBe('https://t.example.com');
+    expect(c.authorityUrl).toBe('http://127.0.0.1:9');
+    expect(c.identificationMargin).toBe(0.25);
+  });
+
+  it('lists every bad setting at once, each with an example of a good one', () => {
+    let err: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', IDENTIFICATION_MARGIN: '2', LOG_LEVEL: 'loud', PUBLIC_URL: 'ftp://x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const issues = (err as ConfigError).issues.map((i) => i.setting).sort();
+    expect(issues).toEqual(['IDENTIFICATION_MARGIN', 'LOG_LEVEL', 'PORT', 'PUBLIC_URL']);
+    expect((err as ConfigError).message).toContain('PORT=8080');
+    expect((err as ConfigError).code).toBe('CONFIG_INVALID');
+  });
+
+  it('derives the public base URL from host and bound port when PUBLIC_URL is unset', () => {
+    expect(publicBaseUrl(loadConfig({}), 8080)).toBe('http://127.0.0.1:8080');
+    expect(publicBaseUrl(loadConfig({ HOST: '0.0.0.0' }), 9)).toBe('http://127.0.0.1:9');
+    expect(publicBaseUrl(loadConfig({ PUBLIC_URL: 'https://a.example' }), 9)).toBe('https://a.example');
+  });
+});

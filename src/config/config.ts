@@ -1,0 +1,96 @@
+/**
+ * The server's configuration: one strict zod schema over environment variables, parsed once (in
+ * main) into a frozen object. `process.env` is read nowhere else; callers pass the environment in.
+ *
+ * Owns: names, defaults and validation of every setting, and the ConfigError that lists every bad
+ * setting with an example of a good one. Does not own: what a setting means to the code that uses it.
+ *
+ * Adding a setting: add one entry to SETTINGS (env name, zod schema with its default, an example).
+ */
+import { z } from 'zod';
+import { DomainError } from '../domain/errors.ts';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const port = z.coerce.number().int().min(0).max(65535);
+const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((u) => u.replace(/\/+$/, ''));
+
+/**
+ * Every setting: its environment variable, its schema (with the default, if any) and an example of
+ * a good value for the error message.
+ */
+const SETTINGS = {
+  host: { env: 'HOST', schema: z.string().min(1).default('127.0.0.1'), example: '127.0.0.1' },
+  port: { env: 'PORT', schema: port.default(8080), example: '8080' },
+  /** The base URL clients reach this server at (the card's interface URLs); defaults to http://HOST:PORT. */
+  publicUrl: { env: 'PUBLIC_URL', schema: httpUrl.optional(), example: 'https://triage.example.com' },
+  dataDir: { env: 'DATA_DIR', schema: z.string().min(1).default('./data'), example: './data' },
+  /** The lead the best candidate needs over the next, as a share of all points (0 < m < 1). */
+  identificationMargin: {
+    env: 'IDENTIFICATION_MARGIN',
+    schema: z.coerce.number().gt(0).lt(1).default(0.5),
+    example: '0.5',
+  },
+  /** Resolve definitions from another process's authority instead of the embedded one (§12.1). */
+  authorityUrl: { env: 'AUTHORITY_URL', schema: httpUrl.optional(), example: 'http://127.0.0.1:8081' },
+  logLevel: { env: 'LOG_LEVEL', schema: z.enum(LOG_LEVELS).default('info'), example: 'info' },
+} as const;
+
+type Settings = typeof SETTINGS;
+
+/** The parsed, frozen configuration. */
+export type Config = Readonly<{ [K in keyof Settings]: z.output<Settings[K]['schema']> }>;
+
+export interface ConfigIssue {
+  /** The environment variable. */
+  readonly setting: string;
+  /** The value that was given (never printed for settings that look secret). */
+  readonly problem: string;
+  readonly example: string;
+}
+
+/** Lists every bad setting at once, each with an example of a good value. */
+export class ConfigError extends DomainError {
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(issues: readonly ConfigIssue[]) {
+    const lines = issues.map((i) => `  ${i.setting}: ${i.problem} (for example ${i.setting}=${i.example})`);
+    super('CONFIG_INVALID', `The configuration has ${issues.length} bad setting(s):\n${lines.join('\n')}`);
+    this.name = 'ConfigError';
+    this.issues = Object.freeze([...issues]);
+  }
+}
+
+const SECRET_RE = /SECRET|PASSWORD|TOKEN|KEY/i;
+
+/**
+ * Parses the environment once. Empty strings count as unset. Throws ConfigError naming every bad
+ * setting. The result is frozen.
+ */
+export function loadConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const out: Record<string, unknown> = {};
+  const issues: ConfigIssue[] = [];
+  for (const [key, setting] of Object.entries(SETTINGS) as [keyof Settings, Settings[keyof Settings]][]) {
+    const raw = env[setting.env];
+    const given = raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+    const parsed = (setting.schema as z.ZodType).safeParse(given);
+    if (parsed.success) {
+      out[key] = parsed.data;
+    } else {
+      const shown = SECRET_RE.test(setting.env) ? '(hidden)' : JSON.stringify(given);
+      const why = parsed.error.issues.map((i) => i.message).join('; ');
+      issues.push({ setting: setting.env, problem: `${shown} is not usable: ${why}`, example: setting.example });
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return Object.freeze(out) as Config;
+}
+
+/** The base URL the card advertises: PUBLIC_URL, else http://HOST:PORT (with the bound port). */
+export function publicBaseUrl(config: Pick<Config, 'publicUrl' | 'host'>, boundPort: number): string {
+  if (config.publicUrl !== undefined) return config.publicUrl;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${boundPort}`;
+}
