@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  'REQUEST_MALFORMED',
+  'REQUEST_TOO_LARGE',
   'CONFIG_INVALID',
   'INTERNAL',
 ] as const;

@@ -22,10 +22,33 @@ const A2A_TASKS_SQL = [
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any typed schema exists
 export async function up(db: Kysely<any>): Promise<void> {
   for (const statement of A2A_TASKS_SQL) await sql.raw(statement).execute(db);
+  await upTokens(db);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql.raw(`drop table if exists "tokens"`).execute(db);
   await sql.raw(`drop table if exists "tasks"`).execute(db);
   await sql.raw(`drop table if exists "a2a_tasks_migrations"`).execute(db);
+}
+
+/**
+ * Bearer tokens (§13.2), owned by src/store/sqlite-token-store.ts. Only the sha256 of a token is
+ * stored; `id` is its public handle (`tokens list`, `tokens revoke`). Each token is bound to one
+ * tenant and one principal (a person or an application) with a comma-separated list of roles.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see up()
+async function upTokens(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('tokens')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('tenant', 'text', (c) => c.notNull())
+    .addColumn('principal', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('roles', 'text', (c) => c.notNull())
+    .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('revoked_at', 'text')
+    .execute();
+  await db.schema.createIndex('tokens_tenant_idx').on('tokens').columns(['tenant', 'created_at']).execute();
 }
