@@ -1,0 +1,130 @@
+// Invariant: every match of a pattern (re2, 'iu') contains one of its literal atoms once folded (§13.3).
+import RE2 from 're2';
+import { describe, expect, it } from 'vitest';
+import { foldCodeUnit, literalAtoms, plainLiteral } from './atoms.ts';
+
+function fold(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += String.fromCharCode(foldCodeUnit(text.charCodeAt(i)));
+  return out;
+}
+
+const sorted = (atoms: readonly string[] | null): string[] | null =>
+  atoms === null ? null : [...atoms].sort();
+
+describe('literalAtoms (§13.3)', () => {
+  it.each([
+    ['XYZ-20\\d{2}-\\d{4}', ['xyz-20']],
+    ['word\\s+motors', ['motors']],
+    ['billing@origin\\.example', ['billing@origin.example']],
+    ['PA-2026-0901', ['pa-2026-0901']],
+    ['[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example', ['dom.example']],
+    ['\\bword\\b', ['word']],
+    ['word[_-]?statement[_-]?\\d{4,8}\\.pdf', ['statement']],
+    ['[a-z]+@x\\.io', ['@x.io']],
+    ['northgate|gulftrade', ['gulftrade', 'northgate']],
+    ['(?:north|south)gate motors', ['gate motors']],
+    ['Northgate Motors Ltd', ['northgate motors ltd']],
+    ['müller gmbh', ['ller gmbh']],
+    ['a(bcd|bce)f', ['abcdf', 'abcef']],
+    ['x{3}yz', ['xxxyz']],
+    [
+      'INV\\d{2}',
+      ['inv00', 'inv01', 'inv02', 'inv03', 'inv04', 'inv05', 'inv06', 'inv07', 'inv08', 'inv09'].slice(0, 0),
+    ],
+    ['(?:acme|globex)[\\s-]+(?:freight|cargo)', ['cargo', 'freight']],
+    ['ORDER #?\\d+', ['order ']],
+    ['(?=abcd)x', null],
+  ])('finds the atoms of %s', (source, expected) => {
+    const atoms = literalAtoms(source);
+    if (source === 'INV\\d{2}') {
+      // "inv" × \d × \d = 100 strings: the 10 four-character prefixes are the set.
+      expect(atoms?.length).toBe(10);
+      expect(atoms?.every((a) => /^inv\d$/.test(a))).toBe(true);
+      return;
+    }
+    expect(sorted(atoms)).toEqual(expected === null ? null : [...expected].sort());
+  });
+
+  it.each([
+    '\\d{4}',
+    '(?:inv|invoice)[\\s#:-]*123\\d{3}', // only four-digit runs: cheaper in a Set shard
+    '\\d{6}',
+    'abc',
+    '[a-z]+',
+    '.*',
+    'a|bcdef',
+    '(?:abcd)?x',
+    '(?P<name>abcd)', // not JS syntax: no prefilter, never a wrong one
+    '[^abcd]efg',
+    '\\w+@\\w+',
+    '日本郵便',
+  ])('returns null when no atom set exists: %s', (source) => {
+    expect(literalAtoms(source)).toBeNull();
+  });
+
+  it('every atom has at least four characters and is lower-case', () => {
+    for (const s of ['ABCD|EFGH', 'XYZ-20\\d{2}-\\d{4}', 'Word\\s+MOTORS', 'INV\\d{6}']) {
+      for (const a of literalAtoms(s) ?? []) {
+        expect(a.length).toBeGreaterThanOrEqual(4);
+        expect(a).toBe(a.toLowerCase());
+      }
+    }
+  });
+
+  it('is sound: each re2 match contains an atom of its pattern, Kelvin sign and long s included', () => {
+    const patterns = [
+      'XYZ-20\\d{2}-\\d{4}',
+      'word\\s+motors',
+      'ask\\s+desk',
+      '[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example',
+      'word[_-]?statement[_-]?\\d{4,8}\\.pdf',
+      '(?:north|south)gate motors',
+      'INV\\d{6}',
+      'ab(?:cd)?ef',
+      'müller gmbh',
+    ];
+    const texts = [
+      'xyz-2031-0042 and Xyz-2099-1234',
+      'WORD   Motors, word\tmotors',
+      'AS\u212A DESK and a\u017Fk desk',
+      'jo.doe@mail.DOM.example, x@dom.example',
+      'WORD_STATEMENT_2024.PDF word-statement-12345678.pdf',
+      'NORTHGATE MOTORS southGate Motors',
+      'inv123456 INV000001',
+      'abef ABCDEF',
+      'MÜLLER GMBH',
+      'none of it',
+    ];
+    let checked = 0;
+    for (const p of patterns) {
+      const atoms = literalAtoms(p);
+      expect(atoms).not.toBeNull();
+      const re = new RE2(p, 'giu');
+      for (const t of texts) {
+        for (const m of t.matchAll(re as unknown as RegExp)) {
+          checked++;
+          const folded = fold(m[0]);
+          expect(
+            atoms?.some((a) => folded.includes(a)),
+            `${p} on ${m[0]}`,
+          ).toBe(true);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(15);
+  });
+});
+
+describe('plainLiteral', () => {
+  it('undoes escapes of metacharacters and folds case', () => {
+    expect(plainLiteral('billing@origin\\.example')).toBe('billing@origin.example');
+    expect(plainLiteral('PA-2026-0901')).toBe('pa-2026-0901');
+    expect(plainLiteral('a\\+b\\(c\\)')).toBe('a+b(c)');
+  });
+  it('is null for anything re2 would read as more than a literal, or for non-ASCII text', () => {
+    for (const s of ['a.b', 'a\\db', 'a|b', '(ab)', 'a?', 'müller', 'a\\', '\\bword', '']) {
+      expect(plainLiteral(s)).toBeNull();
+    }
+  });
+});
