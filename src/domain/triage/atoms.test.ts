@@ -102,7 +102,7 @@ describe('literalAtoms (§13.3)', () => {
       expect(atoms).not.toBeNull();
       const re = new RE2(p, 'giu');
       for (const t of texts) {
-        for (const m of t.matchAll(re as unknown as RegExp)) {
+        for (const m of t.matchAll(re)) {
           checked++;
           const folded = fold(m[0]);
           expect(
