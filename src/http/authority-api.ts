@@ -1,0 +1,304 @@
+/**
+ * The external authority over HTTP (§12.1, RECOMMENDED profile), mounted at /authority/v1.
+ *
+ * Every route needs a bearer token (§13.2); the tenant is the token's, never the body's, so another
+ * tenant's version or task is simply not found. Roles: `read` for reads, `teach` for lessons and
+ * dry-runs, `admin` for rollback, revert and erase. Bodies and responses are JSON; every error is
+ * `{ error: { code, message, details? } }` (src/http/errors.ts maps codes to statuses).
+ *
+ * Deliberately does not: read a key of a lesson value (§9: the value is handed to the authority,
+ * which hands it to the learnable), touch storage (ports: Authority, TaskPinReader, LessonDryRun),
+ * or know how tokens are stored (TokenVerifier).
+ */
+import express, { type Router } from 'express';
+import type { Authority } from '../domain/authority/authority.ts';
+import type { Lesson } from '../domain/authority/lesson.ts';
+import type { Principal, TokenVerifier } from '../domain/authority/principal.ts';
+import type { VersionId } from '../domain/definitions/definition.ts';
+import { DomainError } from '../domain/errors.ts';
+import { isPlainObject } from '../domain/json.ts';
+import type { TenantId } from '../domain/tenant.ts';
+import { bearerAuth, principalOf, requireRole } from './auth.ts';
+import { activeToWire, definitionToWire } from './definition-wire.ts';
+import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './errors.ts';
+
+/** The mount point of the authority API. */
+export const AUTHORITY_API_PATH = '/authority/v1';
+
+/** The version a task was pinned to (§10.3), as stored in the task's metadata. */
+export interface TaskPin {
+  readonly definitionVersion: number;
+  readonly versionId: VersionId;
+}
+
+/** Reads a task's pin from stored state (§13.4). Tenant-scoped: another tenant's task is null. */
+export interface TaskPinReader {
+  pinOf(tenant: TenantId, taskId: string): Promise<TaskPin | null>;
+}
+
+/** §13.1 dry run of a lesson against the tenant's corpus; the report is returned as is. */
+export type LessonDryRun = (tenant: TenantId, principal: Principal, lesson: Lesson) => Promise<unknown>;
+
+export interface AuthorityApiDeps {
+  readonly authority: Authority;
+  readonly verifier: TokenVerifier;
+  readonly taskPins: TaskPinReader;
+  /** Absent: POST /lessons:dry-run answers 404 NOT_FOUND saying dry runs are not available. */
+  readonly dryRun?: LessonDryRun;
+  readonly log?: FaultLog;
+  /** Largest JSON body accepted, in bytes. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+}
+
+/** The /authority/v1 router (mount it at AUTHORITY_API_PATH). */
+export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
+  const { authority, taskPins } = deps;
+  const log = deps.log ?? consoleFaultLog;
+  const router = express.Router();
+  router.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  router.use(express.json({ limit: deps.maxBodyBytes ?? 1024 * 1024 }));
+  router.use(bearerAuth(deps.verifier));
+
+  const read = requireRole('read');
+  const teach = requireRole('teach');
+  const admin = requireRole('admin');
+
+  router.get('/whoami', (_req, res) => {
+    const p = principalOf(res);
+    res.json({ tenant: p.tenant, principal: p.id, kind: p.kind, roles: p.roles });
+  });
+
+  router.get('/descriptors', read, (_req, res) => {
+    res.json({ learnables: authority.descriptors() });
+  });
+
+  // §9, §10: the lesson goes to the authority, which delegates judging the value to the learnable.
+  router.post('/lessons', teach, async (req, res) => {
+    const p = principalOf(res);
+    const result = await authority.absorb(p.tenant, p, parseLesson(req.body));
+    res.status(200).json(result);
+  });
+
+  router.post('/lessons\\:dry-run', teach, async (req, res) => {
+    const p = principalOf(res);
+    const lesson = parseLesson(req.body);
+    if (deps.dryRun === undefined) {
+      throw new DomainError(
+        'NOT_FOUND',
+        'This authority has no corpus to dry-run lessons against. Post the lesson to /authority/v1/lessons instead.',
+      );
+    }
+    res.json(await deps.dryRun(p.tenant, p, lesson));
+  });
+
+  router.get('/history', read, async (req, res) => {
+    const p = principalOf(res);
+    const limit = optionalIntQuery(req.query.limit, 'limit', 1);
+    const beforeVersion = optionalIntQuery(req.query.beforeVersion, 'beforeVersion', 1);
+    const options: { limit?: number; beforeVersion?: number } = {};
+    if (limit !== undefined) options.limit = limit;
+    if (beforeVersion !== undefined) options.beforeVersion = beforeVersion;
+    res.json({ history: await authority.history(p.tenant, options) });
+  });
+
+  /** The active definition: definitionVersion, versionId, and every entry. */
+  router.get('/definition', read, async (_req, res) => {
+    const p = principalOf(res);
+    res.json(activeToWire(await authority.active(p.tenant)));
+  });
+
+  /** Only which version is active (what a remote agent polls; the content comes from /versions/:id). */
+  router.get('/head', read, async (_req, res) => {
+    const p = principalOf(res);
+    const active = await authority.active(p.tenant);
+    res.json({ definitionVersion: active.definitionVersion, versionId: active.definition.versionId });
+  });
+
+  // §10.3: any version by id, so a task pinned to it can finish; tombstoned 410, unknown 404.
+  router.get('/versions/:versionId', read, async (req, res) => {
+    const p = principalOf(res);
+    const versionId = req.params.versionId as string;
+    res.json(definitionToWire(await authority.load(p.tenant, versionId)));
+  });
+
+  router.post('/rollback', admin, async (req, res) => {
+    const p = principalOf(res);
+    const body = requireObject(req.body, '{ "to": 11, "taughtBy": "dana@warehouse.example", "reason": "…" }');
+    const problems: string[] = [];
+    const to = intField(body, 'to', problems, 1);
+    const who = whoAndWhy(body, problems);
+    throwIfProblems(problems);
+    res.json(await authority.rollback(p.tenant, p, { to: to!, ...who }));
+  });
+
+  router.post('/revert', admin, async (req, res) => {
+    const p = principalOf(res);
+    const body = requireObject(
+      req.body,
+      '{ "activation": 12, "taughtBy": "dana@warehouse.example", "reason": "…" }',
+    );
+    const problems: string[] = [];
+    const activation = intField(body, 'activation', problems, 1);
+    const who = whoAndWhy(body, problems);
+    throwIfProblems(problems);
+    res.json(await authority.revert(p.tenant, p, { activation: activation!, ...who }));
+  });
+
+  // §14
+  router.post('/erase', admin, async (req, res) => {
+    const p = principalOf(res);
+    const body = requireObject(
+      req.body,
+      '{ "identifier": "billing@origin.example", "taughtBy": "dana@warehouse.example", "reason": "…" }',
+    );
+    const problems: string[] = [];
+    const identifier = stringField(body, 'identifier', problems);
+    const who = whoAndWhy(body, problems);
+    throwIfProblems(problems);
+    res.json(await authority.erase(p.tenant, p, { identifier: identifier!, ...who }));
+  });
+
+  // §13.4: which rules were in force when task X was decided, and who put them there.
+  router.get('/rules-in-force', read, async (req, res) => {
+    const p = principalOf(res);
+    const taskId = optionalStringQuery(req.query.taskId, 'taskId');
+    const versionId = optionalStringQuery(req.query.versionId, 'versionId');
+    if ((taskId === undefined) === (versionId === undefined)) {
+      throw new DomainError(
+        'REQUEST_MALFORMED',
+        'Name exactly one of ?taskId=<task id> or ?versionId=<sha256:…>.',
+        {
+          details: { fields: ['taskId', 'versionId'] },
+        },
+      );
+    }
+    if (taskId !== undefined) {
+      const pin = await taskPins.pinOf(p.tenant, taskId);
+      if (pin === null) {
+        throw new DomainError(
+          'NOT_FOUND',
+          `There is no task "${taskId}" pinned to a definition in this tenant. Check the task id.`,
+        );
+      }
+      const rules = await authority.rulesInForce(p.tenant, pin.versionId);
+      res.json({ taskId, definitionVersion: pin.definitionVersion, versionId: pin.versionId, rules });
+      return;
+    }
+    const rules = await authority.rulesInForce(p.tenant, versionId!);
+    res.json({ versionId, rules });
+  });
+
+  router.use(notFoundHandler());
+  router.use(errorHandler(log));
+  return router;
+}
+
+/**
+ * The Lesson envelope of §9, checked field by field so a 400 names every bad one. The value is
+ * only checked to be an object: what it holds is for the learnable to judge (§9, §10.1).
+ */
+export function parseLesson(body: unknown): Lesson {
+  const obj = requireObject(
+    body,
+    '{ "collection": "customers", "entry": "northgate", "value": { … }, "taughtBy": "dana@warehouse.example", "reason": "…" }',
+    'LESSON_MALFORMED',
+  );
+  const problems: string[] = [];
+  const collection = stringField(obj, 'collection', problems);
+  const entry = stringField(obj, 'entry', problems);
+  if (!isPlainObject(obj.value))
+    problems.push('"value" must be a JSON object holding the lesson fields of the collection');
+  const taughtBy = stringField(obj, 'taughtBy', problems);
+  if (obj.reason !== undefined && obj.reason !== null && typeof obj.reason !== 'string')
+    problems.push('"reason", when given, must be a string');
+  throwIfProblems(problems, 'LESSON_MALFORMED');
+  const lesson: { -readonly [K in keyof Lesson]: Lesson[K] } = {
+    collection: collection!,
+    entry: entry!,
+    value: obj.value as Lesson['value'],
+    taughtBy: taughtBy!,
+  };
+  if (typeof obj.reason === 'string') lesson.reason = obj.reason;
+  return lesson;
+}
+
+function requireObject(
+  body: unknown,
+  example: string,
+  code: 'LESSON_MALFORMED' | 'REQUEST_MALFORMED' = 'REQUEST_MALFORMED',
+): Record<string, unknown> {
+  if (!isPlainObject(body)) {
+    throw new DomainError(
+      code,
+      `Send a JSON object with Content-Type: application/json, for example ${example}.`,
+    );
+  }
+  return body;
+}
+
+function stringField(obj: Record<string, unknown>, name: string, problems: string[]): string | undefined {
+  const v = obj[name];
+  if (typeof v !== 'string' || v.trim() === '') {
+    problems.push(`"${name}" must be a non-empty string`);
+    return undefined;
+  }
+  return v;
+}
+
+function intField(
+  obj: Record<string, unknown>,
+  name: string,
+  problems: string[],
+  min: number,
+): number | undefined {
+  const v = obj[name];
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+    problems.push(`"${name}" must be a whole number of at least ${min}`);
+    return undefined;
+  }
+  return v;
+}
+
+function whoAndWhy(body: Record<string, unknown>, problems: string[]): { taughtBy: string; reason?: string } {
+  const taughtBy = stringField(body, 'taughtBy', problems);
+  if (body.reason !== undefined && body.reason !== null && typeof body.reason !== 'string')
+    problems.push('"reason", when given, must be a string');
+  return typeof body.reason === 'string'
+    ? { taughtBy: taughtBy!, reason: body.reason }
+    : { taughtBy: taughtBy! };
+}
+
+function throwIfProblems(
+  problems: readonly string[],
+  code: 'LESSON_MALFORMED' | 'REQUEST_MALFORMED' = 'REQUEST_MALFORMED',
+): void {
+  if (problems.length === 0) return;
+  const fields = problems.map((p) => /^"([^"]+)"/.exec(p)?.[1] ?? p);
+  throw new DomainError(code, `Fix these fields and send it again: ${problems.join('; ')}.`, {
+    details: { fields },
+  });
+}
+
+function optionalIntQuery(v: unknown, name: string, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!Number.isSafeInteger(n) || n < min) {
+    throw new DomainError('REQUEST_MALFORMED', `?${name}= must be a whole number of at least ${min}.`, {
+      details: { fields: [name] },
+    });
+  }
+  return n;
+}
+
+function optionalStringQuery(v: unknown, name: string): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v === '') {
+    throw new DomainError('REQUEST_MALFORMED', `?${name}= must be given once, with a value.`, {
+      details: { fields: [name] },
+    });
+  }
+  return v;
+}

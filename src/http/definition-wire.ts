@@ -1,0 +1,58 @@
+/**
+ * The JSON shape of a definition on the wire (/authority/v1/definition and /versions/:id), shared by
+ * the authority API and the remote definition source so both ends agree by construction.
+ * Entry content stays opaque (§9): it is copied, never read.
+ */
+import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/definition.ts';
+import { deepFreeze, isPlainObject, type JsonObject } from '../domain/json.ts';
+import type { EntryContent } from '../domain/learnables/learnable.ts';
+
+/** `collections`: collection -> entry name -> entry content (owned by the collection's learnable). */
+export interface WireDefinition {
+  readonly versionId: VersionId;
+  readonly collections: Readonly<Record<string, Readonly<Record<string, EntryContent>>>>;
+}
+
+export interface WireActiveDefinition extends WireDefinition {
+  readonly definitionVersion: number;
+}
+
+export function definitionToWire(definition: Definition): WireDefinition {
+  const collections: Record<string, Record<string, EntryContent>> = {};
+  for (const [name, entries] of definition.collections) {
+    const out: Record<string, EntryContent> = {};
+    for (const [entry, content] of entries) out[entry] = content;
+    collections[name] = out;
+  }
+  return { versionId: definition.versionId, collections };
+}
+
+export function activeToWire(pinned: PinnedDefinition): WireActiveDefinition {
+  return { definitionVersion: pinned.definitionVersion, ...definitionToWire(pinned.definition) };
+}
+
+/** Rebuild a frozen Definition from its wire form; throws a plain Error on a shape it cannot read. */
+export function definitionFromWire(json: unknown): Definition {
+  if (!isPlainObject(json) || typeof json.versionId !== 'string' || !isPlainObject(json.collections)) {
+    throw new Error('definitionFromWire: expected { versionId: string, collections: object }');
+  }
+  const collections = new Map<string, ReadonlyMap<string, EntryContent>>();
+  for (const [name, entries] of Object.entries(json.collections)) {
+    if (!isPlainObject(entries)) throw new Error(`definitionFromWire: collection "${name}" is not an object`);
+    const map = new Map<string, EntryContent>();
+    for (const [entry, content] of Object.entries(entries)) {
+      if (!isPlainObject(content))
+        throw new Error(`definitionFromWire: entry "${name}/${entry}" is not an object`);
+      map.set(entry, deepFreeze(content as JsonObject));
+    }
+    collections.set(name, map);
+  }
+  return Object.freeze({ versionId: json.versionId, collections });
+}
+
+export function activeFromWire(json: unknown): PinnedDefinition {
+  if (!isPlainObject(json) || typeof json.definitionVersion !== 'number') {
+    throw new Error('activeFromWire: expected { definitionVersion: number, versionId, collections }');
+  }
+  return Object.freeze({ definitionVersion: json.definitionVersion, definition: definitionFromWire(json) });
+}

@@ -1,0 +1,222 @@
+/**
+ * A DefinitionSource over HTTP: the agent resolves definitions from another process's authority
+ * (§12.1, AUTHORITY_URL + AUTHORITY_TOKEN), so it holds no definition state that a decision not to
+ * teach could leave stale. The agent learns of a lesson by resolving the active definition on its
+ * next task (§12.1): the active head is cached for `activeTtlMs` only (default 250 ms), so a lesson
+ * takes effect on the next task within about that long; versions are immutable (§10.3), so their
+ * content is cached by versionId (the most recent `maxCachedVersions`).
+ *
+ * The token is bound to one tenant (§13.2); asking for any other tenant is refused here rather than
+ * silently answered with the token's tenant.
+ *
+ * Deliberately does not: write lessons (clients post those to the authority), or retry: a failed
+ * call fails the task's resolution, which is honest; serving a stale head would not be.
+ */
+import type { Authority } from '../domain/authority/authority.ts';
+import { ROLES, type Role } from '../domain/authority/principal.ts';
+import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/definition.ts';
+import { DomainError, type ErrorCode } from '../domain/errors.ts';
+import { isPlainObject } from '../domain/json.ts';
+import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
+import type { TenantId } from '../domain/tenant.ts';
+import { AUTHORITY_API_PATH } from './authority-api.ts';
+import { definitionFromWire } from './definition-wire.ts';
+
+/** What the agent needs from an authority, embedded or remote. */
+export type DefinitionSource = Pick<Authority, 'descriptors' | 'active' | 'load'>;
+
+export interface RemoteDefinitionSourceOptions {
+  /** Base URL of the authority process, e.g. "http://127.0.0.1:8081" (without /authority/v1). */
+  readonly url: string;
+  /** A bearer token with the `read` role, bound to the tenant this agent serves. */
+  readonly token: string;
+  /** How long the active head is reused before asking again, in ms. Default 250. */
+  readonly activeTtlMs?: number;
+  /** How many immutable versions to keep in memory. Default 8. */
+  readonly maxCachedVersions?: number;
+  /** Per-request timeout in ms. Default 5000. */
+  readonly timeoutMs?: number;
+  readonly fetch?: typeof fetch;
+}
+
+export interface RemoteDefinitionSource extends DefinitionSource {
+  /** The tenant the token is bound to (the only one this source answers for). */
+  readonly tenant: TenantId;
+}
+
+interface Head {
+  readonly definitionVersion: number;
+  readonly versionId: VersionId;
+}
+
+/** Connects (reads /whoami and /descriptors once) and returns the source. */
+export async function createRemoteDefinitionSource(
+  options: RemoteDefinitionSourceOptions,
+): Promise<RemoteDefinitionSource> {
+  const base = options.url.replace(/\/+$/, '') + AUTHORITY_API_PATH;
+  const doFetch = options.fetch ?? fetch;
+  const ttlMs = options.activeTtlMs ?? 250;
+  const maxVersions = Math.max(1, options.maxCachedVersions ?? 8);
+  const timeoutMs = options.timeoutMs ?? 5000;
+
+  async function get(path: string): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await doFetch(base + path, {
+        headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (cause) {
+      throw new Error(
+        `The authority at ${options.url} could not be reached (GET ${AUTHORITY_API_PATH}${path}).`,
+        { cause },
+      );
+    }
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = text === '' ? null : JSON.parse(text);
+    } catch (cause) {
+      throw new Error(
+        `The authority at ${options.url} answered GET ${path} with ${res.status} and a body that is not JSON.`,
+        { cause },
+      );
+    }
+    if (!res.ok) throw remoteError(res.status, body, path);
+    return body;
+  }
+
+  const whoami = await get('/whoami');
+  if (!isPlainObject(whoami) || typeof whoami.tenant !== 'string' || !Array.isArray(whoami.roles)) {
+    throw new Error(`The authority at ${options.url} did not say which tenant the token belongs to.`);
+  }
+  const roles = whoami.roles.filter((r): r is Role => (ROLES as readonly unknown[]).includes(r));
+  if (!roles.includes('read') && !roles.includes('admin')) {
+    throw new DomainError(
+      'FORBIDDEN',
+      'AUTHORITY_TOKEN needs the "read" role to resolve definitions. Create one with `learnables-triage tokens create --roles read`.',
+    );
+  }
+  const tenant = whoami.tenant as TenantId;
+
+  const descriptorsBody = await get('/descriptors');
+  if (!isPlainObject(descriptorsBody) || !Array.isArray(descriptorsBody.learnables)) {
+    throw new Error(`The authority at ${options.url} did not list its learnables.`);
+  }
+  const descriptors = Object.freeze(descriptorsBody.learnables as LearnableDescriptor[]);
+
+  // Immutable versions by id, most recently used last (Map keeps insertion order).
+  const versions = new Map<VersionId, Definition>();
+  const loading = new Map<VersionId, Promise<Definition>>();
+  let head: { value: Head; fetchedAtMs: number } | null = null;
+  let headInFlight: Promise<Head> | null = null;
+
+  function checkTenant(asked: TenantId): void {
+    if (asked !== tenant) {
+      // §13.2: never answer one tenant's question with another tenant's knowledge.
+      throw new DomainError(
+        'TENANT_UNKNOWN',
+        `This agent resolves definitions for tenant "${tenant}" only (its AUTHORITY_TOKEN is bound to it), not "${asked}".`,
+      );
+    }
+  }
+
+  function remember(versionId: VersionId, definition: Definition): void {
+    versions.delete(versionId);
+    versions.set(versionId, definition);
+    while (versions.size > maxVersions) {
+      const oldest = versions.keys().next().value;
+      if (oldest === undefined) break;
+      versions.delete(oldest);
+    }
+  }
+
+  async function loadVersion(versionId: VersionId): Promise<Definition> {
+    const cached = versions.get(versionId);
+    if (cached !== undefined) {
+      remember(versionId, cached);
+      return cached;
+    }
+    let pending = loading.get(versionId);
+    if (pending === undefined) {
+      pending = get(`/versions/${encodeURIComponent(versionId)}`)
+        .then((body) => {
+          const definition = definitionFromWire(body);
+          if (definition.versionId !== versionId) {
+            throw new Error(`The authority answered version ${versionId} with ${definition.versionId}.`);
+          }
+          remember(versionId, definition);
+          return definition;
+        })
+        .finally(() => loading.delete(versionId));
+      loading.set(versionId, pending);
+    }
+    return pending;
+  }
+
+  async function currentHead(): Promise<Head> {
+    if (head !== null && performance.now() - head.fetchedAtMs < ttlMs) return head.value;
+    if (headInFlight === null) {
+      const startedMs = performance.now();
+      headInFlight = get('/head')
+        .then((body) => {
+          if (
+            !isPlainObject(body) ||
+            typeof body.definitionVersion !== 'number' ||
+            typeof body.versionId !== 'string'
+          ) {
+            throw new Error(
+              `The authority at ${options.url} answered /head without a definitionVersion and versionId.`,
+            );
+          }
+          const value: Head = { definitionVersion: body.definitionVersion, versionId: body.versionId };
+          head = { value, fetchedAtMs: startedMs };
+          return value;
+        })
+        .finally(() => {
+          headInFlight = null;
+        });
+    }
+    return headInFlight;
+  }
+
+  return Object.freeze({
+    tenant,
+    descriptors: () => descriptors,
+    async active(asked: TenantId): Promise<PinnedDefinition> {
+      checkTenant(asked);
+      const h = await currentHead();
+      return Object.freeze({
+        definitionVersion: h.definitionVersion,
+        definition: await loadVersion(h.versionId),
+      });
+    },
+    async load(asked: TenantId, versionId: VersionId): Promise<Definition> {
+      checkTenant(asked);
+      return loadVersion(versionId);
+    },
+  });
+}
+
+const PASS_THROUGH = [
+  'DEFINITION_VERSION_NOT_FOUND',
+  'DEFINITION_VERSION_TOMBSTONED',
+  'TENANT_UNKNOWN',
+] as const satisfies readonly ErrorCode[];
+
+/** The authority's error body becomes the same DomainError here (e.g. a tombstoned version stays 410's code). */
+function remoteError(status: number, body: unknown, path: string): Error {
+  const error = isPlainObject(body) && isPlainObject(body.error) ? body.error : null;
+  const code = error !== null && typeof error.code === 'string' ? error.code : null;
+  const message =
+    error !== null && typeof error.message === 'string'
+      ? error.message
+      : `The authority answered ${status} to GET ${path}.`;
+  // Only answers about versions pass through as themselves; a 401/403 means this agent's own
+  // AUTHORITY_TOKEN is wrong, which is a fault of the deployment, not of the agent's caller.
+  if (code !== null && (PASS_THROUGH as readonly string[]).includes(code)) {
+    const details = isPlainObject(error?.details) ? error.details : undefined;
+    return new DomainError(code as ErrorCode, message, details === undefined ? undefined : { details });
+  }
+  return new Error(`The authority answered ${status} to GET ${path}: ${message}`);
+}
