@@ -1,0 +1,67 @@
+/**
+ * The ordered list of migrations and their runner. Each migration applies in its own transaction
+ * and is recorded in `schema_migrations`; an applied one never runs again. Adding one: write
+ * `NNN-name.ts` exporting `up(db)` and append it below (names sort in apply order).
+ */
+import { sql, type Kysely } from 'kysely';
+import * as m001 from './001-definitions.ts';
+import * as m002 from './002-corpus.ts';
+import * as m003 from './003-agent.ts';
+import * as m004 from './004-ingest.ts';
+
+export interface Migration {
+  readonly name: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any typed schema exists
+  up(db: Kysely<any>): Promise<void>;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { name: '001-definitions', up: m001.up },
+  { name: '002-corpus', up: m002.up },
+  { name: '003-agent', up: m003.up },
+  { name: '004-ingest', up: m004.up },
+];
+
+/** Apply every pending migration, in order; returns the names applied. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Migration
+export async function migrate(
+  db: Kysely<any>,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<string[]> {
+  await db.schema
+    .createTable('schema_migrations')
+    .ifNotExists()
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('applied_at', 'text', (c) => c.notNull())
+    .execute();
+  const applied: string[] = [];
+  for (const m of migrations) {
+    // Another process opening the same file may be migrating too: retry after it, then skip what it applied.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const done = await db.transaction().execute(async (trx) => {
+          // A write first, so the transaction holds the write lock before it reads (SQLite).
+          await sql`update schema_migrations set name = name where name = ${m.name}`.execute(trx);
+          const row = await trx
+            .selectFrom('schema_migrations')
+            .select('name')
+            .where('name', '=', m.name)
+            .executeTakeFirst();
+          if (row !== undefined) return false;
+          await m.up(trx);
+          await trx
+            .insertInto('schema_migrations')
+            .values({ name: m.name, applied_at: new Date().toISOString() })
+            .execute();
+          return true;
+        });
+        if (done) applied.push(m.name);
+        break;
+      } catch (e) {
+        if (attempt >= 5) throw e;
+        await new Promise((r) => setTimeout(r, 50 * attempt));
+      }
+    }
+  }
+  return applied;
+}
