@@ -1,0 +1,62 @@
+/**
+ * Turning a piece of evidence (an address, a reference, a name) into an re2 source that matches that
+ * text and nothing wider (§8, §13.1): every metacharacter escaped, and each end anchored so the
+ * literal cannot be found inside a longer token (`PA-2026-0901` must not match `PA-2026-09012` or
+ * `PA-2026-0901-7`; `ops@fw.example` must not match `cops@fw.example.org`).
+ *
+ * re2 has no lookaround, so an anchor is a group that matches the start or end of the text or one
+ * character that cannot continue the token (plus, for tokens with inner separators, a separator
+ * that is not followed by a letter or digit). The matched text may therefore carry one neighbouring
+ * character; readings trim it for display.
+ *
+ * Owns: escaping and anchoring. Does not own: which evidence is worth suggesting (suggest.ts), or
+ * what a lesson value looks like (the learnable's suggestion-value builder).
+ */
+
+/** re2 metacharacters outside a class. `-` and `/` are ordinary there and stay readable. */
+const RE2_META = /[\\^$.|?*+()[\]{}]/g;
+
+/** Escape every re2 metacharacter so `text` matches itself literally. */
+export function escapeRe2(text: string): string {
+  return text.replace(RE2_META, '\\$&');
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const ALNUM = '\\p{L}\\p{N}';
+
+/** How a token may continue on each side; characters that would make it a longer token. */
+export type TokenShape = 'reference' | 'address' | 'words';
+
+/**
+ * The re2 source for `text` as a whole token of the given shape:
+ * - reference: letters/digits in segments joined by `-` or `/`; not preceded or followed by a
+ *   letter, a digit, or a separator that joins on to another segment;
+ * - address: an e-mail address; not preceded by anything an address's local part may hold, not
+ *   followed by a letter, digit, or a `.`/`-` that joins on to more of a domain;
+ * - words: a name or phrase; each end that is a letter or digit must not touch another one.
+ */
+export function tokenPattern(text: string, shape: TokenShape): string {
+  const body = escapeRe2(text);
+  switch (shape) {
+    case 'reference':
+      return `(?:^|[^${ALNUM}/-]|(?:^|[^${ALNUM}])[-/])` + body + `(?:$|[^${ALNUM}/-]|[-/](?:$|[^${ALNUM}]))`;
+    case 'address':
+      return `(?:^|[^${ALNUM}._%+'-])` + body + `(?:$|[^${ALNUM}.-]|[.-](?:$|[^${ALNUM}]))`;
+    case 'words': {
+      const first = text.charAt(0);
+      const last = text.charAt(text.length - 1);
+      const head = LETTER_OR_DIGIT.test(first) ? (isAsciiWord(first) ? '\\b' : `(?:^|[^${ALNUM}_])`) : '';
+      const tail = LETTER_OR_DIGIT.test(last) ? (isAsciiWord(last) ? '\\b' : `(?:$|[^${ALNUM}_])`) : '';
+      return head + body + tail;
+    }
+  }
+}
+
+function isAsciiWord(c: string): boolean {
+  return /^[A-Za-z0-9_]$/.test(c);
+}
+
+/** Matched text for display: without the anchor's neighbouring character and surrounding space. */
+export function displayText(matched: string): string {
+  return matched.trim().replace(/^[\s<>()[\]{}"'`,;:.!?/-]+|[\s<>()[\]{}"'`,;:.!?/-]+$/gu, '');
+}

@@ -1,0 +1,160 @@
+/**
+ * CorpusStore over Kysely (SQLite via better-sqlite3; plain SQL that PostgreSQL can follow). Keeps the
+ * parsed evidence as JSON, a case-folded haystack of the message's parts for substring prefilters
+ * (`instr`), and the sender address for sender history. Every query is scoped by tenant (§13.2).
+ * Deliberately not here: matching, reading, deciding retention (the caller passes `olderThan`).
+ */
+import type { Generated, Kysely, Selectable } from 'kysely';
+import type {
+  CorpusEntry,
+  CorpusListOptions,
+  CorpusPage,
+  CorpusRecord,
+  CorpusStore,
+  ReadingSummary,
+} from '../domain/triage/corpus.ts';
+import { MAIL_PARTS } from '../domain/mail/mail-message.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
+import { partText } from '../domain/mail/parts.ts';
+import type { TenantId } from '../domain/tenant.ts';
+
+interface CorpusTables {
+  corpus_messages: {
+    seq: Generated<number>;
+    tenant: string;
+    key: string;
+    message_id: string | null;
+    from_address: string | null;
+    seen_at: string;
+    task_id: string | null;
+    reading: string | null;
+    evidence: string;
+    haystack: string;
+  };
+}
+
+type Row = Selectable<CorpusTables['corpus_messages']>;
+
+const DEFAULT_PAGE = 500;
+const MAX_PAGE = 5000;
+
+export class SqliteCorpusStore implements CorpusStore {
+  readonly #db: Kysely<CorpusTables>;
+
+  constructor(db: Kysely<unknown>) {
+    this.#db = db as Kysely<CorpusTables>;
+  }
+
+  async remember(tenant: TenantId, entry: CorpusEntry): Promise<void> {
+    const reading = entry.lastReading === null ? null : JSON.stringify(entry.lastReading);
+    const evidence = JSON.stringify(entry.message);
+    await this.#db
+      .insertInto('corpus_messages')
+      .values({
+        tenant,
+        key: entry.key,
+        message_id: entry.message.messageId,
+        from_address: entry.message.from?.address.toLowerCase() ?? null,
+        seen_at: entry.seenAt,
+        task_id: entry.taskId,
+        reading,
+        evidence,
+        haystack: haystackOf(entry.message),
+      })
+      .onConflict((oc) =>
+        oc.columns(['tenant', 'key']).doUpdateSet((eb) => ({
+          task_id: entry.taskId === null ? eb.ref('corpus_messages.task_id') : eb.val(entry.taskId),
+          reading: reading === null ? eb.ref('corpus_messages.reading') : eb.val(reading),
+          evidence,
+        })),
+      )
+      .execute();
+  }
+
+  async get(tenant: TenantId, key: string): Promise<CorpusRecord | null> {
+    const row = await this.#select(tenant).where('key', '=', key).executeTakeFirst();
+    return row === undefined ? null : toRecord(row);
+  }
+
+  async findByMessageId(tenant: TenantId, messageId: string): Promise<CorpusRecord | null> {
+    const id = messageId.trim().replace(/^<|>$/g, '');
+    const row = await this.#select(tenant)
+      .where('message_id', '=', id)
+      .orderBy('seq', 'desc')
+      .executeTakeFirst();
+    return row === undefined ? null : toRecord(row);
+  }
+
+  async findByTaskId(tenant: TenantId, taskId: string): Promise<CorpusRecord | null> {
+    const row = await this.#select(tenant)
+      .where('task_id', '=', taskId)
+      .orderBy('seq', 'desc')
+      .executeTakeFirst();
+    return row === undefined ? null : toRecord(row);
+  }
+
+  async list(tenant: TenantId, options: CorpusListOptions = {}): Promise<CorpusPage> {
+    const limit = Math.max(1, Math.min(MAX_PAGE, options.limit ?? DEFAULT_PAGE));
+    let q = this.#select(tenant);
+    if (options.cursor !== undefined && options.cursor !== null) {
+      const after = Number(options.cursor);
+      if (!Number.isSafeInteger(after))
+        throw new TypeError(`corpus cursor "${options.cursor}" is not one this store issued`);
+      q = q.where('seq', '>', after);
+    }
+    if (options.containing !== undefined && options.containing !== '') {
+      q = q.where((eb) =>
+        eb(eb.fn('instr', ['haystack', eb.val(options.containing!.toLowerCase())]), '>', 0),
+      );
+    }
+    if (options.fromAddress !== undefined)
+      q = q.where('from_address', '=', options.fromAddress.toLowerCase());
+    const rows = await q
+      .orderBy('seq', 'asc')
+      .limit(limit + 1)
+      .execute();
+    const more = rows.length > limit;
+    const page = more ? rows.slice(0, limit) : rows;
+    return { records: page.map(toRecord), next: more ? String(page[page.length - 1]!.seq) : null };
+  }
+
+  async count(tenant: TenantId): Promise<number> {
+    const row = await this.#db
+      .selectFrom('corpus_messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('tenant', '=', tenant)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async purge(tenant: TenantId, olderThan: string): Promise<number> {
+    const result = await this.#db
+      .deleteFrom('corpus_messages')
+      .where('tenant', '=', tenant)
+      .where('seen_at', '<', olderThan)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  #select(tenant: TenantId) {
+    return this.#db.selectFrom('corpus_messages').selectAll().where('tenant', '=', tenant);
+  }
+}
+
+/** Every part's text, case-folded, one part per line: what `containing` searches. */
+function haystackOf(message: MailMessage): string {
+  return MAIL_PARTS.map((p) => partText(message, p))
+    .join('\n')
+    .toLowerCase();
+}
+
+function toRecord(row: Row): CorpusRecord {
+  return {
+    key: row.key,
+    messageId: row.message_id,
+    message: JSON.parse(row.evidence) as MailMessage,
+    seenAt: row.seen_at,
+    taskId: row.task_id,
+    lastReading: row.reading === null ? null : (JSON.parse(row.reading) as ReadingSummary),
+  };
+}
