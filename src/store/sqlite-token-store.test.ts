@@ -1,0 +1,95 @@
+// Invariant: a token verifies only as itself, bound to its tenant and roles, is stored only as a hash, and stops working when revoked (§13.2).
+import type { Kysely } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tenantId } from '../domain/tenant.ts';
+import { openDatabase } from './database.ts';
+import { createSqliteTokenStore, hashToken, type TokenStore } from './sqlite-token-store.ts';
+
+const demo = tenantId('demo');
+const acme = tenantId('acme');
+
+describe('SQLite token store', () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let db: Kysely<any>;
+  let store: TokenStore;
+  beforeEach(async () => {
+    db = await openDatabase({ file: ':memory:' });
+    store = createSqliteTokenStore(db);
+  });
+  afterEach(async () => {
+    await db.destroy();
+  });
+
+  it('verifies a created token as its principal, tenant and roles (§13.2)', async () => {
+    const { token, record } = await store.create({
+      tenant: demo,
+      principal: 'dana@warehouse.example',
+      kind: 'person',
+      roles: ['read', 'teach'],
+    });
+    expect(token).toMatch(/^lt_[A-Za-z0-9_-]{43}$/);
+    expect(await store.verify(token)).toEqual({
+      id: 'dana@warehouse.example',
+      kind: 'person',
+      tenant: 'demo',
+      roles: ['read', 'teach'],
+    });
+    expect(record).toMatchObject({ tenant: 'demo', principal: 'dana@warehouse.example', revokedAt: null });
+  });
+
+  it('stores only the sha256 of a token, never the token (§13.2)', async () => {
+    const { token } = await store.create({
+      tenant: demo,
+      principal: 'app:preshipment',
+      kind: 'application',
+      roles: ['read'],
+    });
+    const rows = await db.selectFrom('tokens').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(token);
+    expect(rows[0].token_hash).toBe(hashToken(token));
+  });
+
+  it('rejects unknown, altered and empty tokens', async () => {
+    const { token } = await store.create({
+      tenant: demo,
+      principal: 'app:x',
+      kind: 'application',
+      roles: ['read'],
+    });
+    expect(await store.verify(token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A'))).toBeNull();
+    expect(await store.verify('')).toBeNull();
+    expect(await store.verify('lt_nope')).toBeNull();
+  });
+
+  it('stops verifying a revoked token, and only its own tenant can revoke it', async () => {
+    const { token, record } = await store.create({
+      tenant: demo,
+      principal: 'app:x',
+      kind: 'application',
+      roles: ['read'],
+    });
+    expect(await store.revoke(acme, record.id)).toBe(false);
+    expect(await store.verify(token)).not.toBeNull();
+    expect(await store.revoke(demo, record.id)).toBe(true);
+    expect(await store.verify(token)).toBeNull();
+    expect(await store.revoke(demo, record.id)).toBe(false);
+    const [listed] = await store.list(demo);
+    expect(listed!.revokedAt).not.toBeNull();
+  });
+
+  it('lists a tenant’s tokens only', async () => {
+    await store.create({ tenant: demo, principal: 'a', kind: 'person', roles: ['read'] });
+    await store.create({ tenant: acme, principal: 'b', kind: 'person', roles: ['admin'] });
+    expect((await store.list(demo)).map((r) => r.principal)).toEqual(['a']);
+    expect((await store.list(acme)).map((r) => r.principal)).toEqual(['b']);
+  });
+
+  it('refuses a token with no roles, an unknown role or kind, naming each problem', async () => {
+    await expect(
+      store.create({ tenant: demo, principal: ' ', kind: 'robot' as 'person', roles: ['write' as 'read'] }),
+    ).rejects.toThrow(/--principal.*--kind "robot".*role "write"/);
+    await expect(store.create({ tenant: demo, principal: 'x', kind: 'person', roles: [] })).rejects.toThrow(
+      /at least one role/,
+    );
+  });
+});
