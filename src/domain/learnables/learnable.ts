@@ -75,8 +75,7 @@ export type Absorption =
   | { readonly outcome: 'refused'; readonly reason: string };
 
 export type Removal =
-  | { readonly outcome: 'changed'; readonly content: EntryContent | null }
-  | { readonly outcome: 'unchanged' };
+  { readonly outcome: 'changed'; readonly content: EntryContent | null } | { readonly outcome: 'unchanged' };
 
 /** Settings a learnable's descriptor and decision rule depend on (one source of truth). */
 export interface LearnableSettings {
@@ -107,8 +106,17 @@ export interface Learnable {
     stamp: Provenance,
   ): Absorption;
 
-  /** §10.4: what this value means, in words a person can audit. */
-  describe(value: LessonValue): string;
+  /**
+   * §10.4: what this value means, in words a person can audit. `entryName`, when given, lets a
+   * learnable whose phrase names the entry say so ("reads waybill from the 'Air Waybill No' column").
+   */
+  describe(value: LessonValue, entryName?: string): string;
+
+  /**
+   * The entry's display name for readings (§11 candidates' `label`: "Northgate Motors Ltd").
+   * Optional; callers fall back to the entry name.
+   */
+  label?(entryName: string, content: EntryContent): string;
 
   /**
    * Take back exactly what `value` added in activation `activation`, keeping everything else.
@@ -132,5 +140,8 @@ export interface Learnable {
   marks(entryName: string, content: EntryContent): readonly MarkSource[];
 
   /** Whether the entry content is well formed (used on import and when loading a stored version). */
-  validateContent(entryName: string, content: unknown): { ok: true; content: EntryContent } | { ok: false; reason: string };
+  validateContent(
+    entryName: string,
+    content: unknown,
+  ): { ok: true; content: EntryContent } | { ok: false; reason: string };
 }

@@ -1,0 +1,95 @@
+/**
+ * The `customers` learnable (§6.1's example): which customer a message belongs to. Each customer
+ * carries a label ("Northgate Motors Ltd") and marks `{ pattern, where }`, text that gives the
+ * customer away, each looked for in one part of the message.
+ *
+ * Owns: the customer vocabulary (lesson fields, wording of `describes` and `how`, §6.2, §10.4).
+ * The bookkeeping is shared with kinds (../marked-entries.ts); the patterns are judged by
+ * ../pattern.ts. Scoring a message is src/domain/triage/'s, and must follow `how` word for word.
+ */
+import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
+import { createMarkedLearnable, formatShare } from '../marked-entries.ts';
+
+/** `where` choices for a customer mark, in declaration order (§6.1). */
+export const CUSTOMER_WHERE = ['from', 'subject', 'body', 'attachments', 'any'] as const;
+
+/** §6.2 `how`, generated from the rule the reader applies and its real margin. */
+export function customersHow(settings: LearnableSettings): string {
+  return (
+    'Each customer carries marks - text that gives them away, each looked for in one part of the message. ' +
+    'Every mark that matches scores one point for its customer, however many parts it matches in, ' +
+    "and a customer's score is its share of all points scored. " +
+    `The highest score wins if it leads the next by at least ${formatShare(settings.identificationMargin)} (the identification margin). ` +
+    'Nothing matches, nothing is claimed.'
+  );
+}
+
+export function customersDescriptor(settings: LearnableSettings): LearnableDescriptor {
+  return {
+    collection: 'customers',
+    entry: 'customer',
+    skills: ['triage_inbound', 'recheck_message'],
+    teaches: 'which customer a message belongs to',
+    how: customersHow(settings),
+    decidedBy: 'rules',
+    lessonFields: [
+      {
+        name: 'pattern',
+        label: 'Text that gives it away',
+        kind: 'text',
+        help: 'An address, a reference, a phrase: at least four letters or digits. Matched without regard to case; regular expressions work if you want one.',
+      },
+      {
+        name: 'where',
+        label: 'Where to look for it',
+        kind: 'choice',
+        choices: [...CUSTOMER_WHERE],
+        default: 'from',
+        help: "Narrower is safer. 'any' matches the whole message.",
+      },
+      {
+        name: 'label',
+        label: "Customer's name, only for a new customer",
+        kind: 'text',
+        help: 'How readings name the customer, e.g. Northgate Motors Ltd. Leave it empty for a customer you already have.',
+      },
+    ],
+  };
+}
+
+/** `northgate` -> "Northgate", `al-hamra` -> "Al Hamra". */
+export function customerLabelFromName(entryName: string): string {
+  const words = entryName.split(/[-_.\s]+/).filter((w) => w !== '');
+  if (words.length === 0) return entryName;
+  return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
+}
+
+/** §10.4: "matches 'billing@origin\.example' in the from". */
+export function phraseCustomerMark(pattern: string, where: string): string {
+  return where === 'any'
+    ? `matches '${pattern}' anywhere in the message`
+    : `matches '${pattern}' in the ${where}`;
+}
+
+export function createCustomersLearnable(): ReturnType<typeof createMarkedLearnable> {
+  return createMarkedLearnable({
+    collection: 'customers',
+    entryNoun: 'customer',
+    textKey: 'pattern',
+    listKey: 'marks',
+    whereChoices: CUSTOMER_WHERE,
+    defaultWhere: 'from',
+    patternRules: {
+      noun: 'pattern',
+      maxSampleShare: 0.25,
+      refuseFreightWords: true,
+      onlyIn: "only this customer's mail contains",
+      example: 'like an address or a reference',
+    },
+    phraseMark: phraseCustomerMark,
+    labelFromName: customerLabelFromName,
+    nothingToLearn:
+      "Nothing to learn: type the text that gives the customer away (an address or a reference), or the customer's name for a new customer.",
+    descriptor: customersDescriptor,
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * The `kinds` learnable: what kind of message it is (pre-alert, invoice, proof-of-delivery,
+ * booking, customs-query, …). Each kind carries a label and cues `{ cue, where }`: words that mark
+ * the kind, each looked for in one part of the message. A deliberately different vocabulary from
+ * customers (cue, not pattern; no `from`; default `subject`), driven through the same code path.
+ *
+ * Owns: the kind vocabulary and its wording (§6.2, §10.4). Bookkeeping is ../marked-entries.ts;
+ * cues are judged by ../pattern.ts, except that freight words ("invoice") are fine as cues: they
+ * are exactly what tells one kind from another. Scoring is src/domain/triage/'s and follows `how`.
+ */
+import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
+import { createMarkedLearnable, formatShare } from '../marked-entries.ts';
+
+/** `where` choices for a cue, in declaration order. The sender says whose, not what kind. */
+export const KIND_WHERE = ['subject', 'body', 'attachments', 'any'] as const;
+
+/** §6.2 `how`: the customers' rule applied to cues, with the same margin. */
+export function kindsHow(settings: LearnableSettings): string {
+  return (
+    'Each kind of message carries cues - words that mark it, each looked for in one part of the message. ' +
+    'Every cue that matches scores one point for its kind, however many parts it matches in, ' +
+    "and a kind's score is its share of all points scored. " +
+    `The highest score wins if it leads the next by at least ${formatShare(settings.identificationMargin)} (the identification margin). ` +
+    'Nothing matches, nothing is claimed.'
+  );
+}
+
+export function kindsDescriptor(settings: LearnableSettings): LearnableDescriptor {
+  return {
+    collection: 'kinds',
+    entry: 'kind of message',
+    skills: ['triage_inbound', 'recheck_message'],
+    teaches: 'what kind of message it is',
+    how: kindsHow(settings),
+    decidedBy: 'rules',
+    lessonFields: [
+      {
+        name: 'cue',
+        label: 'Words that mark this kind of message',
+        kind: 'text',
+        help: "A word or phrase such as 'pre-alert' or 'proof of delivery': at least four letters or digits. Matched without regard to case; regular expressions work if you want one.",
+      },
+      {
+        name: 'where',
+        label: 'Where to look for them',
+        kind: 'choice',
+        choices: [...KIND_WHERE],
+        default: 'subject',
+        help: "The subject is usually enough. 'any' looks in the whole message.",
+      },
+      {
+        name: 'label',
+        label: 'Name of the kind, only for a new kind',
+        kind: 'text',
+        help: 'How readings name it, e.g. Proof of delivery. Leave it empty for a kind you already have.',
+      },
+    ],
+  };
+}
+
+/** `proof-of-delivery` -> "Proof of delivery". */
+export function kindLabelFromName(entryName: string): string {
+  const words = entryName.split(/[-_.\s]+/).filter((w) => w !== '');
+  if (words.length === 0) return entryName;
+  const sentence = words.join(' ');
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/** §10.4: "is marked by 'pre-?alert' in the subject". */
+export function phraseCue(cue: string, where: string): string {
+  return where === 'any'
+    ? `is marked by '${cue}' anywhere in the message`
+    : `is marked by '${cue}' in the ${where}`;
+}
+
+export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable> {
+  return createMarkedLearnable({
+    collection: 'kinds',
+    entryNoun: 'kind of message',
+    textKey: 'cue',
+    listKey: 'cues',
+    whereChoices: KIND_WHERE,
+    defaultWhere: 'subject',
+    patternRules: {
+      noun: 'cue',
+      maxSampleShare: 0.5,
+      refuseFreightWords: false,
+      onlyIn: 'only this kind of message contains',
+      example: "like 'pre-alert' or 'proof of delivery'",
+    },
+    phraseMark: phraseCue,
+    labelFromName: kindLabelFromName,
+    nothingToLearn:
+      'Nothing to learn: type the words that mark this kind of message, or its name for a new kind.',
+    descriptor: kindsDescriptor,
+  });
+}

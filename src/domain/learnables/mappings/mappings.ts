@@ -1,0 +1,229 @@
+/**
+ * The `mappings` learnable (the post's ColumnMapping): which column of a manifest holds which
+ * field. Each field (waybill, consignee, pieces, weight, …) carries the column headings it has
+ * been seen under. Its lesson value is `{ column }` and nothing else: no `pattern`, no `where`,
+ * which is the point (§9): it goes through the identical code path as customers.
+ *
+ * Owns: judging a heading, `describes` ("reads waybill from the 'Air Waybill No' column", §10.4),
+ * revert and erase of headings. Does not match text, so it hands the matcher no marks; reading a
+ * manifest with these headings is src/domain/triage/'s and follows `how`.
+ */
+import { canonicalJson, isPlainObject, type JsonObject } from '../../json.ts';
+import type {
+  Absorption,
+  EntryContent,
+  Learnable,
+  LearnableDescriptor,
+  LearnedRule,
+  LessonValue,
+  MarkSource,
+  Provenance,
+  Removal,
+} from '../learnable.ts';
+
+/** Longest column heading accepted, in characters. */
+export const MAX_HEADING_CHARS = 100;
+
+const COLUMN_KEY = 'column';
+
+export const MAPPINGS_HOW =
+  'Each field carries the column headings it has been seen under. Headings match case-insensitively, ' +
+  'ignoring surrounding spaces, and the first hit wins. No heading matches, the field comes back empty.';
+
+export function mappingsDescriptor(): LearnableDescriptor {
+  return {
+    collection: 'mappings',
+    entry: 'field',
+    skills: ['triage_inbound', 'recheck_message'],
+    teaches: 'which column of a manifest holds which field',
+    how: MAPPINGS_HOW,
+    decidedBy: 'rules',
+    lessonFields: [
+      {
+        name: COLUMN_KEY,
+        label: 'Column heading',
+        kind: 'text',
+        help: "Exactly as it appears in the sheet's header row.",
+      },
+    ],
+  };
+}
+
+interface Heading {
+  readonly heading: string;
+  readonly added: Provenance;
+}
+
+/** The key two headings are compared by: case-insensitive, surrounding spaces ignored. */
+export function headingKey(heading: string): string {
+  return heading.trim().toLowerCase();
+}
+
+function parse(value: LessonValue): { column: string } | { refused: string } {
+  if (!isPlainObject(value)) return { refused: 'A field mapping lesson must be an object with a column.' };
+  const unknown = Object.keys(value).filter((k) => k !== COLUMN_KEY && value[k] !== undefined);
+  if (unknown.length > 0) {
+    return {
+      refused: `${unknown.map((k) => `"${k}"`).join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of a field mapping lesson; it takes only the column heading ("column").`,
+    };
+  }
+  const raw = value[COLUMN_KEY];
+  if (typeof raw !== 'string') {
+    return {
+      refused:
+        raw === undefined || raw === null
+          ? "A field mapping needs a column: type the heading exactly as it appears in the sheet's header row."
+          : `The column heading must be text, not ${Array.isArray(raw) ? 'a list' : `a ${typeof raw}`}.`,
+    };
+  }
+  const column = raw.trim();
+  if (column === '') {
+    return {
+      refused:
+        "A field mapping needs a column: type the heading exactly as it appears in the sheet's header row.",
+    };
+  }
+  if (column.length > MAX_HEADING_CHARS) {
+    return {
+      refused: `"${column.slice(0, 40)}…" is ${column.length} characters long; a column heading can be at most ${MAX_HEADING_CHARS}.`,
+    };
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(column)) {
+    return {
+      refused: `"${column}" contains a line break or control character; a column heading is one line of the header row.`,
+    };
+  }
+  return { column };
+}
+
+function phrase(field: string, column: string): string {
+  return `reads ${field} from the '${column}' column`;
+}
+
+function decode(entryName: string, content: unknown): Heading[] | string {
+  if (!isPlainObject(content)) return `field "${entryName}" must be an object`;
+  const extra = Object.keys(content).filter((k) => k !== 'columns');
+  if (extra.length > 0) return `field "${entryName}" has unknown keys ${extra.join(', ')}`;
+  const columns = content.columns;
+  if (!Array.isArray(columns)) return `field "${entryName}".columns must be a list`;
+  const out: Heading[] = [];
+  for (const [i, c] of (columns as unknown[]).entries()) {
+    if (!isPlainObject(c) || typeof c.heading !== 'string')
+      return `field "${entryName}".columns[${i}] needs a heading`;
+    const p = parse({ [COLUMN_KEY]: c.heading });
+    if ('refused' in p || p.column !== c.heading)
+      return `field "${entryName}".columns[${i}]: heading is not a usable, trimmed heading`;
+    const a = c.added;
+    if (
+      !isPlainObject(a) ||
+      typeof a.activation !== 'number' ||
+      !Number.isInteger(a.activation) ||
+      typeof a.taughtBy !== 'string' ||
+      typeof a.at !== 'string'
+    ) {
+      return `field "${entryName}".columns[${i}] has no valid provenance`;
+    }
+    out.push({ heading: c.heading, added: { activation: a.activation, taughtBy: a.taughtBy, at: a.at } });
+  }
+  return out;
+}
+
+function mustDecode(entryName: string, content: EntryContent): Heading[] {
+  const h = decode(entryName, content);
+  if (typeof h === 'string') throw new TypeError(`mappings: stored entry is malformed: ${h}`);
+  return h;
+}
+
+function encode(headings: readonly Heading[]): EntryContent {
+  return { columns: headings.map((h) => ({ heading: h.heading, added: { ...h.added } })) } as JsonObject;
+}
+
+export function createMappingsLearnable(): Learnable & {
+  label(entryName: string, content: EntryContent): string;
+} {
+  return {
+    collection: 'mappings',
+    entryNoun: 'field',
+    createsEntries: true,
+
+    descriptor: () => mappingsDescriptor(),
+
+    absorb(
+      entryName: string,
+      content: EntryContent | undefined,
+      value: LessonValue,
+      stamp: Provenance,
+    ): Absorption {
+      const p = parse(value);
+      if ('refused' in p) return { outcome: 'refused', reason: p.refused };
+      const describes = phrase(entryName, p.column);
+      const headings = content === undefined ? [] : mustDecode(entryName, content);
+      // §10.2: a heading the field already carries adds nothing.
+      if (headings.some((h) => headingKey(h.heading) === headingKey(p.column)))
+        return { outcome: 'unchanged', describes };
+      const added: Provenance = { activation: stamp.activation, taughtBy: stamp.taughtBy, at: stamp.at };
+      return { outcome: 'learned', content: encode([...headings, { heading: p.column, added }]), describes };
+    },
+
+    describe(value: LessonValue, entryName?: string): string {
+      const p = parse(value);
+      if ('refused' in p) return `nothing usable (${p.refused})`;
+      return phrase(entryName ?? 'this field', p.column);
+    },
+
+    revert(entryName: string, content: EntryContent, value: LessonValue, activation: number): Removal {
+      const p = parse(value);
+      if ('refused' in p) return { outcome: 'unchanged' };
+      const headings = mustDecode(entryName, content);
+      const kept = headings.filter(
+        (h) => !(h.added.activation === activation && headingKey(h.heading) === headingKey(p.column)),
+      );
+      if (kept.length === headings.length) return { outcome: 'unchanged' };
+      return { outcome: 'changed', content: kept.length === 0 ? null : encode(kept) };
+    },
+
+    mentions(content: EntryContent, identifier: string): boolean {
+      const needle = identifier.trim().toLowerCase();
+      return (
+        needle !== '' && mustDecode('field', content).some((h) => h.heading.toLowerCase().includes(needle))
+      );
+    },
+
+    erase(content: EntryContent, identifier: string): Removal {
+      const needle = identifier.trim().toLowerCase();
+      if (needle === '') return { outcome: 'unchanged' };
+      const headings = mustDecode('field', content);
+      const kept = headings.filter((h) => !h.heading.toLowerCase().includes(needle));
+      if (kept.length === headings.length) return { outcome: 'unchanged' };
+      return { outcome: 'changed', content: kept.length === 0 ? null : encode(kept) };
+    },
+
+    rules(entryName: string, content: EntryContent): readonly LearnedRule[] {
+      return mustDecode(entryName, content).map((h) => ({
+        describes: phrase(entryName, h.heading),
+        provenance: h.added,
+      }));
+    },
+
+    marks(): readonly MarkSource[] {
+      return [];
+    },
+
+    label(entryName: string): string {
+      return entryName;
+    },
+
+    validateContent(
+      entryName: string,
+      content: unknown,
+    ): { ok: true; content: EntryContent } | { ok: false; reason: string } {
+      const h = decode(entryName, content);
+      if (typeof h === 'string') return { ok: false, reason: h };
+      const encoded = encode(h);
+      // Plain JSON by construction; prove it before anyone hashes it.
+      canonicalJson(encoded);
+      return { ok: true, content: encoded };
+    },
+  };
+}

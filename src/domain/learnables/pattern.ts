@@ -1,0 +1,374 @@
+/**
+ * Judging a typed pattern before it becomes a mark (§13.3, §13.1): shared by every learnable whose
+ * lesson value is text to be matched (customers' patterns, kinds' cues). A pattern is compiled on
+ * re2 with flags 'iu' AT ABSORPTION TIME, never first inside a running task, and refused with a
+ * reason written for the person who typed it.
+ *
+ * Owns: the refusal rules and their wording, the common-word lists, the sample texts used to spot
+ * patterns that match nearly everything, and identifier search inside a pattern (§14).
+ * Does not own: matching mail (src/domain/triage/matcher.ts) or which literals a pattern must
+ * contain (src/domain/triage/atoms.ts, which the matcher's prefilter also uses, so the two agree).
+ */
+import { RegExpParser } from '@eslint-community/regexpp';
+import RE2 from 're2';
+import { literalAtoms } from '../triage/atoms.ts';
+
+/** Longest pattern accepted, in characters. */
+export const MAX_PATTERN_CHARS = 512;
+
+/** The flags every user pattern runs with, here and in the matcher. */
+export const PATTERN_FLAGS = 'iu';
+
+const regexParser = new RegExpParser({ ecmaVersion: 2025 });
+
+/**
+ * Words that appear in most mail whatever it is about. A mark made of nothing else claims
+ * everything (§13.1); refused for every learnable that matches text.
+ */
+export const FILLER_WORDS: ReadonlySet<string> = new Set([
+  'a',
+  'an',
+  'and',
+  'are',
+  'as',
+  'at',
+  'attached',
+  'attachment',
+  'be',
+  'below',
+  'best',
+  'by',
+  'can',
+  'cc',
+  'date',
+  'dear',
+  'details',
+  'do',
+  'email',
+  'e-mail',
+  'find',
+  'for',
+  'from',
+  'fw',
+  'fwd',
+  'have',
+  'hello',
+  'hi',
+  'in',
+  'info',
+  'is',
+  'it',
+  'kind',
+  'kindly',
+  'mail',
+  'message',
+  'no',
+  'note',
+  'number',
+  'of',
+  'on',
+  'or',
+  'our',
+  'please',
+  'pls',
+  're',
+  'regards',
+  'see',
+  'sent',
+  'subject',
+  'team',
+  'thank',
+  'thanks',
+  'the',
+  'this',
+  'to',
+  'today',
+  'update',
+  'we',
+  'will',
+  'with',
+  'you',
+  'your',
+]);
+
+/**
+ * Freight words: they say what a message is about, not whose it is. A customer mark made of
+ * nothing else would claim every customer's mail (the spec's own example is `invoice`, §13.1).
+ * Kinds are allowed to use them: `invoice` is exactly what tells an invoice apart.
+ */
+export const FREIGHT_WORDS: ReadonlySet<string> = new Set([
+  'air',
+  'arrival',
+  'awb',
+  'bill',
+  'booking',
+  'cargo',
+  'clearance',
+  'collection',
+  'confirm',
+  'confirmation',
+  'consignee',
+  'consignment',
+  'container',
+  'customs',
+  'delivery',
+  'departure',
+  'document',
+  'documents',
+  'eta',
+  'etd',
+  'export',
+  'flight',
+  'freight',
+  'goods',
+  'import',
+  'invoice',
+  'lading',
+  'list',
+  'logistics',
+  'manifest',
+  'notice',
+  'notification',
+  'order',
+  'packing',
+  'pallet',
+  'payment',
+  'pickup',
+  'pod',
+  'port',
+  'pre-alert',
+  'prealert',
+  'proof',
+  'quotation',
+  'quote',
+  'rate',
+  'ref',
+  'reference',
+  'report',
+  'request',
+  'shipment',
+  'shipper',
+  'shipping',
+  'statement',
+  'status',
+  'tracking',
+  'transport',
+  'urgent',
+  'vessel',
+  'warehouse',
+  'waybill',
+]);
+
+/**
+ * Ordinary texts about nothing in particular and about freight in general, from nobody in
+ * particular. A pattern matching a good share of them would match most mail, whoever sent it (§13.1).
+ */
+export const SAMPLE_TEXTS: readonly string[] = [
+  'Dear team, please find attached the invoice for last month. Best regards, Accounts',
+  'Hi, can you confirm the delivery date for the shipment? Thanks!',
+  'Re: Booking confirmation – container MSKU 7781203, vessel Maersk Kolkata, ETA Jebel Ali 14/09',
+  'FW: pre-alert AWB 176-44819230, 3 pallets, 412 kg, flight EK 9012 Hong Kong to Dubai',
+  'Customs query: HS code for the spare parts on entry 2025/11873 is missing. Please advise.',
+  'Proof of delivery attached. Signed by M. Rahman at 10:42.',
+  'Out of office: I am away until Monday and will reply when I am back.',
+  'Meeting moved to 3pm tomorrow, room 2.',
+  'Your password will expire in 5 days. Click here to reset it.',
+  'Sehr geehrte Damen und Herren, anbei die Rechnung Nr. 4471. Mit freundlichen Grüßen',
+  'Bonjour, veuillez trouver ci-joint le bon de livraison. Cordialement',
+  'مرحبا، نرجو تأكيد موعد الاستلام. شكرا',
+  'Order 55120 has shipped. Track it with the link below.',
+  'Weekly report: 48 shipments handled, 2 delayed, 0 damaged.',
+  'Quotation request: 2 x 20ft containers Shanghai to Jeddah, ready 1 October.',
+  'Lunch on Friday? The usual place at 12:30.',
+  'Please update the consignee address on the bill of lading before release.',
+  'Truck arrived at the warehouse, unloading now. Driver: +971 50 123 4567',
+  'Statement of account attached, 3 invoices overdue.',
+  'Thank you for your message. A colleague will be in touch shortly.',
+  'ok',
+  'Sent from my iPhone',
+  '1234567890',
+  'N/A',
+];
+
+export interface PatternRules {
+  /** What the value is called in a refusal: "pattern" (customers), "cue" (kinds). */
+  readonly noun: string;
+  /** Whether a pattern made only of freight words is refused too (customers: yes; kinds: no). */
+  readonly refuseFreightWords: boolean;
+  /**
+   * Refuse when the pattern matches at least this share of SAMPLE_TEXTS (customers 0.25: a mark
+   * about one customer matches none of them; kinds 0.5: a cue names a kind that ordinary mail has).
+   */
+  readonly maxSampleShare: number;
+  /** Whose text a mark should be, for refusal reasons: "only this customer's mail contains". */
+  readonly onlyIn: string;
+  /** What the pattern should say instead, for refusal reasons: "like an address or a reference". */
+  readonly example: string;
+}
+
+export type PatternVerdict =
+  { readonly ok: true; readonly source: string } | { readonly ok: false; readonly reason: string };
+
+/**
+ * Judge a pattern a person typed. Never throws; the source returned is trimmed and is exactly what
+ * the matcher will compile with PATTERN_FLAGS.
+ */
+export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
+  const source = raw.trim();
+  const refuse = (why: string): PatternVerdict => ({
+    ok: false,
+    reason: `"${shorten(source)}" is not a usable ${rules.noun}: ${why}`,
+  });
+
+  if (source === '') {
+    return {
+      ok: false,
+      reason: `An empty ${rules.noun} would match every message; type text that every message it should match contains, ${rules.example}.`,
+    };
+  }
+  if (source.length > MAX_PATTERN_CHARS) {
+    return refuse(
+      `it is ${source.length} characters long and the limit is ${MAX_PATTERN_CHARS}; use the shortest text that gives it away.`,
+    );
+  }
+
+  // §13.3: compile now, on the engine that will run it, and pass its own reason on.
+  let re: RE2;
+  try {
+    re = new RE2(source, PATTERN_FLAGS);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return refuse(
+      `${why}. To match a character such as ( ) [ ] . + * ? literally, put a backslash before it, e.g. \\( or \\.`,
+    );
+  }
+
+  if (matchesEmptyText(re)) {
+    return refuse(
+      `it matches empty text, so it would match every message. Type text that every match contains, ${rules.example}.`,
+    );
+  }
+
+  const common = commonWordsOnly(source, rules.refuseFreightWords);
+  if (common !== null) {
+    return refuse(
+      `${common} in most mail, so it would match nearly every message. Use text that ${rules.onlyIn}, ${rules.example}.`,
+    );
+  }
+
+  const hits = SAMPLE_TEXTS.filter((t) => re.test(t)).length;
+  if (hits >= rules.maxSampleShare * SAMPLE_TEXTS.length) {
+    return refuse(
+      `it matched ${hits} of ${SAMPLE_TEXTS.length} ordinary sample messages, so it would match a large share of all mail. Make it narrower, ${rules.example}.`,
+    );
+  }
+
+  const syntax = re2OnlySyntax(source);
+  if (syntax !== null) return refuse(syntax);
+
+  // The matcher's literal prefilter needs at least one literal of four or more characters in every
+  // match (issue 3, §13.1); a pattern without one is also too loose to be a safe mark.
+  if (literalAtoms(source) === null) {
+    return refuse(
+      `it has no fixed text to look for. Add at least four letters or digits that every match contains, ${rules.example} (e.g. PA-2026-\\d{4} rather than [A-Z]{2}-\\d{4}-\\d{4}).`,
+    );
+  }
+
+  return { ok: true, source };
+}
+
+/** Escape every regex metacharacter, so the text matches itself literally. */
+export function escapeRegex(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
+/**
+ * §14: whether a pattern holds `identifier`, case-insensitively, as typed or regex-escaped
+ * ("billing@origin.example" is found in "billing@origin\.example").
+ */
+export function patternMentions(pattern: string, identifier: string): boolean {
+  const needle = identifier.trim().toLowerCase();
+  if (needle === '') return false;
+  const hay = pattern.toLowerCase();
+  return hay.includes(needle) || hay.includes(escapeRegex(needle)) || unescapeRegex(hay).includes(needle);
+}
+
+function unescapeRegex(source: string): string {
+  return source.replace(/\\([^a-zA-Z0-9])/g, '$1');
+}
+
+/** Zero-length matches on empty text or anywhere in the samples (e.g. `a*`, `(?:)`, `\b`). */
+function matchesEmptyText(re: RE2): boolean {
+  if (re.test('')) return true;
+  for (const text of SAMPLE_TEXTS) {
+    const m = re.exec(text);
+    if (m !== null && m[0] === '') return true;
+  }
+  return false;
+}
+
+/**
+ * When the pattern is nothing but common words (optionally wrapped in \b, ^, $, a group, or an
+ * alternation of such), the words for the refusal ("'invoice'"); otherwise null.
+ */
+function commonWordsOnly(source: string, freight: boolean): string | null {
+  let s = source.replace(/^\(\?i\)/, '');
+  s = s.replace(/\\b|\^|\$/g, '');
+  s = s.replace(/(?<!\\)s\?/g, 's'); // an optional plural is still the word
+  s = s.replace(/^\(\?:(.*)\)$/s, '$1').replace(/^\((.*)\)$/s, '$1');
+  // Anything still regex-like (classes, repeats, groups) is not a plain word: let the other rules judge it.
+  if (hasUnescapedMeta(s)) return null;
+  const alternatives = s.split(/(?<!\\)\|/).map((a) => unescapeRegex(a).trim().toLowerCase());
+  if (alternatives.some((a) => a === '')) return null;
+  const isCommon = (w: string): boolean => {
+    const singular = w.endsWith('es')
+      ? [w, w.slice(0, -2), w.slice(0, -1)]
+      : w.endsWith('s')
+        ? [w, w.slice(0, -1)]
+        : [w];
+    return singular.some((x) => FILLER_WORDS.has(x) || (freight && FREIGHT_WORDS.has(x)));
+  };
+  for (const alt of alternatives) {
+    const words = alt.split(/[\s,.:;!?]+/).filter((w) => w !== '');
+    if (words.length === 0 || !words.every(isCommon)) return null;
+  }
+  if (alternatives.length === 1) {
+    const only = alternatives[0]!;
+    return only.includes(' ')
+      ? `'${only}' is made of common words that appear`
+      : `'${only}' is a common word that appears`;
+  }
+  return `${alternatives.map((a) => `'${a}'`).join(', ')} are common words that appear`;
+}
+
+function hasUnescapedMeta(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if ('[](){}*+?.'.includes(c)) return true;
+  }
+  return false;
+}
+
+/**
+ * The matcher reads a pattern's literals with a JavaScript regex parser; re2-only syntax it cannot
+ * read would leave the mark without a prefilter. Say what to write instead.
+ */
+function re2OnlySyntax(source: string): string | null {
+  if (/\(\?[imsU-]+[:)]/.test(source)) {
+    return 'inline flags such as (?i) are not needed: matching already ignores case. Remove them and try again.';
+  }
+  try {
+    regexParser.parsePattern(source, 0, source.length, { unicode: true });
+    return null;
+  } catch {
+    return 're2 accepts it, but it uses syntax this agent cannot index (such as (?P<name>…), [[:alpha:]] or \\z). Write it with plain groups (?:…), classes like [a-z] and ^ $ instead.';
+  }
+}
+
+function shorten(text: string): string {
+  return text.length <= 80 ? text : `${text.slice(0, 77)}…`;
+}
