@@ -119,6 +119,12 @@ export interface Learnable {
   label?(entryName: string, content: EntryContent): string;
 
   /**
+   * For learnables that map manifest columns: the column headings the entry has been seen under, in
+   * the order they were learned (the reader takes the first hit). Optional; absent means none.
+   */
+  headings?(entryName: string, content: EntryContent): readonly string[];
+
+  /**
    * Take back exactly what `value` added in activation `activation`, keeping everything else.
    * `content: null` removes the entry (it held nothing but what is being reverted).
    */

@@ -141,6 +141,7 @@ function encode(headings: readonly Heading[]): EntryContent {
 
 export function createMappingsLearnable(): Learnable & {
   label(entryName: string, content: EntryContent): string;
+  headings(entryName: string, content: EntryContent): readonly string[];
 } {
   return {
     collection: 'mappings',
@@ -212,6 +213,10 @@ export function createMappingsLearnable(): Learnable & {
 
     label(entryName: string): string {
       return entryName;
+    },
+
+    headings(entryName: string, content: EntryContent): readonly string[] {
+      return mustDecode(entryName, content).map((h) => h.heading);
     },
 
     validateContent(
