@@ -1,0 +1,359 @@
+/**
+ * The IMAP mailbox poller: one per configured mailbox. It connects (imapflow), opens the folder, triages
+ * every message with a UID above the stored place through the intake (parse, dedupe claim, submit), flags
+ * it \Seen and moves it to the processed folder, then records the place. It watches with IDLE ('exists'
+ * events) and sweeps every `pollIntervalMs` as well (the only watch where the server lacks IDLE, and a
+ * guard against IDLE dying silently). It reconnects with capped, jittered backoff whenever the connection
+ * closes.
+ *
+ * Crash safety, step by step: triaged-but-not-moved → still in the folder, re-read after restart, the
+ * dedupe ledger answers "already triaged", and it is moved then; moved-but-place-not-stored → no longer in
+ * the folder, nothing to re-read. A changed UIDVALIDITY rescans the whole folder, again relying on dedupe.
+ * Unreadable mail (over the size limit, judged from FETCH RFC822.SIZE before downloading; broken MIME; a
+ * submit that keeps failing) goes to the failed folder with the reason logged: never retried forever,
+ * never dropped silently.
+ *
+ * Deliberately not here: reading the environment (the password arrives resolved, and is never logged).
+ */
+import { ImapFlow } from 'imapflow';
+import type { TenantId } from '../../domain/tenant.ts';
+import type { Intake } from '../intake.ts';
+import type { IngestLog, IngestStore, MailSourceRef } from '../ports.ts';
+import { backoffDelayMs, type BackoffOptions } from './backoff.ts';
+
+export interface ImapMailboxConfig {
+  /** Stable name of this mailbox, used in logs, as the task source and as the key of its stored place. */
+  readonly name: string;
+  readonly tenant: TenantId;
+  readonly host: string;
+  readonly port: number;
+  /** Implicit TLS (port 993). Without it STARTTLS is used when offered unless `startTls` is false. */
+  readonly secure: boolean;
+  readonly startTls?: boolean;
+  readonly user: string;
+  /** Resolved from the environment variable the configuration names; never logged. */
+  readonly password: string;
+  /** Default 'INBOX'. */
+  readonly folder?: string;
+  /** Where triaged messages go; created when missing. Default 'Processed'. */
+  readonly processedFolder?: string;
+  /** Where unreadable messages go; created when missing. Default 'Unreadable'. */
+  readonly failedFolder?: string;
+  /** Sweep interval, ms: the watch on servers without IDLE, a safety net with it. Default 30 000. */
+  readonly pollIntervalMs?: number;
+  /** Inactivity before IDLE starts (imapflow autoIdleDelay), ms. Default 200. */
+  readonly idleDelayMs?: number;
+  /** Reconnect backoff, ms. Default 500 → 60 000. */
+  readonly reconnect?: BackoffOptions;
+  /** Submit faults for one message before it goes to the failed folder. Default 5. */
+  readonly maxSubmitAttempts?: number;
+  /** Wait before retrying a message another path is triaging right now, ms. Default 2 000. */
+  readonly busyRetryMs?: number;
+}
+
+export interface ImapPollerDeps {
+  readonly intake: Intake;
+  readonly store: IngestStore;
+  readonly log: IngestLog;
+  /** Messages larger than this (RFC822.SIZE) are not downloaded; they go to the failed folder. */
+  readonly maxMessageBytes: number;
+  /** Only for tests: the TLS options (e.g. a test CA). */
+  readonly tls?: Record<string, unknown>;
+}
+
+export interface ImapPollerStatus {
+  readonly connected: boolean;
+  readonly idleSupported: boolean | null;
+  readonly reconnects: number;
+  readonly lastError: string | null;
+}
+
+export interface ImapPoller {
+  /** Starts watching; resolves after the first connection attempt (a failed one is retried in the background). */
+  start(): Promise<void>;
+  /** Stops after the message in hand is finished; closes the connection. */
+  stop(): Promise<void>;
+  status(): ImapPollerStatus;
+}
+
+type Step = 'done' | 'stop-batch';
+
+export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps): ImapPoller {
+  const folder = config.folder ?? 'INBOX';
+  const processedFolder = config.processedFolder ?? 'Processed';
+  const failedFolder = config.failedFolder ?? 'Unreadable';
+  const pollIntervalMs = config.pollIntervalMs ?? 30_000;
+  const reconnect = config.reconnect ?? { initialMs: 500, maxMs: 60_000 };
+  const maxSubmitAttempts = config.maxSubmitAttempts ?? 5;
+  const busyRetryMs = config.busyRetryMs ?? 2_000;
+  const source: MailSourceRef = { kind: 'imap', name: config.name };
+  const where = { mailbox: config.name, tenant: config.tenant, host: config.host, user: config.user, folder };
+  const log = deps.log;
+
+  let stopped = true;
+  let client: ImapFlow | null = null;
+  let connected = false;
+  let idleSupported: boolean | null = null;
+  let reconnects = 0;
+  let attempt = 0;
+  let lastError: string | null = null;
+  let reconnectTimer: NodeJS.Timeout | null = null;
+  let sweepTimer: NodeJS.Timeout | null = null;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let draining: Promise<void> | null = null;
+  let drainAgain = false;
+  /** Submit faults per UID in this session (a reconnect into a new UIDVALIDITY clears it). */
+  const submitFaults = new Map<number, number>();
+  let faultsValidity = '';
+
+  function clearTimers(): void {
+    for (const t of [reconnectTimer, sweepTimer, retryTimer]) if (t !== null) clearTimeout(t);
+    reconnectTimer = sweepTimer = retryTimer = null;
+  }
+
+  function scheduleReconnect(): void {
+    if (stopped || reconnectTimer !== null) return;
+    const delay = backoffDelayMs(attempt++, reconnect);
+    log.warn({ ...where, delayMs: delay, lastError }, 'IMAP connection lost; reconnecting');
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      void connect();
+    }, delay);
+  }
+
+  function scheduleSweep(): void {
+    if (sweepTimer !== null) clearTimeout(sweepTimer);
+    sweepTimer = setTimeout(() => {
+      sweepTimer = null;
+      requestDrain();
+    }, pollIntervalMs);
+  }
+
+  function scheduleRetry(delayMs: number): void {
+    if (stopped || retryTimer !== null) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      requestDrain();
+    }, delayMs);
+  }
+
+  async function connect(): Promise<void> {
+    if (stopped) return;
+    const c = new ImapFlow({
+      host: config.host,
+      port: config.port,
+      secure: config.secure,
+      doSTARTTLS: config.secure ? undefined : config.startTls === false ? false : undefined,
+      auth: { user: config.user, pass: config.password },
+      logger: false,
+      autoIdleDelay: config.idleDelayMs ?? 200,
+      // Restart IDLE now and then: some servers drop an IDLE silently (postalsys/imapflow#14).
+      maxIdleTime: 5 * 60_000,
+      ...(deps.tls === undefined ? {} : { tls: deps.tls }),
+    });
+    client = c;
+    c.on('error', (e: unknown) => {
+      lastError = describe(e);
+      log.warn({ ...where, error: lastError }, 'IMAP connection error');
+    });
+    c.on('close', () => {
+      if (client !== c) return;
+      connected = false;
+      client = null;
+      if (!stopped) {
+        reconnects++;
+        scheduleReconnect();
+      }
+    });
+    c.on('exists', () => requestDrain());
+    try {
+      await c.connect();
+      await ensureFolder(c, processedFolder);
+      await ensureFolder(c, failedFolder);
+      await c.mailboxOpen(folder);
+      idleSupported = c.capabilities.has('IDLE');
+      connected = true;
+      attempt = 0;
+      lastError = null;
+      log.info({ ...where, idle: idleSupported }, 'IMAP mailbox open');
+      requestDrain();
+    } catch (e) {
+      lastError = describe(e);
+      log.error({ ...where, error: lastError }, 'IMAP connect failed');
+      if (client === c) {
+        client = null;
+        connected = false;
+        c.close();
+        scheduleReconnect();
+      }
+    }
+  }
+
+  function requestDrain(): void {
+    if (stopped) return;
+    if (draining !== null) {
+      drainAgain = true;
+      return;
+    }
+    draining = (async () => {
+      try {
+        do {
+          drainAgain = false;
+          await drain();
+        } while (drainAgain && !stopped);
+      } catch (e) {
+        lastError = describe(e);
+        log.warn({ ...where, error: lastError }, 'IMAP drain interrupted; will resume');
+        // A broken connection closes and reconnects; anything else is retried on the next sweep.
+        if (client !== null && client.usable) scheduleRetry(backoffDelayMs(1, reconnect));
+      } finally {
+        draining = null;
+        if (!stopped) scheduleSweep();
+      }
+    })();
+  }
+
+  async function drain(): Promise<void> {
+    const c = client;
+    if (c === null || !c.usable || c.mailbox === false) return;
+    const validity = c.mailbox.uidValidity.toString();
+    const state = await deps.store.getMailboxState(config.tenant, config.name);
+    let lastUid = state?.lastUid ?? 0;
+    if (state !== null && state.uidValidity !== validity) {
+      log.warn(
+        { ...where, storedUidValidity: state.uidValidity, uidValidity: validity },
+        'UIDVALIDITY changed; rescanning the whole folder (already-triaged mail is recognised and not triaged again)',
+      );
+      lastUid = 0;
+    }
+    if (state === null || state.uidValidity !== validity) {
+      await deps.store.setMailboxState(config.tenant, config.name, { uidValidity: validity, lastUid });
+    }
+    if (faultsValidity !== validity) {
+      submitFaults.clear();
+      faultsValidity = validity;
+    }
+    if (c.mailbox.exists === 0) return;
+
+    // `N:*` always includes the highest UID even when it is below N (RFC 3501 §6.4.8): filter.
+    const pending: { uid: number; size: number }[] = [];
+    for await (const m of c.fetch(`${lastUid + 1}:*`, { uid: true, size: true }, { uid: true })) {
+      if (m.uid > lastUid) pending.push({ uid: m.uid, size: m.size ?? 0 });
+    }
+    pending.sort((a, b) => a.uid - b.uid);
+
+    for (const m of pending) {
+      if (stopped) return;
+      const step = await handle(c, m.uid, m.size);
+      if (step === 'stop-batch') return;
+      await deps.store.setMailboxState(config.tenant, config.name, { uidValidity: validity, lastUid: m.uid });
+    }
+  }
+
+  async function handle(c: ImapFlow, uid: number, size: number): Promise<Step> {
+    const range = String(uid);
+    if (size > deps.maxMessageBytes) {
+      await toFailed(c, uid, `message is ${size} bytes, over the limit of ${deps.maxMessageBytes} bytes`);
+      return 'done';
+    }
+    const fetched = await c.fetchOne(range, { uid: true, source: true }, { uid: true });
+    if (fetched === false || fetched.source === undefined) return 'done'; // gone meanwhile (moved by someone else)
+
+    let outcome;
+    try {
+      outcome = await deps.intake.accept(config.tenant, fetched.source, source);
+    } catch (e) {
+      const faults = (submitFaults.get(uid) ?? 0) + 1;
+      submitFaults.set(uid, faults);
+      if (faults >= maxSubmitAttempts) {
+        await toFailed(c, uid, `triage failed ${faults} times; last error: ${describe(e)}`);
+        return 'done';
+      }
+      log.warn(
+        { ...where, uid, attempt: faults, error: describe(e) },
+        'triage failed; will retry this message',
+      );
+      scheduleRetry(backoffDelayMs(faults, reconnect));
+      return 'stop-batch';
+    }
+    switch (outcome.kind) {
+      case 'unreadable':
+        await toFailed(c, uid, `${outcome.code}: ${outcome.reason}`);
+        return 'done';
+      case 'busy':
+        // The same message is being triaged through another path right now; its outcome decides.
+        scheduleRetry(busyRetryMs);
+        return 'stop-batch';
+      case 'submitted':
+      case 'duplicate':
+        await c.messageFlagsAdd(range, ['\\Seen'], { uid: true });
+        await c.messageMove(range, processedFolder, { uid: true });
+        submitFaults.delete(uid);
+        return 'done';
+    }
+  }
+
+  async function toFailed(c: ImapFlow, uid: number, reason: string): Promise<void> {
+    log.error(
+      { ...where, uid, failedFolder, reason },
+      'message cannot be triaged; moved to the failed folder',
+    );
+    await c.messageMove(String(uid), failedFolder, { uid: true });
+    submitFaults.delete(uid);
+  }
+
+  return {
+    async start() {
+      if (!stopped) return;
+      stopped = false;
+      await connect();
+    },
+    async stop() {
+      stopped = true;
+      clearTimers();
+      if (draining !== null) await draining.catch(() => {});
+      const c = client;
+      client = null;
+      connected = false;
+      if (c !== null) {
+        try {
+          await withTimeout(c.logout(), 2_000);
+        } catch {
+          c.close();
+        }
+      }
+    },
+    status() {
+      return { connected, idleSupported, reconnects, lastError };
+    },
+  };
+}
+
+async function ensureFolder(c: ImapFlow, path: string): Promise<void> {
+  await c.mailboxCreate(path); // ALREADYEXISTS answers { created: false }
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) {
+    const code = (e as { code?: unknown }).code;
+    const response = (e as { responseText?: unknown }).responseText;
+    return [e.message, typeof code === 'string' ? code : null, typeof response === 'string' ? response : null]
+      .filter((s) => s !== null)
+      .join(' / ');
+  }
+  return String(e);
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+      }),
+    ]);
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}

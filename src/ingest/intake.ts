@@ -1,0 +1,108 @@
+/**
+ * The one door every ingest path (IMAP poller, each webhook) goes through: parse the raw message (to
+ * refuse unreadable mail early and to learn its Message-ID), claim its dedupe key, submit it, record the
+ * task. Nothing is triaged twice as long as the claim ledger holds; a fault releases the claim so the next
+ * attempt (the next poll, a provider's retry) triages it, so nothing is lost either.
+ *
+ * The one window left: a process that dies after the submitter created the task but before `complete`
+ * recorded it. Its claim expires after `leaseMs` and the message is triaged again (at-least-once there).
+ */
+import { createHash } from 'node:crypto';
+import { isDomainError } from '../domain/errors.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
+import type { TenantId } from '../domain/tenant.ts';
+import type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmittedState } from './ports.ts';
+
+export type ParseRaw = (raw: Buffer) => MailMessage | Promise<MailMessage>;
+
+export type IntakeOutcome =
+  | {
+      readonly kind: 'submitted';
+      readonly taskId: string;
+      readonly state: SubmittedState;
+      readonly dedupeKey: string;
+    }
+  | {
+      readonly kind: 'duplicate';
+      readonly taskId: string;
+      readonly state: SubmittedState;
+      readonly dedupeKey: string;
+    }
+  | { readonly kind: 'busy'; readonly dedupeKey: string }
+  | {
+      readonly kind: 'unreadable';
+      readonly code: 'MESSAGE_TOO_LARGE' | 'MESSAGE_UNREADABLE';
+      readonly reason: string;
+    };
+
+export interface Intake {
+  accept(tenant: TenantId, raw: Buffer, source: MailSourceRef): Promise<IntakeOutcome>;
+}
+
+export interface IntakeDeps {
+  readonly submitter: MailSubmitter;
+  readonly store: IngestStore;
+  readonly parse: ParseRaw;
+  readonly log: IngestLog;
+  /** How long a claim holds before another path may take it over, ms. Default 5 minutes. */
+  readonly leaseMs?: number;
+}
+
+export const DEFAULT_CLAIM_LEASE_MS = 5 * 60_000;
+
+/**
+ * `mid:<Message-ID>` when the message has one (the same mail by two paths has the same Message-ID but
+ * rarely the same bytes: Received headers differ), else `sha256:<content hash>`.
+ */
+export function dedupeKeyOf(message: Pick<MailMessage, 'messageId' | 'contentHash'>): string {
+  const id = message.messageId?.trim().replace(/^<|>$/g, '') ?? '';
+  if (id !== '') {
+    // Keys stay bounded whatever a sender puts in Message-ID.
+    return id.length <= 200 ? `mid:${id}` : `mid-sha256:${createHash('sha256').update(id).digest('hex')}`;
+  }
+  return `sha256:${message.contentHash}`;
+}
+
+export function createIntake(deps: IntakeDeps): Intake {
+  const leaseMs = deps.leaseMs ?? DEFAULT_CLAIM_LEASE_MS;
+  return {
+    async accept(tenant, raw, source) {
+      let message: MailMessage;
+      try {
+        message = await deps.parse(raw);
+      } catch (e) {
+        if (isDomainError(e, 'MESSAGE_TOO_LARGE'))
+          return { kind: 'unreadable', code: 'MESSAGE_TOO_LARGE', reason: e.message };
+        if (isDomainError(e, 'MESSAGE_UNREADABLE'))
+          return { kind: 'unreadable', code: 'MESSAGE_UNREADABLE', reason: e.message };
+        throw e;
+      }
+      const dedupeKey = dedupeKeyOf(message);
+      const claim = await deps.store.claim(tenant, dedupeKey, { source, leaseMs });
+      if (claim.kind === 'done') {
+        deps.log.info(
+          { tenant, dedupeKey, source, taskId: claim.taskId },
+          'message already triaged; not triaged again',
+        );
+        return { kind: 'duplicate', taskId: claim.taskId, state: claim.state, dedupeKey };
+      }
+      if (claim.kind === 'busy') return { kind: 'busy', dedupeKey };
+
+      let result;
+      try {
+        result = await deps.submitter.submit(tenant, raw, source);
+      } catch (e) {
+        await deps.store.release(tenant, dedupeKey, claim.claimId);
+        throw e;
+      }
+      await deps.store.complete(tenant, dedupeKey, claim.claimId, result);
+      deps.log.info(
+        { tenant, dedupeKey, source, taskId: result.taskId, state: result.state },
+        'message triaged',
+      );
+      return result.state === 'duplicate'
+        ? { kind: 'duplicate', taskId: result.taskId, state: result.state, dedupeKey }
+        : { kind: 'submitted', taskId: result.taskId, state: result.state, dedupeKey };
+    },
+  };
+}

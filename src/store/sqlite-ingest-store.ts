@@ -1,0 +1,158 @@
+/**
+ * IngestStore over Kysely (SQLite via better-sqlite3; the SQL is plain enough for PostgreSQL too).
+ * A claim is one atomic upsert: it inserts a pending row, or takes over a pending row whose lease has
+ * run out (a crashed submitter); a live pending row answers `busy` and a done row answers `done`.
+ * Deliberately not here: parsing, deciding what a dedupe key is (the ingest layer does that).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type {
+  ClaimRequest,
+  ClaimResult,
+  IngestStore,
+  MailboxState,
+  SubmitResult,
+  SubmittedState,
+} from '../domain/mail/ingest-store.ts';
+import type { TenantId } from '../domain/tenant.ts';
+
+interface IngestTables {
+  ingest_mailboxes: {
+    tenant: string;
+    mailbox: string;
+    uid_validity: string;
+    last_uid: number;
+    updated_at: string;
+  };
+  ingest_claims: {
+    tenant: string;
+    dedupe_key: string;
+    status: 'pending' | 'done';
+    claim_id: string;
+    lease_until_ms: number;
+    source_kind: string;
+    source_name: string;
+    task_id: string | null;
+    task_state: string | null;
+    claimed_at: string;
+    completed_at: string | null;
+  };
+}
+
+export interface SqliteIngestStoreOptions {
+  /** Milliseconds since the epoch; tests fix it to expire leases. Default Date.now. */
+  readonly nowMs?: () => number;
+}
+
+export class SqliteIngestStore implements IngestStore {
+  readonly #db: Kysely<IngestTables>;
+  readonly #nowMs: () => number;
+
+  constructor(db: Kysely<unknown>, options: SqliteIngestStoreOptions = {}) {
+    this.#db = db as Kysely<IngestTables>;
+    this.#nowMs = options.nowMs ?? Date.now;
+  }
+
+  async getMailboxState(tenant: TenantId, mailbox: string): Promise<MailboxState | null> {
+    const row = await this.#db
+      .selectFrom('ingest_mailboxes')
+      .select(['uid_validity', 'last_uid'])
+      .where('tenant', '=', tenant)
+      .where('mailbox', '=', mailbox)
+      .executeTakeFirst();
+    return row === undefined ? null : { uidValidity: row.uid_validity, lastUid: Number(row.last_uid) };
+  }
+
+  async setMailboxState(tenant: TenantId, mailbox: string, state: MailboxState): Promise<void> {
+    const updatedAt = new Date(this.#nowMs()).toISOString();
+    await this.#db
+      .insertInto('ingest_mailboxes')
+      .values({
+        tenant,
+        mailbox,
+        uid_validity: state.uidValidity,
+        last_uid: state.lastUid,
+        updated_at: updatedAt,
+      })
+      .onConflict((oc) =>
+        oc.columns(['tenant', 'mailbox']).doUpdateSet({
+          uid_validity: state.uidValidity,
+          last_uid: state.lastUid,
+          updated_at: updatedAt,
+        }),
+      )
+      .execute();
+  }
+
+  async claim(tenant: TenantId, dedupeKey: string, request: ClaimRequest): Promise<ClaimResult> {
+    const now = this.#nowMs();
+    const claimId = randomUUID();
+    const claimedAt = new Date(now).toISOString();
+    const result = await this.#db
+      .insertInto('ingest_claims')
+      .values({
+        tenant,
+        dedupe_key: dedupeKey,
+        status: 'pending',
+        claim_id: claimId,
+        lease_until_ms: now + request.leaseMs,
+        source_kind: request.source.kind,
+        source_name: request.source.name,
+        task_id: null,
+        task_state: null,
+        claimed_at: claimedAt,
+        completed_at: null,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['tenant', 'dedupe_key'])
+          .doUpdateSet({
+            claim_id: claimId,
+            lease_until_ms: now + request.leaseMs,
+            source_kind: request.source.kind,
+            source_name: request.source.name,
+            claimed_at: claimedAt,
+          })
+          .where('ingest_claims.status', '=', 'pending')
+          .where('ingest_claims.lease_until_ms', '<=', now),
+      )
+      .executeTakeFirst();
+    if (Number(result.numInsertedOrUpdatedRows ?? 0n) > 0) return { kind: 'claimed', claimId };
+
+    const row = await this.#db
+      .selectFrom('ingest_claims')
+      .select(['status', 'task_id', 'task_state'])
+      .where('tenant', '=', tenant)
+      .where('dedupe_key', '=', dedupeKey)
+      .executeTakeFirst();
+    if (row?.status === 'done' && row.task_id !== null && row.task_state !== null) {
+      return { kind: 'done', taskId: row.task_id, state: row.task_state as SubmittedState };
+    }
+    return { kind: 'busy' };
+  }
+
+  async complete(tenant: TenantId, dedupeKey: string, claimId: string, result: SubmitResult): Promise<void> {
+    await this.#db
+      .updateTable('ingest_claims')
+      .set({
+        status: 'done',
+        task_id: result.taskId,
+        task_state: result.state,
+        completed_at: new Date(this.#nowMs()).toISOString(),
+      })
+      .where('tenant', '=', tenant)
+      .where('dedupe_key', '=', dedupeKey)
+      .where('claim_id', '=', claimId)
+      .execute();
+  }
+
+  async release(tenant: TenantId, dedupeKey: string, claimId: string): Promise<void> {
+    await this.#db
+      .deleteFrom('ingest_claims')
+      .where('tenant', '=', tenant)
+      .where('dedupe_key', '=', dedupeKey)
+      .where('claim_id', '=', claimId)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+}
