@@ -43,7 +43,9 @@ export interface EraseResult {
  * values, each absorbed by its learnable exactly as a taught lesson would be. Opaque here (§9).
  */
 export interface DirectoryImport {
-  readonly collections: Readonly<Record<string, Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>>>;
+  readonly collections: Readonly<
+    Record<string, Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>>
+  >;
 }
 
 export interface Authority {
@@ -57,12 +59,28 @@ export interface Authority {
   load(tenant: TenantId, versionId: VersionId): Promise<PinnedDefinition['definition']>;
   history(tenant: TenantId, options?: { limit?: number; beforeVersion?: number }): Promise<HistoryEntry[]>;
   /** Activate the version that definitionVersion `to` activated, as a new history entry (§10.3). */
-  rollback(tenant: TenantId, principal: Principal, input: { to: number; taughtBy: string; reason?: string }): Promise<ActivationResult>;
+  rollback(
+    tenant: TenantId,
+    principal: Principal,
+    input: { to: number; taughtBy: string; reason?: string },
+  ): Promise<ActivationResult>;
   /** Undo exactly what activation `activation` added, keeping everything after it. */
-  revert(tenant: TenantId, principal: Principal, input: { activation: number; taughtBy: string; reason?: string }): Promise<ActivationResult>;
+  revert(
+    tenant: TenantId,
+    principal: Principal,
+    input: { activation: number; taughtBy: string; reason?: string },
+  ): Promise<ActivationResult>;
   /** §14 */
-  erase(tenant: TenantId, principal: Principal, input: { identifier: string; taughtBy: string; reason?: string }): Promise<EraseResult>;
-  import(tenant: TenantId, principal: Principal, input: { directory: DirectoryImport; taughtBy: string; reason?: string }): Promise<ActivationResult | null>;
+  erase(
+    tenant: TenantId,
+    principal: Principal,
+    input: { identifier: string; taughtBy: string; reason?: string },
+  ): Promise<EraseResult>;
+  import(
+    tenant: TenantId,
+    principal: Principal,
+    input: { directory: DirectoryImport; taughtBy: string; reason?: string },
+  ): Promise<ActivationResult | null>;
   /** §13.4: the rules in force at a version and who put them there. */
   rulesInForce(tenant: TenantId, versionId: VersionId): Promise<RuleInForce[]>;
 }

@@ -35,6 +35,8 @@ export interface DefinitionStore {
   versionStatus(tenant: TenantId, versionId: VersionId): Promise<'live' | 'tombstoned' | 'unknown'>;
   /** All distinct version ids this tenant ever activated. */
   versionIds(tenant: TenantId): Promise<VersionId[]>;
+  /** The version ids tombstoned for this tenant (§14). */
+  tombstonedVersionIds(tenant: TenantId): Promise<VersionId[]>;
   /**
    * §14 erase: in one transaction, delete the bodies of `objectHashes`, mark `versionIds`
    * tombstoned, and replace `identifier` (case-insensitively) with "[erased]" in the
