@@ -1,0 +1,147 @@
+/**
+ * Wires the SDK for this agent: the request handler over the durable task store, the executor, the
+ * card, and the express routers for JSON-RPC (with the Teach method in front), HTTP+JSON (REST) and
+ * the well-known card, with the v0.3 compatibility layer.
+ *
+ * Owns the SDK workarounds: the A2A-Extensions echo on JSON-RPC streaming (activation in the
+ * context builder, SDK issue #710), tenant scoping through the owner resolver. Does not own
+ * authentication: the caller mounts its bearer check in front and hands over `principalOf`.
+ */
+import express, { type Request, type Router } from 'express';
+import { randomUUID } from 'node:crypto';
+import { type AgentCard, SendMessageRequest, TaskState, type Task } from '@a2a-js/sdk';
+import {
+  DefaultExecutionEventBusManager,
+  DefaultRequestHandler,
+  ServerCallContext,
+  STATE_HEADERS_KEY,
+  type ServerCallContextBuilder,
+  type TaskStore,
+} from '@a2a-js/sdk/server';
+import { agentCardHandler, jsonRpcHandler, restHandler, type UserBuilder } from '@a2a-js/sdk/server/express';
+import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
+import type { Principal } from '../domain/authority/principal.ts';
+import { EXTENSION_URI } from '../domain/extension.ts';
+import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
+import type { SubmitResult } from '../domain/mail/ingest-store.ts';
+import { agentCardJson, buildAgentCard, type AgentCardInput } from './agent-card.ts';
+import { TriageExecutor } from './executor.ts';
+import type { LessonSink, MailReader, TriagePort } from './ports.ts';
+import { teachMethodRouter } from './teach-method.ts';
+import { PrincipalUser, tenantOwnerResolver } from './user.ts';
+
+export interface A2AAppDeps {
+  /** Base URL for the card's interfaces (read per request: known only once the server listens). */
+  readonly baseUrl: () => string;
+  readonly descriptors: readonly LearnableDescriptor[];
+  readonly triage: TriagePort;
+  readonly mail: MailReader;
+  /** The SDK's task store; DatabaseTaskStore on the server's SQLite file in production. */
+  readonly taskStore: (ownerResolver: typeof tenantOwnerResolver) => TaskStore;
+  /** The embedded authority when this agent owns its definitions (§12.2); null with a remote one. */
+  readonly lessons: LessonSink | null;
+  /** The principal the bearer check in front of these routes authenticated. */
+  readonly principalOf: (req: Request) => Principal;
+  readonly legacyCompat?: boolean;
+  readonly log?: (message: string, cause: unknown) => void;
+}
+
+export interface A2AApp {
+  /** The card for the SDK's request handler (version checks). */
+  readonly card: AgentCard;
+  /** The card as served now, as wire JSON. */
+  cardJson(): Record<string, unknown>;
+  readonly requestHandler: DefaultRequestHandler;
+  /** GET /.well-known/agent-card.json (public). */
+  readonly cardRouter: Router;
+  /** POST /a2a/jsonrpc: the Teach method, then the SDK's JSON-RPC handler. */
+  readonly jsonRpcRouters: readonly Router[];
+  /** /a2a/rest */
+  readonly restRouter: Router;
+  /** In-process triage_inbound for the mail pipelines (the same path as an A2A call). */
+  submitMail(principal: Principal, raw: Buffer, source: { kind: string; name: string }): Promise<SubmitResult>;
+}
+
+/**
+ * §7: activation decided before dispatch, so every transport echoes A2A-Extensions, including
+ * JSON-RPC streaming, whose header the SDK writes before the executor runs (#710).
+ */
+export const contextBuilder: ServerCallContextBuilder = ({ extensions, user, headers, requestedVersion, tenant }) => {
+  const context = new ServerCallContext({
+    requestedExtensions: extensions,
+    user,
+    requestedVersion,
+    tenant,
+    state: new Map([[STATE_HEADERS_KEY, headers]]),
+  });
+  if (extensions?.includes(EXTENSION_URI) === true) context.addActivatedExtension(EXTENSION_URI);
+  return context;
+};
+
+export function createA2AApp(deps: A2AAppDeps): A2AApp {
+  const log = deps.log ?? ((m: string, c: unknown) => console.error(m, c));
+  const legacyCompat = deps.legacyCompat ?? true;
+  const cardInput = (): AgentCardInput => ({
+    baseUrl: deps.baseUrl(),
+    descriptors: deps.descriptors,
+    selfOwning: deps.lessons !== null,
+    legacyCompat,
+  });
+  const card = buildAgentCard(cardInput());
+  const cardJson = (): Record<string, unknown> => agentCardJson(cardInput());
+  const taskStore = deps.taskStore(tenantOwnerResolver);
+  const executor = new TriageExecutor({
+    triage: deps.triage,
+    mail: deps.mail,
+    descriptors: () => deps.descriptors,
+    taskStore,
+    log,
+  });
+  const requestHandler = new DefaultRequestHandler(card, taskStore, executor, new DefaultExecutionEventBusManager(tenantOwnerResolver));
+  const userBuilder: UserBuilder = (req) => Promise.resolve(new PrincipalUser(deps.principalOf(req)));
+
+  // The v1.0 card is served as written (AgentCard.toJSON would drop `required: false`, which §6.1
+  // requires on the wire); v0.3 clients get the SDK's translation of the same card.
+  const cardRouter = express.Router();
+  if (legacyCompat) {
+    cardRouter.use(legacyAgentCardRouter({ agentCardProvider: () => Promise.resolve(buildAgentCard(cardInput())), cache: { maxAge: 60 } }));
+  }
+  cardRouter.use(agentCardHandler({ agentCardProvider: () => Promise.resolve(cardJson() as unknown as AgentCard), cache: { maxAge: 60 } }));
+
+  return {
+    card,
+    cardJson,
+    requestHandler,
+    cardRouter,
+    jsonRpcRouters: [
+      teachMethodRouter({ sink: deps.lessons, card, userBuilder, contextBuilder, log }),
+      jsonRpcHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat: { enabled: legacyCompat } }) as Router,
+    ],
+    restRouter: restHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat: { enabled: legacyCompat } }) as Router,
+    async submitMail(principal, raw, _source) {
+      const context = contextBuilder({ extensions: undefined, user: new PrincipalUser(principal), headers: {}, requestedVersion: '1.0' });
+      const request = SendMessageRequest.fromJSON({
+        message: {
+          messageId: randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ raw: raw.toString('base64'), mediaType: 'message/rfc822', filename: 'message.eml' }],
+        },
+        configuration: { returnImmediately: false },
+      });
+      const result = await requestHandler.sendMessage(request, context);
+      if (!('id' in result)) throw new Error('triage_inbound answered with a message instead of a task');
+      return { taskId: result.id, state: submittedState(result) };
+    },
+  };
+}
+
+function submittedState(task: Task): SubmitResult['state'] {
+  switch (task.status?.state) {
+    case TaskState.TASK_STATE_COMPLETED:
+      return 'completed';
+    case TaskState.TASK_STATE_INPUT_REQUIRED:
+      return 'input-required';
+    default:
+      return 'failed';
+  }
+}

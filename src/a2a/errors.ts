@@ -1,0 +1,62 @@
+/**
+ * The one place where errors become JSON-RPC errors on the A2A endpoint (house style: one wire
+ * mapping per transport). SDK errors keep the SDK's own codes; a DomainError keeps its message,
+ * written for a person, and its code travels as a google.rpc.ErrorInfo `reason`; anything else is a
+ * fault: an internal error with no internals, the cause logged.
+ */
+import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
+import { A2AError } from '@a2a-js/sdk/errors';
+import { DomainError, type ErrorCode } from '../domain/errors.ts';
+import { EXTENSION_URI } from '../domain/extension.ts';
+
+export interface JsonRpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: readonly Record<string, unknown>[];
+}
+
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+
+/** JSON-RPC codes for domain errors; the ErrorInfo `reason` carries the exact code. */
+const JSON_RPC_CODE: Readonly<Partial<Record<ErrorCode, number>>> = {
+  UNAUTHENTICATED: -32040,
+  FORBIDDEN: -32043,
+  NOT_FOUND: -32044,
+  DEFINITION_VERSION_NOT_FOUND: -32044,
+  ACTIVATION_NOT_FOUND: -32044,
+  TENANT_UNKNOWN: -32044,
+  MESSAGE_NOT_FOUND: -32044,
+  CONFLICT: -32049,
+  NOTHING_TO_REVERT: -32049,
+  DEFINITION_VERSION_TOMBSTONED: -32050,
+  CONFIG_INVALID: INTERNAL_ERROR,
+  INTERNAL: INTERNAL_ERROR,
+};
+
+const INTERNAL_MESSAGE = 'Something went wrong on our side. The request was not completed; try again, and if it keeps failing tell the operator.';
+
+export function toJsonRpcError(e: unknown, log: (message: string, cause: unknown) => void): JsonRpcError {
+  if (e instanceof DomainError) {
+    const code = JSON_RPC_CODE[e.code] ?? INVALID_PARAMS; // the rest are problems with what was sent
+    if (code === INTERNAL_ERROR) {
+      log(`${e.code}: ${e.message}`, e);
+      return { code, message: INTERNAL_MESSAGE, data: [errorInfo('INTERNAL', undefined)] };
+    }
+    return { code, message: e.message, data: [errorInfo(e.code, e.details)] };
+  }
+  if (e instanceof A2AError) return JsonRpcTransportHandler.mapToJSONRPCError(e);
+  log('unexpected error in a JSON-RPC method', e);
+  return { code: INTERNAL_ERROR, message: INTERNAL_MESSAGE, data: [errorInfo('INTERNAL', undefined)] };
+}
+
+function errorInfo(code: string, details: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  const metadata: Record<string, string> = {};
+  for (const [k, v] of Object.entries(details ?? {})) metadata[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  return {
+    '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+    reason: code,
+    domain: EXTENSION_URI,
+    ...(Object.keys(metadata).length === 0 ? {} : { metadata }),
+  };
+}

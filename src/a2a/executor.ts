@@ -1,0 +1,421 @@
+/**
+ * The agent's executor: the two skills, triage_inbound and recheck_message, on the SDK's task
+ * lifecycle.
+ *
+ * triage_inbound pins the task to the definition active at its start (§10.3) and does everything,
+ * including after it resumes, on that version. Unsettled -> a statusUpdate to input-required whose
+ * message asks in words and, only for a client that activated the extension (§7), carries the teach
+ * block (§8). The answer comes back on the same task and is understood identically with or without
+ * activation (§8); the task then completes with the decision marked as made by a person.
+ *
+ * recheck_message is show-back (§11): a new task each time, read under the version active now,
+ * never pinned, never asks, never proposes; it needs activation (§7).
+ *
+ * Deliberately does not: parse MIME (MailReader), score or suggest (TriagePort), or hold any state
+ * a decision not to teach could leave stale (§12.1): everything a parked task needs is in the task.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Message, Part, Task } from '@a2a-js/sdk';
+import { Role, TaskState } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
+import { AgentEvent } from '@a2a-js/sdk/server';
+import type { Clock } from '../domain/clock.ts';
+import { systemClock } from '../domain/clock.ts';
+import { DomainError, isDomainError } from '../domain/errors.ts';
+import { EXTENSION_URI } from '../domain/extension.ts';
+import { isPlainObject } from '../domain/json.ts';
+import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
+import type { CollectionReading, MessageReading } from '../domain/triage/reading.ts';
+import { describeChoices, resolveAnswer, type EntryChoice } from './answers.ts';
+import { SKILL_RECHECK, SKILL_TRIAGE } from './agent-card.ts';
+import { classifyInput, type MailInput } from './input.ts';
+import type { MailReader, TaskPin, TriageOutcome, TriagePort, TriageQuestion } from './ports.ts';
+import { teachBlockJson } from './teach-block.ts';
+import { principalOfContext } from './user.ts';
+
+export interface TriageExecutorDeps {
+  readonly triage: TriagePort;
+  readonly mail: MailReader;
+  /** §6.2 descriptors, for the lesson fields a teach block repeats. */
+  readonly descriptors: () => readonly LearnableDescriptor[];
+  /** The SDK's task store, to find the message a referenced task read (recheck by task id). */
+  readonly taskStore: TaskStore;
+  readonly clock?: Clock;
+  /** Where faults are reported (the cause is logged, never sent). */
+  readonly log?: (message: string, cause: unknown) => void;
+}
+
+/** A person's decision on one question. */
+export interface PersonDecision {
+  readonly entry: string;
+  readonly answeredBy: string;
+  readonly at: string;
+}
+
+/** What a triage task keeps under the extension URI in its metadata (always resent whole: the SDK merges shallowly). */
+export interface TriageTaskState {
+  readonly skill: typeof SKILL_TRIAGE;
+  /** §10.3 */
+  readonly pin: TaskPin;
+  /** The collection the open question is about, or null. */
+  readonly asking: string | null;
+  readonly answers: Readonly<Record<string, PersonDecision>>;
+}
+
+const FAULT_MESSAGE = 'Something went wrong on our side and this task could not finish. Send the message again; if it keeps failing, tell the operator.';
+
+export class TriageExecutor implements AgentExecutor {
+  private readonly clock: Clock;
+  private readonly log: (message: string, cause: unknown) => void;
+  /** Context ids of tasks parked in input-required in this process, so cancelTask can publish (SDK trap). */
+  private readonly parked = new Map<string, string>();
+
+  constructor(private readonly deps: TriageExecutorDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.log = deps.log ?? ((m, c) => console.error(m, c));
+  }
+
+  async execute(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    // §7: activate before the first publish so REST streaming echoes it (JSON-RPC streaming is
+    // activated earlier, in the context builder).
+    const activated = rc.context.requestedExtensions?.includes(EXTENSION_URI) === true;
+    if (activated) rc.context.addActivatedExtension(EXTENSION_URI);
+    const turn = new Turn(rc, bus, this.clock);
+    try {
+      if (rc.task !== undefined) await this.resume(turn, rc.task, activated);
+      else await this.start(turn, activated);
+    } catch (e) {
+      this.parked.delete(rc.taskId);
+      if (isDomainError(e) && e.code !== 'INTERNAL') {
+        turn.finish(TaskState.TASK_STATE_FAILED, e.message, { error: { code: e.code, message: e.message } });
+      } else {
+        this.log(`task ${rc.taskId} failed`, e);
+        turn.finish(TaskState.TASK_STATE_FAILED, FAULT_MESSAGE, { error: { code: 'INTERNAL', message: FAULT_MESSAGE } });
+      }
+    }
+  }
+
+  cancelTask(taskId: string, bus: ExecutionEventBus): Promise<void> {
+    // Must publish a terminal event, or CancelTask hangs on a task parked in input-required.
+    const contextId = this.parked.get(taskId) ?? '';
+    this.parked.delete(taskId);
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: {
+          state: TaskState.TASK_STATE_CANCELED,
+          message: agentMessage(taskId, contextId, [textPart('Cancelled. Nothing was decided for this message.')]),
+          timestamp: this.clock.now(),
+        },
+        metadata: undefined,
+      }),
+    );
+    return Promise.resolve();
+  }
+
+  private async start(turn: Turn, activated: boolean): Promise<void> {
+    const input = classifyInput(turn.rc.userMessage.parts);
+    if (input.kind === 'recheck') {
+      await this.recheck(turn, input, activated);
+      return;
+    }
+    if (input.kind === 'rejected') {
+      turn.begin(undefined);
+      turn.finish(TaskState.TASK_STATE_REJECTED, input.reason, { error: { code: 'INPUT_NOT_ACCEPTED', message: input.reason } });
+      return;
+    }
+    const tenant = principalOfContext(turn.rc.context).tenant;
+    let message: MailMessage;
+    try {
+      message = await this.readMail(input);
+    } catch (e) {
+      if (isDomainError(e) && (e.code === 'MESSAGE_UNREADABLE' || e.code === 'MESSAGE_TOO_LARGE' || e.code === 'INPUT_NOT_ACCEPTED')) {
+        turn.begin(undefined);
+        turn.finish(TaskState.TASK_STATE_REJECTED, e.message, { error: { code: e.code, message: e.message } });
+        return;
+      }
+      throw e;
+    }
+    // §10.3: resolve the active definition once and pin the task to it.
+    const outcome = await this.deps.triage.triage(tenant, message);
+    const state: TriageTaskState = { skill: SKILL_TRIAGE, pin: outcome.pin, asking: null, answers: {} };
+    turn.begin({ [EXTENSION_URI]: state });
+    this.advance(turn, outcome, state, activated);
+  }
+
+  private async resume(turn: Turn, task: Task, activated: boolean): Promise<void> {
+    const stored = readTaskState(task.metadata);
+    turn.resumed(task);
+    if (stored === null || stored.asking === null) {
+      throw new DomainError('ANSWER_NOT_UNDERSTOOD', 'This task is not waiting for an answer. Start a new task to triage another message.');
+    }
+    const first = task.history.find((m) => m.role === Role.ROLE_USER);
+    const input = first === undefined ? null : classifyInput(first.parts);
+    if (input === null || input.kind === 'rejected' || input.kind === 'recheck') {
+      throw new DomainError('INTERNAL', `task ${task.id} has no readable mail in its history`);
+    }
+    const tenant = principalOfContext(turn.rc.context).tenant;
+    const message = await this.readMail(input);
+    // §10.3: everything the task does after it resumes uses the pinned version.
+    const outcome = await this.deps.triage.triage(tenant, message, stored.pin);
+    const question = outcome.questions.find((q) => q.collection === stored.asking);
+    if (question === undefined) {
+      throw new DomainError('INTERNAL', `task ${task.id}: the pinned reading no longer asks about ${stored.asking}`);
+    }
+    const choices = choicesFor(question, outcome.reading);
+    const descriptor = this.deps.descriptors().find((d) => d.collection === question.collection);
+    const keys = ['entry', question.collection, ...(descriptor === undefined ? [] : [descriptor.entry])];
+    const answer = resolveAnswer(turn.rc.userMessage.parts, choices, keys);
+    if (!answer.ok) {
+      const said = answer.said === null ? 'I did not find an answer in your message.' : `"${answer.said.trim()}" is not one of the ${descriptor?.entry ?? 'entrie'}s I know.`;
+      const again = `${said} Answer with one of: ${describeChoices(choices)}, as text or as a data part {"entry": "<name>"}. ${question.text}`;
+      this.ask(turn, question, stored, activated, again);
+      return;
+    }
+    const principal = principalOfContext(turn.rc.context);
+    const next: TriageTaskState = {
+      ...stored,
+      asking: null,
+      answers: { ...stored.answers, [question.collection]: { entry: answer.entry, answeredBy: principal.id, at: this.clock.now() } },
+    };
+    this.advance(turn, outcome, next, activated);
+  }
+
+  /** Ask the next unanswered question, or complete. */
+  private advance(turn: Turn, outcome: TriageOutcome, state: TriageTaskState, activated: boolean): void {
+    const open = outcome.questions.find((q) => state.answers[q.collection] === undefined);
+    if (open !== undefined) {
+      this.ask(turn, open, state, activated, open.text);
+      return;
+    }
+    this.parked.delete(turn.rc.taskId);
+    const report = decidedReading(outcome, state);
+    turn.artifact('reading', 'What this message is: customer, kind and manifest fields, and the definition version it was decided under.', [
+      textPart(summary(report)),
+      dataPart(report),
+    ]);
+    turn.finish(TaskState.TASK_STATE_COMPLETED, summary(report), { [EXTENSION_URI]: state });
+  }
+
+  private ask(turn: Turn, question: TriageQuestion, state: TriageTaskState, activated: boolean, text: string): void {
+    const asking: TriageTaskState = { ...state, asking: question.collection };
+    // §7: a teach block only for a client that activated the extension; §8: nothing else differs.
+    const block = activated ? teachBlockJson(question.teach, this.deps.descriptors()) : null;
+    const message = agentMessage(
+      turn.rc.taskId,
+      turn.rc.contextId,
+      [textPart(text)],
+      block === null ? undefined : { [EXTENSION_URI]: { teach: block } },
+      block === null ? [] : [EXTENSION_URI],
+    );
+    this.parked.set(turn.rc.taskId, turn.rc.contextId);
+    turn.status(TaskState.TASK_STATE_INPUT_REQUIRED, message, { [EXTENSION_URI]: asking });
+  }
+
+  private async recheck(turn: Turn, input: Extract<MailInput, { kind: 'recheck' }>, activated: boolean): Promise<void> {
+    turn.begin(undefined);
+    if (!activated) {
+      // §7: show-back is profile behaviour.
+      const reason = `recheck_message is show-back, part of the Learnables extension: send the header "A2A-Extensions: ${EXTENSION_URI}" to use it (§7).`;
+      turn.finish(TaskState.TASK_STATE_REJECTED, reason, { error: { code: 'EXTENSION_REQUIRED', message: reason } });
+      return;
+    }
+    const tenant = principalOfContext(turn.rc.context).tenant;
+    let reading: MessageReading | null;
+    if (input.taskId !== undefined) {
+      const message = await this.messageOfTask(input.taskId, turn);
+      reading = message === null ? null : await this.deps.triage.recheck(tenant, { message });
+    } else {
+      reading = await this.deps.triage.recheck(tenant, { messageId: stripAngles(input.messageId ?? '') });
+    }
+    if (reading === null) {
+      const what = input.taskId !== undefined ? `task "${input.taskId}"` : `Message-ID "${input.messageId ?? ''}"`;
+      const reason = `I have not read a message for ${what} in this tenant. Name a triage_inbound task id or the Message-ID of a message I have read.`;
+      turn.finish(TaskState.TASK_STATE_REJECTED, reason, { error: { code: 'MESSAGE_NOT_FOUND', message: reason } });
+      return;
+    }
+    // §11: read under the version active now; never pinned, never asks, never proposes.
+    const report = showBackReport(reading);
+    turn.artifact(
+      'show-back',
+      'What the agent makes of this message under the definition version active now (§11).',
+      [textPart(summary(report)), dataPart(report)],
+      [EXTENSION_URI],
+    );
+    turn.finish(TaskState.TASK_STATE_COMPLETED, summary(report), {
+      [EXTENSION_URI]: { skill: SKILL_RECHECK, readUnder: { definitionVersion: reading.definitionVersion, versionId: reading.versionId } },
+    });
+  }
+
+  private async messageOfTask(taskId: string, turn: Turn): Promise<MailMessage | null> {
+    // Scoped by the caller's tenant: another tenant's task is simply not found (§13.2).
+    const task = await this.deps.taskStore.load(taskId, turn.rc.context);
+    const state = task === undefined ? null : readTaskState(task.metadata);
+    const first = task?.history.find((m) => m.role === Role.ROLE_USER);
+    if (state === null || first === undefined) return null;
+    const input = classifyInput(first.parts);
+    if (input.kind !== 'raw' && input.kind !== 'fields') return null;
+    return this.readMail(input);
+  }
+
+  private async readMail(input: Extract<MailInput, { kind: 'raw' | 'fields' }>): Promise<MailMessage> {
+    return input.kind === 'raw' ? this.deps.mail.parse(input.bytes) : this.deps.mail.fromFields(input.fields);
+  }
+}
+
+/** One call of execute: publishes the SDK's events in the order it requires. */
+class Turn {
+  private published = false;
+
+  constructor(
+    readonly rc: RequestContext,
+    private readonly bus: ExecutionEventBus,
+    private readonly clock: Clock,
+  ) {}
+
+  /** First event of a new task. */
+  begin(metadata: Record<string, unknown> | undefined): void {
+    this.bus.publish(
+      AgentEvent.task({
+        id: this.rc.taskId,
+        contextId: this.rc.contextId,
+        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: this.clock.now() },
+        artifacts: [],
+        history: [this.rc.userMessage],
+        metadata,
+      }),
+    );
+    this.published = true;
+  }
+
+  /** First events of a resumed task: the stored task, then working. */
+  resumed(task: Task): void {
+    this.bus.publish(AgentEvent.task(task));
+    this.published = true;
+    this.status(TaskState.TASK_STATE_WORKING, undefined, undefined);
+  }
+
+  status(state: TaskState, message: Message | undefined, metadata: Record<string, unknown> | undefined): void {
+    this.bus.publish(
+      AgentEvent.statusUpdate({
+        taskId: this.rc.taskId,
+        contextId: this.rc.contextId,
+        status: { state, message, timestamp: this.clock.now() },
+        metadata,
+      }),
+    );
+  }
+
+  artifact(name: string, description: string, parts: Part[], extensions: string[] = []): void {
+    this.bus.publish(
+      AgentEvent.artifactUpdate({
+        taskId: this.rc.taskId,
+        contextId: this.rc.contextId,
+        artifact: { artifactId: randomUUID(), name, description, parts, metadata: undefined, extensions },
+        append: false,
+        lastChunk: true,
+        metadata: undefined,
+      }),
+    );
+  }
+
+  /** A terminal state with a message in words; `metadata` goes on the status message. */
+  finish(state: TaskState, text: string, metadata: Record<string, unknown> | undefined): void {
+    if (!this.published) this.begin(undefined);
+    this.status(state, agentMessage(this.rc.taskId, this.rc.contextId, [textPart(text)], metadata, []), undefined);
+  }
+}
+
+export function readTaskState(metadata: Task['metadata']): TriageTaskState | null {
+  const v: unknown = metadata?.[EXTENSION_URI];
+  if (!isPlainObject(v) || v.skill !== SKILL_TRIAGE || !isPlainObject(v.pin)) return null;
+  const pin = v.pin;
+  if (typeof pin.definitionVersion !== 'number' || typeof pin.versionId !== 'string') return null;
+  return {
+    skill: SKILL_TRIAGE,
+    pin: { definitionVersion: pin.definitionVersion, versionId: pin.versionId },
+    asking: typeof v.asking === 'string' ? v.asking : null,
+    answers: isPlainObject(v.answers) ? (v.answers as unknown as Record<string, PersonDecision>) : {},
+  };
+}
+
+/** The entries a question offers, with labels from the reading's candidates where it has them. */
+function choicesFor(question: TriageQuestion, reading: MessageReading): EntryChoice[] {
+  const labels = new Map<string, string>();
+  for (const r of collectionReadings(reading)) {
+    if (r.collection !== question.collection) continue;
+    for (const c of r.candidates) labels.set(c.name, c.label);
+  }
+  return question.teach.entries.map((name) => ({ name, label: labels.get(name) ?? name }));
+}
+
+function collectionReadings(reading: MessageReading): CollectionReading[] {
+  return Object.values(reading).filter(
+    (v): v is CollectionReading => isPlainObject(v) && typeof v.collection === 'string' && Array.isArray(v.candidates),
+  );
+}
+
+/** The completed task's reading: the pinned version, and each question a person answered marked so. */
+function decidedReading(outcome: TriageOutcome, state: TriageTaskState): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(outcome.reading)) {
+    if (isPlainObject(value) && typeof value.collection === 'string' && Array.isArray(value.candidates)) {
+      const r = value as unknown as CollectionReading;
+      const decision = state.answers[r.collection];
+      if (decision === undefined) {
+        out[key] = { ...r, decidedBy: r.settled ? 'rules' : 'nobody' };
+      } else {
+        const label = r.candidates.find((c) => c.name === decision.entry)?.label ?? decision.entry;
+        out[key] = {
+          ...r,
+          settled: true,
+          winner: decision.entry,
+          reads: `Decided by a person: ${label}`,
+          decidedBy: 'person',
+          answeredBy: decision.answeredBy,
+          answeredAt: decision.at,
+        };
+      }
+    } else {
+      out[key] = value;
+    }
+  }
+  out.pin = { definitionVersion: state.pin.definitionVersion, versionId: state.pin.versionId };
+  return out;
+}
+
+/** §11's report: settled (winner, reads, candidates) or unsettled (reads: what it saw). */
+function showBackReport(reading: MessageReading): Record<string, unknown> {
+  return { ...reading };
+}
+
+function summary(report: Record<string, unknown>): string {
+  const lines = Object.values(report)
+    .filter((v): v is Record<string, unknown> => isPlainObject(v) && typeof v.reads === 'string' && typeof v.collection === 'string')
+    .map((v) => String(v.reads));
+  return lines.length === 0 ? 'Read.' : lines.join('\n');
+}
+
+function stripAngles(id: string): string {
+  return id.trim().replace(/^<|>$/g, '');
+}
+
+export function textPart(text: string): Part {
+  return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined };
+}
+
+export function dataPart(value: unknown): Part {
+  return { content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: undefined };
+}
+
+function agentMessage(
+  taskId: string,
+  contextId: string,
+  parts: Part[],
+  metadata?: Record<string, unknown>,
+  extensions: string[] = [],
+): Message {
+  return { messageId: randomUUID(), role: Role.ROLE_AGENT, taskId, contextId, parts, metadata, extensions, referenceTaskIds: [] };
+}

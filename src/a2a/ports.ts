@@ -1,0 +1,63 @@
+/**
+ * What the A2A adapter needs from the rest of the server, as narrow structural interfaces. server.ts
+ * satisfies them with the triage service (src/domain/triage), the mail parser (src/ingest/mail) and
+ * the authority (embedded, or remote over HTTP); this folder imports none of those adapters.
+ */
+import type { Authority } from '../domain/authority/authority.ts';
+import type { Lesson, LessonResult } from '../domain/authority/lesson.ts';
+import type { Principal } from '../domain/authority/principal.ts';
+import type { MailMessage } from '../domain/mail/mail-message.ts';
+import type { TenantId } from '../domain/tenant.ts';
+import type { MessageReading, TeachBlock } from '../domain/triage/reading.ts';
+
+/** The definition a task is pinned to at its start (§10.3). */
+export interface TaskPin {
+  readonly definitionVersion: number;
+  readonly versionId: string;
+}
+
+/** One thing the agent could not decide and must ask a person (§8). */
+export interface TriageQuestion {
+  /** The collection the question is about (declared on the card). */
+  readonly collection: string;
+  /** The question in a person's words. */
+  readonly text: string;
+  /** The proposal; emitted only to clients that activated the extension (§7). */
+  readonly teach: TeachBlock;
+}
+
+export interface TriageOutcome {
+  readonly pin: TaskPin;
+  readonly reading: MessageReading;
+  /** Empty when everything a learnable covers is settled. */
+  readonly questions: readonly TriageQuestion[];
+}
+
+/** Reading mail under a definition version (the triage service). */
+export interface TriagePort {
+  /** Read `message` under `pin`, or under the active version (then pin to it) when absent. */
+  triage(tenant: TenantId, message: MailMessage, pin?: TaskPin): Promise<TriageOutcome>;
+  /**
+   * §11 show-back: read a previously seen message under the version active now; never pinned,
+   * never asks. `null` when no such message was seen for this tenant.
+   */
+  recheck(tenant: TenantId, key: RecheckKey): Promise<MessageReading | null>;
+}
+
+export type RecheckKey = { readonly messageId: string } | { readonly message: MailMessage };
+
+/** Turning what a client sent into the normalised message (mailparser lives in src/ingest). */
+export interface MailReader {
+  /** Raw RFC 822 bytes; throws DomainError MESSAGE_UNREADABLE / MESSAGE_TOO_LARGE. */
+  parse(raw: Buffer): Promise<MailMessage>;
+  /** A data part with message fields; throws DomainError INPUT_NOT_ACCEPTED naming what is wrong. */
+  fromFields(fields: Readonly<Record<string, unknown>>): MailMessage | Promise<MailMessage>;
+}
+
+/** What the agent reads about definitions (embedded authority or a remote one, §12.1). */
+export type DefinitionSource = Pick<Authority, 'descriptors' | 'active' | 'load'>;
+
+/** §12.2: only an agent that owns its definitions can absorb a lesson itself. */
+export interface LessonSink {
+  absorb(tenant: TenantId, principal: Principal, lesson: Lesson): Promise<LessonResult>;
+}

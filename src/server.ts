@@ -1,0 +1,139 @@
+/**
+ * createServer(deps): the express app of one process, wired from ports, with listen/close. Tests
+ * use it directly (listening on 127.0.0.1:0); main.ts builds the production dependencies.
+ *
+ * Routes: the agent card (public), /healthz (public), /a2a/jsonrpc and /a2a/rest (bearer token
+ * with the read role; the Teach method also needs teach), and /authority/v1 when this process owns
+ * an authority. Either role can be absent: an agent against a remote authority (AUTHORITY_URL) has
+ * no /authority/v1; an authority-only process has no /a2a.
+ *
+ * Deliberately does not: read the environment (config is passed in) or open the database.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express, type Request } from 'express';
+import type { Kysely } from 'kysely';
+import { AGENT_CARD_PATH } from '@a2a-js/sdk';
+import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
+import type { MailReader, TriagePort } from './a2a/ports.ts';
+import { publicBaseUrl, type Config } from './config/config.ts';
+import type { Authority } from './domain/authority/authority.ts';
+import type { Principal, TokenVerifier } from './domain/authority/principal.ts';
+import { JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';
+import { bearerAuth, principalOf, requireRole } from './http/auth.ts';
+import { AUTHORITY_API_PATH, createAuthorityRouter, type LessonDryRun, type TaskPinReader } from './http/authority-api.ts';
+import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
+import { healthRouter } from './http/health.ts';
+
+/** What the agent needs to serve A2A. */
+export interface AgentDeps {
+  readonly triage: TriagePort;
+  readonly mail: MailReader;
+  /** §6.2 descriptors for the card (the authority's, embedded or remote). */
+  readonly descriptors: Authority['descriptors'];
+  /** Serve v0.3 clients through the SDK's compatibility layer. Default true. */
+  readonly legacyCompat?: boolean;
+}
+
+export interface ServerDeps {
+  readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'>;
+  /** The migrated database (tasks, tokens, …). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
+  readonly db: Kysely<any>;
+  readonly verifier: TokenVerifier;
+  /** The embedded authority: mounts /authority/v1 and makes the agent self-owning (§12.2). Null: definitions come from elsewhere. */
+  readonly authority: Authority | null;
+  readonly taskPins?: TaskPinReader;
+  readonly dryRun?: LessonDryRun;
+  /** Null: an authority-only process. */
+  readonly agent: AgentDeps | null;
+  readonly log?: FaultLog;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+}
+
+export interface AppServer {
+  readonly app: Express;
+  /** The A2A wiring (card, request handler, in-process mail submission); null for an authority-only process. */
+  readonly a2a: A2AApp | null;
+  listen(port?: number, host?: string): Promise<RunningServer>;
+  close(): Promise<void>;
+}
+
+export function createServer(deps: ServerDeps): AppServer {
+  const log = deps.log ?? consoleFaultLog;
+  let baseUrl = publicBaseUrl(deps.config, deps.config.port);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(healthRouter());
+
+  let a2a: A2AApp | null = null;
+  if (deps.agent !== null) {
+    const agent = deps.agent;
+    a2a = createA2AApp({
+      baseUrl: () => baseUrl,
+      descriptors: agent.descriptors(),
+      triage: agent.triage,
+      mail: agent.mail,
+      taskStore: (ownerResolver) => new DatabaseTaskStore(deps.db, { ownerResolver }),
+      lessons: deps.authority,
+      principalOf: (req: Request) => principalOf(req.res!),
+      legacyCompat: agent.legacyCompat ?? true,
+      log,
+    });
+    app.use(`/${AGENT_CARD_PATH}`, a2a.cardRouter); // public (§7: the declaration is data-only)
+    // §13.2: every A2A call needs a token; the tenant is the token's.
+    const guard = [bearerAuth(deps.verifier), requireRole('read')];
+    app.use(JSONRPC_PATH, ...guard, ...a2a.jsonRpcRouters);
+    app.use(REST_PATH, ...guard, a2a.restRouter);
+  }
+  if (deps.authority !== null) {
+    app.use(
+      AUTHORITY_API_PATH,
+      createAuthorityRouter({
+        authority: deps.authority,
+        verifier: deps.verifier,
+        taskPins: deps.taskPins ?? { pinOf: () => Promise.resolve(null) },
+        ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
+        log,
+      }),
+    );
+  }
+  app.use(notFoundHandler());
+  app.use(errorHandler(log));
+
+  let server: Server | null = null;
+  return {
+    app,
+    a2a,
+    async listen(port = deps.config.port, host = deps.config.host) {
+      if (server !== null) throw new Error('createServer: already listening');
+      const s = createHttpServer(app);
+      server = s;
+      await new Promise<void>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(port, host, () => {
+          s.off('error', reject);
+          resolve();
+        });
+      });
+      const bound = (s.address() as AddressInfo).port;
+      baseUrl = publicBaseUrl({ ...deps.config, host }, bound);
+      return { url: baseUrl, port: bound };
+    },
+    async close() {
+      const s = server;
+      server = null;
+      if (s === null) return;
+      await new Promise<void>((resolve, reject) => {
+        s.close((e) => (e === undefined ? resolve() : reject(e)));
+        s.closeAllConnections();
+      });
+    },
+  };
+}
