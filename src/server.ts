@@ -19,7 +19,7 @@ import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
 import type { MailReader, TriagePort } from './a2a/ports.ts';
 import { publicBaseUrl, type Config } from './config/config.ts';
 import type { Authority } from './domain/authority/authority.ts';
-import type { Principal, TokenVerifier } from './domain/authority/principal.ts';
+import type { TokenVerifier } from './domain/authority/principal.ts';
 import { JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';
 import { bearerAuth, principalOf, requireRole } from './http/auth.ts';
 import { AUTHORITY_API_PATH, createAuthorityRouter, type LessonDryRun, type TaskPinReader } from './http/authority-api.ts';
