@@ -268,7 +268,9 @@ export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
 
   // The matcher's literal prefilter needs at least one literal of four or more characters in every
   // match (issue 3, §13.1); a pattern without one is also too loose to be a safe mark.
-  if (literalAtoms(source) === null) {
+  // A plain literal in another script ("فاتورة") has no ASCII atom but is as narrow as its text:
+  // the matcher runs such marks without a prefilter, and they are few.
+  if (literalAtoms(source) === null && !isPlainLiteral(source)) {
     return refuse(
       `it has no fixed text to look for. Add at least four letters or digits that every match contains, ${rules.example} (e.g. PA-2026-\\d{4} rather than [A-Z]{2}-\\d{4}-\\d{4}).`,
     );
@@ -339,6 +341,12 @@ function commonWordsOnly(source: string, freight: boolean): string | null {
       : `'${only}' is a common word that appears`;
   }
   return `${alternatives.map((a) => `'${a}'`).join(', ')} are common words that appear`;
+}
+
+/** Text with no regex metacharacters (escaped punctuation allowed), at least four characters long. */
+function isPlainLiteral(source: string): boolean {
+  if (/\\[a-zA-Z0-9]/.test(source) || /(?<!\\)[\^$|]/.test(source) || hasUnescapedMeta(source)) return false;
+  return [...unescapeRegex(source).trim()].length >= 4;
 }
 
 function hasUnescapedMeta(s: string): boolean {

@@ -8,7 +8,7 @@
  * revert and erase of headings. Does not match text, so it hands the matcher no marks; reading a
  * manifest with these headings is src/domain/triage/'s and follows `how`.
  */
-import { canonicalJson, isPlainObject, type JsonObject } from '../../json.ts';
+import { canonicalJson, isPlainObject } from '../../json.ts';
 import type {
   Absorption,
   EntryContent,
@@ -136,7 +136,7 @@ function mustDecode(entryName: string, content: EntryContent): Heading[] {
 }
 
 function encode(headings: readonly Heading[]): EntryContent {
-  return { columns: headings.map((h) => ({ heading: h.heading, added: { ...h.added } })) } as JsonObject;
+  return { columns: headings.map((h) => ({ heading: h.heading, added: { ...h.added } })) };
 }
 
 export function createMappingsLearnable(): Learnable & {
