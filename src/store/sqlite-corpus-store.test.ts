@@ -1,8 +1,7 @@
 // Invariant: the corpus keeps each message once per tenant, never shows one tenant another's mail, and purges by age (§13.1, §13.2).
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { up } from './migrations/002-corpus.ts';
+import { openDatabase } from './database.ts';
 import { SqliteCorpusStore } from './sqlite-corpus-store.ts';
 import { corpusKey, scanCorpus } from '../domain/triage/corpus.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
@@ -34,8 +33,7 @@ let db: Kysely<unknown>;
 let store: SqliteCorpusStore;
 
 beforeEach(async () => {
-  db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(':memory:') }) });
-  await up(db);
+  db = await openDatabase({ file: ':memory:' });
   store = new SqliteCorpusStore(db);
 });
 afterEach(async () => {
