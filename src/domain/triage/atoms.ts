@@ -288,3 +288,51 @@ function characterClass(cls: AST.CharacterClass): Info {
   }
   return out.size === 0 ? ANY : { exact: out, atoms: null };
 }
+
+/**
+ * The most UTF-16 code units one match of `source` can span (each character counted as two, so an
+ * astral or case-folded character never breaks the bound), or null when unbounded or unparseable.
+ * The matcher uses it to start re2's search shortly before the first atom hit, without changing the
+ * answer.
+ */
+export function maxMatchLength(source: string): number | null {
+  let pattern: AST.Pattern;
+  try {
+    pattern = parser.parsePattern(source, 0, source.length, { unicode: true });
+  } catch {
+    return null;
+  }
+  const n = longestAlternation(pattern.alternatives);
+  return Number.isFinite(n) ? n : null;
+}
+
+function longestAlternation(alternatives: readonly AST.Alternative[]): number {
+  let max = 0;
+  for (const a of alternatives) {
+    let sum = 0;
+    for (const e of a.elements) sum += longest(e);
+    if (sum > max) max = sum;
+  }
+  return max;
+}
+
+function longest(element: AST.Element): number {
+  switch (element.type) {
+    case 'Assertion':
+      return 0;
+    case 'Group':
+    case 'CapturingGroup':
+      return longestAlternation(element.alternatives);
+    case 'Quantifier': {
+      if (element.max === 0) return 0;
+      const inner = longest(element.element);
+      return inner === 0 ? 0 : element.max * inner;
+    }
+    case 'Character':
+    case 'CharacterClass':
+    case 'CharacterSet':
+      return 2;
+    default:
+      return Infinity;
+  }
+}

@@ -1,0 +1,70 @@
+// Invariant: the automaton reports exactly the occurrences a naive folded substring search finds (§13.3).
+import { describe, expect, it } from 'vitest';
+import { buildAhoCorasick } from './aho-corasick.ts';
+import { foldCodeUnit } from './atoms.ts';
+
+function fold(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += String.fromCharCode(foldCodeUnit(text.charCodeAt(i)));
+  return out;
+}
+
+function naive(keys: readonly string[], text: string): string[] {
+  const folded = fold(text);
+  const hits: string[] = [];
+  for (let end = 0; end < folded.length; end++) {
+    keys.forEach((k, i) => {
+      if (end + 1 >= k.length && folded.slice(end + 1 - k.length, end + 1) === k) hits.push(`${i}@${end}`);
+    });
+  }
+  return hits;
+}
+
+function scan(keys: readonly string[], text: string): string[] {
+  const ac = buildAhoCorasick(keys);
+  const hits: string[] = [];
+  ac.scan(text, (k, end) => hits.push(`${k}@${end}`));
+  return hits;
+}
+
+const sortHits = (h: string[]): string[] => [...h].sort();
+
+describe('buildAhoCorasick', () => {
+  it('finds overlapping keys, keys inside keys and duplicates, in end order', () => {
+    const keys = ['he', 'she', 'his', 'hers', 'she', 'e'];
+    const hits = scan(keys, 'ushers and HIS SHE');
+    expect(sortHits(hits)).toEqual(sortHits(naive(keys, 'ushers and HIS SHE')));
+    const ends = hits.map((h) => Number(h.split('@')[1]));
+    expect(ends).toEqual([...ends].sort((a, b) => a - b));
+  });
+
+  it('folds the text the way re2 (?i) folds ASCII keys: Kelvin sign and long s included', () => {
+    expect(scan(['ask'], 'AS\u212A')).toEqual(['0@2']);
+    expect(scan(['ask'], 'a\u017Fk')).toEqual(['0@2']);
+    expect(scan(['ask'], 'aśk ask\u0130')).toEqual(['0@6']);
+  });
+
+  it('refuses keys that are not folded ASCII', () => {
+    expect(() => buildAhoCorasick(['ABC'])).toThrow();
+    expect(() => buildAhoCorasick(['müller'])).toThrow();
+    expect(() => buildAhoCorasick([''])).toThrow();
+  });
+
+  it('matches a naive search on random keys and texts', () => {
+    let seed = 42;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const alphabet = 'abcAB-.1é\u212A\u017Fk s';
+    const word = (len: number): string =>
+      Array.from({ length: len }, () => alphabet[rand(alphabet.length)]).join('');
+    for (let round = 0; round < 200; round++) {
+      const keys = Array.from({ length: 1 + rand(30) }, () =>
+        fold(word(1 + rand(5))).replace(/[^ -~]/g, 'x'),
+      );
+      const text = word(rand(200));
+      expect(sortHits(scan(keys, text))).toEqual(sortHits(naive(keys, text)));
+    }
+  });
+});

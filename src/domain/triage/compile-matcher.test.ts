@@ -1,0 +1,162 @@
+// Invariant: the compiled matcher returns exactly the naive one-re2-per-mark oracle's hits (§13.3).
+import { describe, expect, it } from 'vitest';
+import { seededRandom, syntheticMarks, syntheticMessage } from '../../../bench/matching-corpus.ts';
+import type { MailMessage } from '../mail/mail-message.ts';
+import { compileMatcher } from './compile-matcher.ts';
+import type { IndexedMark, MarkHit } from './matcher.ts';
+import { createNaiveMatcher } from './naive-matcher.ts';
+
+const provenance = { activation: 1, taughtBy: 'p1', at: '2026-01-01T00:00:00.000Z' };
+
+function mark(
+  source: string,
+  parts: IndexedMark['parts'] = ['from', 'subject', 'body', 'attachments'],
+): IndexedMark {
+  return {
+    collection: 'customers',
+    entry: 'x',
+    source,
+    parts,
+    mark: source,
+    where: parts.length === 1 ? parts[0]! : 'any',
+    provenance,
+  };
+}
+
+function message(over: Partial<MailMessage>): MailMessage {
+  return {
+    messageId: null,
+    contentHash: 'h',
+    from: null,
+    replyTo: [],
+    to: [],
+    cc: [],
+    subject: '',
+    date: null,
+    body: '',
+    attachments: [],
+    isReply: false,
+    isForward: false,
+    isAutomated: false,
+    ...over,
+  };
+}
+
+const show = (hits: readonly MarkHit[]): string[] =>
+  hits.map((h) => `${h.mark.source} | ${h.part} | ${h.text}`);
+
+describe('compileMatcher (§13.3)', () => {
+  it('finds a literal mark on the part it names, with the text as written', () => {
+    const marks = [mark('billing@origin\\.example', ['from']), mark('PA-2026-0901', ['subject'])];
+    const hits = compileMatcher(marks).match(
+      message({
+        from: { address: 'billing@origin.example', name: '' },
+        subject: 'Re: pa-2026-0901 and PA-2026-0901',
+        body: 'billing@origin.example',
+      }),
+    );
+    expect(show(hits)).toEqual([
+      'billing@origin\\.example | from | billing@origin.example',
+      'PA-2026-0901 | subject | pa-2026-0901',
+    ]);
+  });
+
+  it('does not look in a part the mark does not name', () => {
+    const hits = compileMatcher([mark('northgate', ['from'])]).match(
+      message({ subject: 'Northgate', body: 'northgate' }),
+    );
+    expect(hits).toEqual([]);
+  });
+
+  it('folds case the way re2 does: Kelvin sign and long s match k and s', () => {
+    const marks = [mark('kelvin desk'), mark('kelvin\\s+desk'), mark('straße'), mark('ask')];
+    const m = message({ body: '\u212AELVIN DE\u017FK and STRASSE, Straße, A\u017F\u212A' });
+    expect(show(compileMatcher(marks).match(m))).toEqual(show(createNaiveMatcher(marks).match(m)));
+    expect(compileMatcher(marks).match(m)).toHaveLength(4);
+  });
+
+  it('confirms regexes: a hit on an atom alone is not a match', () => {
+    const marks = [mark('XYZ-20\\d{2}-\\d{4}'), mark('word\\s+motors')];
+    const m = message({ body: 'XYZ-2026-09 xyz-20ab-1234 motors word' });
+    expect(compileMatcher(marks).match(m)).toEqual([]);
+    const hit = message({ body: 'ref xyz-2026-0901 and WORD \t MOTORS' });
+    expect(show(compileMatcher(marks).match(hit))).toEqual([
+      'XYZ-20\\d{2}-\\d{4} | body | xyz-2026-0901',
+      'word\\s+motors | body | WORD \t MOTORS',
+    ]);
+  });
+
+  it('runs atom-less marks (RE2.Set shards) and keeps their first match text', () => {
+    const marks = [mark('(?:inv|invoice)[\\s#:-]*123\\d{3}'), mark('\\d{4}'), mark('a*', ['subject'])];
+    const m = message({ subject: 'bbb', body: 'x INV# 123456 and 77' });
+    const hits = compileMatcher(marks, { setShardSize: 1 }).match(m);
+    expect(show(hits)).toEqual(show(createNaiveMatcher(marks).match(m)));
+    expect(show(hits)).toContain('\\d{4} | body | 1234');
+    expect(show(hits)).toContain('a* | subject | ');
+  });
+
+  it('gives the leftmost match even when it starts long before the first atom hit, and honours ^ $ \\b', () => {
+    const marks = [
+      mark('[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example'),
+      mark('^invoice\\s+\\w+'),
+      mark('motors$'),
+      mark('\\bgate\\b'),
+      mark('.{0,40}gateway'),
+      mark('ü.{0,3}ller gmbh'),
+    ];
+    const texts = [
+      'a.very.long.local.part.that.keeps.going.on.and.on@mail.sub.dom.example',
+      'invoice 42 and invoice again',
+      'x invoice 42',
+      'Northgate Motors',
+      'motors of the north',
+      'northgate gate gateway',
+      'ÜÜ😀 Müller GmbH, über Mü ller GMBH ÜxLLER GMBH',
+      '😀😀😀😀😀😀😀 a gateway',
+    ];
+    const compiled = compileMatcher(marks);
+    const naive = createNaiveMatcher(marks);
+    for (const body of texts) {
+      const m = message({ body, subject: body.toUpperCase() });
+      expect(show(compiled.match(m)), body).toEqual(show(naive.match(m)));
+    }
+  });
+
+  it('reports each (mark, part) once and a mark in every part it names', () => {
+    const marks = [mark('gulftrade')];
+    const hits = compileMatcher(marks).match(
+      message({
+        subject: 'Gulftrade gulftrade',
+        body: 'GULFTRADE',
+        from: { address: 'a@gulftrade.example', name: '' },
+      }),
+    );
+    expect(hits.map((h) => h.part)).toEqual(['from', 'subject', 'body']);
+  });
+
+  it('equals the naive oracle on seeded synthetic marks and hundreds of near-miss messages', () => {
+    let compared = 0;
+    let hitsSeen = 0;
+    for (const [count, seed] of [
+      [60, 1],
+      [400, 2],
+      [1500, 3],
+    ] as const) {
+      const marks = syntheticMarks(count, seed);
+      const compiled = compileMatcher(marks, { setShardSize: 50, confirmCacheSize: 64 });
+      const naive = createNaiveMatcher(marks);
+      const rnd = seededRandom(seed * 7919);
+      for (let i = 0; i < 150; i++) {
+        const m = syntheticMessage(rnd, marks, i % 15 === 0 ? 20_000 : 1500, i);
+        const expected = show(naive.match(m));
+        expect(show(compiled.match(m))).toEqual(expected);
+        compared++;
+        hitsSeen += expected.length;
+      }
+      expect(compiled.stats.setMarks).toBeGreaterThan(0);
+      expect(compiled.stats.atomMarks).toBeGreaterThan(0);
+    }
+    expect(compared).toBe(450);
+    expect(hitsSeen).toBeGreaterThan(300);
+  });
+});
