@@ -37,9 +37,43 @@ function decoderFor(charset: string, fatal: boolean): TextDecoder | null {
   }
 }
 
+/** windows-1252's 0x80-0x9F (undefined bytes stay as their C1 code point), done by hand: some Node versions decode this label as plain latin1. */
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+export function decodeWindows1252(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192) {
+    const chunk = bytes.subarray(i, i + 8192);
+    const chars: string[] = new Array<string>(chunk.length);
+    for (let j = 0; j < chunk.length; j++) {
+      const b = chunk[j]!;
+      chars[j] = b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80]! : String.fromCharCode(b);
+    }
+    out += chars.join('');
+  }
+  return out;
+}
+
+const WINDOWS_1252_LABELS = new Set([
+  'windows-1252',
+  'cp1252',
+  'x-cp1252',
+  'iso-8859-1',
+  'iso8859-1',
+  'iso_8859-1',
+  'latin1',
+  'l1',
+  'x-user-defined',
+]);
+
 export function decodeText(bytes: Uint8Array, charset?: string | null): string {
   if (charset !== undefined && charset !== null && charset.trim() !== '') {
-    if (ASCII_LABELS.has(charset.trim().toLowerCase()) && !isSevenBit(bytes)) return decodeText(bytes, null);
+    const label = charset.trim().toLowerCase();
+    if (ASCII_LABELS.has(label) && !isSevenBit(bytes)) return decodeText(bytes, null);
+    // WHATWG reads latin1 labels as windows-1252 too
+    if (WINDOWS_1252_LABELS.has(label)) return decodeWindows1252(bytes);
     const declared = decoderFor(charset, true);
     if (declared !== null) {
       try {
@@ -52,6 +86,6 @@ export function decodeText(bytes: Uint8Array, charset?: string | null): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return new TextDecoder('windows-1252').decode(bytes);
+    return decodeWindows1252(bytes);
   }
 }

@@ -57,8 +57,8 @@ async function readMessage(
   const header = headerLookup(mail);
 
   const from = firstAddress(mail.from);
-  const subject = clean(mail.subject ?? '');
-  const body = bodyText(mail, limits);
+  const subject = clean(repairUndeclared(mail.subject ?? '', () => rawHeader(bytes, 'subject')));
+  const body = bodyText(mail, limits, () => rawSinglePartBody(bytes, header));
 
   if (mail.attachments.length > limits.maxAttachments) {
     throw limitExceeded('maxAttachments', mail.attachments.length, limits.maxAttachments);
@@ -239,8 +239,8 @@ export function htmlToText(html: string, limits: Pick<MailLimits, 'maxTextChars'
   });
 }
 
-function bodyText(mail: ParsedMail, limits: MailLimits): string {
-  let text = typeof mail.text === 'string' ? mail.text : '';
+function bodyText(mail: ParsedMail, limits: MailLimits, rawBody: () => string | null): string {
+  let text = repairUndeclared(typeof mail.text === 'string' ? mail.text : '', rawBody);
   if (text.trim() === '' && typeof mail.html === 'string' && mail.html.trim() !== '') {
     text = htmlToText(mail.html, limits);
   }
@@ -249,6 +249,49 @@ function bodyText(mail: ParsedMail, limits: MailLimits): string {
     throw limitExceeded('maxTextChars', text.length, limits.maxTextChars, 'the body');
   }
   return text;
+}
+
+/**
+ * mailparser reads 8-bit text with no declared charset as UTF-8, turning latin1 bytes into U+FFFD.
+ * When that happened and the raw bytes can be had, read them again with our fallback (UTF-8, else
+ * windows-1252). Only for the message's own subject and a single-part body; parts of a multipart keep
+ * mailparser's reading.
+ */
+function repairUndeclared(text: string, raw: () => string | null): string {
+  if (!text.includes('\uFFFD')) return text;
+  const again = raw();
+  return again === null || again.includes('\uFFFD') ? text : again;
+}
+
+/** The raw bytes of the header block, up to the first empty line. */
+function rawHeaderBlock(bytes: Buffer): Buffer {
+  const crlf = bytes.indexOf('\r\n\r\n');
+  const lf = bytes.indexOf('\n\n');
+  const ends = [crlf, lf].filter((i) => i >= 0);
+  return bytes.subarray(0, ends.length > 0 ? Math.min(...ends) : bytes.length);
+}
+
+/** One top-level header, unfolded, decoded from raw bytes; null when absent or carrying RFC 2047 words (mailparser decoded those). */
+function rawHeader(bytes: Buffer, name: string): string | null {
+  const block = decodeText(rawHeaderBlock(bytes), null).replace(/\r?\n[ \t]+/g, ' ');
+  const m = new RegExp(`^${name}:[ \\t]*(.*)$`, 'im').exec(block);
+  if (m === null || /=\?[^?]+\?[bq]\?/i.test(m[1]!)) return null;
+  return m[1]!.trim();
+}
+
+/** The body of a single-part text/plain message sent 7bit/8bit with no charset, decoded with our fallback. */
+function rawSinglePartBody(bytes: Buffer, header: HeaderLookup): string | null {
+  const type = (header('content-type') ?? 'text/plain').toLowerCase();
+  const encoding = (header('content-transfer-encoding') ?? '7bit').trim().toLowerCase();
+  if (
+    !type.startsWith('text/plain') ||
+    /charset/.test(type) ||
+    !['7bit', '8bit', 'binary'].includes(encoding)
+  )
+    return null;
+  const head = rawHeaderBlock(bytes).length;
+  const start = bytes[head] === 0x0d ? head + 4 : head + 2;
+  return decodeText(bytes.subarray(Math.min(start, bytes.length)), null).replace(/\r\n?/g, '\n');
 }
 
 const TEXT_LIKE = /^(?:text\/|application\/(?:csv|json|xml|[\w.+-]+\+(?:json|xml))$)/i;
