@@ -5,14 +5,26 @@ import { ConfigError, loadConfig, publicBaseUrl } from './config.ts';
 describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ host: '127.0.0.1', port: 8080, dataDir: './data', identificationMargin: 0.5, logLevel: 'info' });
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: './data',
+      identificationMargin: 0.5,
+      logLevel: 'info',
+    });
     expect(c.publicUrl).toBeUndefined();
     expect(c.authorityUrl).toBeUndefined();
     expect(Object.isFrozen(c)).toBe(true);
   });
 
   it('reads and coerces settings, trimming a trailing slash from URLs', () => {
-    const c = loadConfig({ PORT: '0', PUBLIC_URL: 'https://t.example.com/', AUTHORITY_URL: 'http://127.0.0.1:9/', IDENTIFICATION_MARGIN: '0.25' });
+    const c = loadConfig({
+      PORT: '0',
+      PUBLIC_URL: 'https://t.example.com/',
+      AUTHORITY_URL: 'http://127.0.0.1:9/',
+      AUTHORITY_TOKEN: 'lt_12345678',
+      IDENTIFICATION_MARGIN: '0.25',
+    });
     expect(c.port).toBe(0);
     expect(c.publicUrl).toBe('https://t.example.com');
     expect(c.authorityUrl).toBe('http://127.0.0.1:9');
@@ -37,5 +49,25 @@ describe('loadConfig', () => {
     expect(publicBaseUrl(loadConfig({}), 8080)).toBe('http://127.0.0.1:8080');
     expect(publicBaseUrl(loadConfig({ HOST: '0.0.0.0' }), 9)).toBe('http://127.0.0.1:9');
     expect(publicBaseUrl(loadConfig({ PUBLIC_URL: 'https://a.example' }), 9)).toBe('https://a.example');
+  });
+});
+
+describe('settings that go together', () => {
+  it('needs AUTHORITY_TOKEN with AUTHORITY_URL, and never prints the token', () => {
+    expect(() => loadConfig({ AUTHORITY_URL: 'http://127.0.0.1:8081' })).toThrow(/AUTHORITY_TOKEN/);
+    const c = loadConfig({ AUTHORITY_URL: 'http://127.0.0.1:8081', AUTHORITY_TOKEN: 'lt_secret_value' });
+    expect(c.authorityToken).toBe('lt_secret_value');
+    try {
+      loadConfig({ AUTHORITY_TOKEN: 'short' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('short');
+    }
+  });
+
+  it('refuses ROLE=authority together with a remote authority', () => {
+    expect(() =>
+      loadConfig({ ROLE: 'authority', AUTHORITY_URL: 'http://x.example', AUTHORITY_TOKEN: 'lt_12345678' }),
+    ).toThrow(/ROLE/);
+    expect(loadConfig({ ROLE: 'authority' }).role).toBe('authority');
   });
 });

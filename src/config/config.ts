@@ -13,9 +13,7 @@ import { DomainError } from '../domain/errors.ts';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const port = z.coerce.number().int().min(0).max(65535);
-const httpUrl = z
-  .url({ protocol: /^https?$/ })
-  .transform((u) => u.replace(/\/+$/, ''));
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
 /**
  * Every setting: its environment variable, its schema (with the default, if any) and an example of
@@ -35,6 +33,10 @@ const SETTINGS = {
   },
   /** Resolve definitions from another process's authority instead of the embedded one (§12.1). */
   authorityUrl: { env: 'AUTHORITY_URL', schema: httpUrl.optional(), example: 'http://127.0.0.1:8081' },
+  /** A bearer token with the read role, bound to the tenant this agent serves (with AUTHORITY_URL). */
+  authorityToken: { env: 'AUTHORITY_TOKEN', schema: z.string().min(8).optional(), example: 'lt_…' },
+  /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
+  role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },
   logLevel: { env: 'LOG_LEVEL', schema: z.enum(LOG_LEVELS).default('info'), example: 'info' },
 } as const;
 
@@ -81,8 +83,28 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
     } else {
       const shown = SECRET_RE.test(setting.env) ? '(hidden)' : JSON.stringify(given);
       const why = parsed.error.issues.map((i) => i.message).join('; ');
-      issues.push({ setting: setting.env, problem: `${shown} is not usable: ${why}`, example: setting.example });
+      issues.push({
+        setting: setting.env,
+        problem: `${shown} is not usable: ${why}`,
+        example: setting.example,
+      });
     }
+  }
+  // Settings that only make sense together.
+  if (out.authorityUrl !== undefined && out.authorityToken === undefined && issues.length === 0) {
+    issues.push({
+      setting: 'AUTHORITY_TOKEN',
+      problem: 'is required when AUTHORITY_URL is set (a token with the read role from that authority)',
+      example: 'lt_…',
+    });
+  }
+  if (out.authorityUrl !== undefined && out.role === 'authority') {
+    issues.push({
+      setting: 'ROLE',
+      problem:
+        '"authority" serves the authority itself and cannot also use a remote one (unset AUTHORITY_URL)',
+      example: 'all',
+    });
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return Object.freeze(out) as Config;
