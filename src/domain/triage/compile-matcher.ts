@@ -134,7 +134,7 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
   });
   keyStart[keys.length] = total;
   const keyMark = new Int32Array(total);
-  keyMarks.forEach((list, k) => keyMark.set(list, keyStart[k]!));
+  keyMarks.forEach((list, k) => keyMark.set(list, keyStart[k]));
 
   const shardsByPart: Shard[][] = setMarksByPart.map((list) => buildShards(marks, list, shardSize));
   const confirm = createRegexCache(options.confirmCacheSize ?? CONFIRM_CACHE_SIZE);
