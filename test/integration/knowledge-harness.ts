@@ -1,0 +1,64 @@
+/** Builds the knowledge core on real SQLite with the real migrations and the real learnables. */
+import type { Kysely } from 'kysely';
+import { createAuthority } from '../../src/domain/authority/create-authority.ts';
+import type { Authority } from '../../src/domain/authority/authority.ts';
+import type { Principal } from '../../src/domain/authority/principal.ts';
+import type { Learnable } from '../../src/domain/learnables/learnable.ts';
+import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import { tenantId, type TenantId } from '../../src/domain/tenant.ts';
+import type { Clock } from '../../src/domain/clock.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import {
+  createSqliteDefinitionStore,
+  type SqliteDefinitionStore,
+} from '../../src/store/sqlite-definition-store.ts';
+
+export interface Core {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
+  readonly db: Kysely<any>;
+  readonly store: SqliteDefinitionStore;
+  readonly authority: Authority;
+  readonly tenant: TenantId;
+  readonly teacher: Principal;
+  close(): Promise<void>;
+}
+
+/** A clock that moves one second per reading, so every activation has its own time. */
+export function steppingClock(start = Date.UTC(2026, 7, 17, 9, 0, 0)): Clock {
+  let t = start;
+  return {
+    now: () => {
+      const s = new Date(t).toISOString();
+      t += 1000;
+      return s;
+    },
+  };
+}
+
+export async function openCore(
+  options: {
+    file?: string;
+    learnables?: readonly Learnable[];
+    servicePrincipals?: readonly string[];
+    tenant?: string;
+  } = {},
+): Promise<Core> {
+  const db = await openDatabase({ file: options.file ?? ':memory:' });
+  const store = createSqliteDefinitionStore(db);
+  const tenant = tenantId(options.tenant ?? 'acme');
+  const authority = createAuthority({
+    store,
+    learnables: options.learnables ?? createLearnables(),
+    settings: { identificationMargin: 0.5 },
+    clock: steppingClock(),
+    ...(options.servicePrincipals === undefined ? {} : { servicePrincipals: options.servicePrincipals }),
+  });
+  return {
+    db,
+    store,
+    authority,
+    tenant,
+    teacher: { id: 'person:dana', kind: 'person', tenant, roles: ['admin'] },
+    close: () => db.destroy(),
+  };
+}
