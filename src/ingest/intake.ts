@@ -9,11 +9,11 @@
  */
 import { createHash } from 'node:crypto';
 import { isDomainError } from '../domain/errors.ts';
+import type { MailLimits } from '../domain/mail/limits.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
 import type { TenantId } from '../domain/tenant.ts';
+import { parseMail } from './mail/parse.ts';
 import type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmittedState } from './ports.ts';
-
-export type ParseRaw = (raw: Buffer) => MailMessage | Promise<MailMessage>;
 
 export type IntakeOutcome =
   | {
@@ -42,7 +42,8 @@ export interface Intake {
 export interface IntakeDeps {
   readonly submitter: MailSubmitter;
   readonly store: IngestStore;
-  readonly parse: ParseRaw;
+  /** The same limits the submitter's parse applies (a message refused here is refused there). */
+  readonly limits?: Partial<MailLimits>;
   readonly log: IngestLog;
   /** How long a claim holds before another path may take it over, ms. Default 5 minutes. */
   readonly leaseMs?: number;
@@ -69,7 +70,7 @@ export function createIntake(deps: IntakeDeps): Intake {
     async accept(tenant, raw, source) {
       let message: MailMessage;
       try {
-        message = await deps.parse(raw);
+        message = await parseMail(raw, deps.limits);
       } catch (e) {
         if (isDomainError(e, 'MESSAGE_TOO_LARGE'))
           return { kind: 'unreadable', code: 'MESSAGE_TOO_LARGE', reason: e.message };

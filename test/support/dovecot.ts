@@ -4,6 +4,7 @@
  * missing the setup fails and says how to install it.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
@@ -125,7 +126,7 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
     chownSync(join(dir, 'mail'), uid, gid);
   }
   const user = 'agent@example.test';
-  const password = 'secret';
+  const password = `pw-${randomBytes(6).toString('hex')}`;
   writeFileSync(join(dir, 'users'), `${user}:{PLAIN}${password}::::::\n`);
   const port = await freePort();
   const conf = join(dir, 'dovecot.conf');
