@@ -214,7 +214,7 @@ export type PatternVerdict =
  * the matcher will compile with PATTERN_FLAGS.
  */
 export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
-  const source = raw.trim();
+  const source = dropNeedlessEscapes(raw.trim());
   const refuse = (why: string): PatternVerdict => ({
     ok: false,
     reason: `"${shorten(source)}" is not a usable ${rules.noun}: ${why}`,
@@ -277,6 +277,32 @@ export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
   }
 
   return { ok: true, source };
+}
+
+/** Punctuation people escape out of habit (`PA\-2026`); literal in re2 either way. */
+const NEEDLESS_ESCAPES = new Set('-@#:,;\'"!%&=<>`~ _'.split(''));
+
+/**
+ * `PA\-2026\-0901` -> `PA-2026-0901`: the same pattern to re2, but one the matcher's literal
+ * parser (JavaScript unicode mode, which forbids such escapes) can read. Inside a character class
+ * `\-` is meaningful and kept.
+ */
+export function dropNeedlessEscapes(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\' && i + 1 < source.length) {
+      const next = source[i + 1]!;
+      out += !inClass && NEEDLESS_ESCAPES.has(next) ? next : c + next;
+      i++;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    out += c;
+  }
+  return out;
 }
 
 /** Escape every regex metacharacter, so the text matches itself literally. */

@@ -1,0 +1,79 @@
+// Invariant: kinds speaks its own vocabulary (cue, not pattern; no from) and states the customers' rule over cues with the real margin (§6.2, §10).
+import { describe, expect, it } from 'vitest';
+import type { Provenance } from '../learnable.ts';
+import { createKindsLearnable } from './kinds.ts';
+
+const stamp = (activation: number): Provenance => ({
+  activation,
+  taughtBy: 'person:dana',
+  at: '2026-08-17T10:00:00.000Z',
+});
+const kinds = createKindsLearnable();
+
+describe('kinds', () => {
+  it('declares cue, where (subject by default, no from) and label (§6.2)', () => {
+    const d = kinds.descriptor({ identificationMargin: 0.5 });
+    expect(d).toMatchObject({ collection: 'kinds', entry: 'kind of message', decidedBy: 'rules' });
+    expect(d.lessonFields.map((f) => f.name)).toEqual(['cue', 'where', 'label']);
+    expect(d.lessonFields[1]).toMatchObject({
+      choices: ['subject', 'body', 'attachments', 'any'],
+      default: 'subject',
+    });
+  });
+
+  it('states the scoring rule over cues with the configured margin (§6.2)', () => {
+    expect(kinds.descriptor({ identificationMargin: 0.5 }).how).toContain(
+      'leads the next by at least 0.5 (the identification margin)',
+    );
+    expect(kinds.descriptor({ identificationMargin: 0.4 }).how).toContain(
+      'leads the next by at least 0.4 (the identification margin)',
+    );
+    expect(kinds.descriptor({ identificationMargin: 0.5 }).how).toMatch(
+      /Every cue that matches scores one point for its kind/,
+    );
+  });
+
+  it('phrases a cue in its own words (§10.4)', () => {
+    expect(kinds.describe({ cue: 'pre-?alert' })).toBe("is marked by 'pre-?alert' in the subject");
+    expect(kinds.describe({ cue: 'POD_\\w+\\.pdf', where: 'attachments' })).toBe(
+      "is marked by 'POD_\\w+\\.pdf' in the attachments",
+    );
+    expect(kinds.describe({ cue: 'HS code', where: 'any' })).toBe(
+      "is marked by 'HS code' anywhere in the message",
+    );
+  });
+
+  it('refuses the from-line and a customer-shaped value, naming what it takes', () => {
+    const r = kinds.absorb('invoice', undefined, { cue: 'rechnung', where: 'from' }, stamp(1));
+    expect(r).toEqual({
+      outcome: 'refused',
+      reason: '"from" is not a place to look; choose one of subject, body, attachments and any.',
+    });
+    const p = kinds.absorb('invoice', undefined, { pattern: 'rechnung' }, stamp(1));
+    expect(p.outcome).toBe('refused');
+    if (p.outcome === 'refused')
+      expect(p.reason).toMatch(
+        /"pattern" is not a field of a kind of message lesson; the fields are cue, where and label/,
+      );
+  });
+
+  it('accepts the freight word that names the kind, refuses filler and empty-matching cues', () => {
+    expect(kinds.absorb('invoice', undefined, { cue: 'invoice' }, stamp(1)).outcome).toBe('learned');
+    for (const bad of ['please', '.*', '(?:)', 'x?']) {
+      const r = kinds.absorb('invoice', undefined, { cue: bad }, stamp(1));
+      expect(r.outcome, bad).toBe('refused');
+      if (r.outcome === 'refused') expect(r.reason, bad).toMatch(/is not a usable cue/);
+    }
+  });
+
+  it('labels a new kind from its name', () => {
+    const r = kinds.absorb('proof-of-delivery', undefined, { cue: 'zustellnachweis' }, stamp(1));
+    if (r.outcome !== 'learned') throw new Error(JSON.stringify(r));
+    expect(kinds.label('proof-of-delivery', r.content)).toBe('Proof of delivery');
+    expect(r.content).toEqual({
+      label: 'Proof of delivery',
+      labelAdded: stamp(1),
+      cues: [{ cue: 'zustellnachweis', where: 'subject', added: stamp(1) }],
+    });
+  });
+});

@@ -1,0 +1,82 @@
+// Invariant: mappings (the post's ColumnMapping) learns `{ column }` with no pattern key and phrases it exactly as the post does (§9, §10.4).
+import { describe, expect, it } from 'vitest';
+import type { Provenance } from '../learnable.ts';
+import { MAPPINGS_HOW, createMappingsLearnable } from './mappings.ts';
+
+const stamp = (activation: number): Provenance => ({
+  activation,
+  taughtBy: 'person:dana',
+  at: '2026-08-17T10:00:00.000Z',
+});
+const mappings = createMappingsLearnable();
+
+describe('mappings', () => {
+  it("declares the post's descriptor: one column field, no pattern key (§6.2, §9)", () => {
+    const d = mappings.descriptor({ identificationMargin: 0.5 });
+    expect(d).toMatchObject({
+      collection: 'mappings',
+      entry: 'field',
+      teaches: 'which column of a manifest holds which field',
+      decidedBy: 'rules',
+      lessonFields: [
+        {
+          name: 'column',
+          label: 'Column heading',
+          kind: 'text',
+          help: "Exactly as it appears in the sheet's header row.",
+        },
+      ],
+    });
+    expect(d.lessonFields.map((f) => f.name)).not.toContain('pattern');
+    expect(d.how).toBe(
+      'Each field carries the column headings it has been seen under. Headings match case-insensitively, ignoring surrounding spaces, and the first hit wins. No heading matches, the field comes back empty.',
+    );
+    expect(d.how).toBe(MAPPINGS_HOW);
+  });
+
+  it("phrases a lesson as the post's audit line (§10.4)", () => {
+    const r = mappings.absorb('waybill', undefined, { column: 'Air Waybill No' }, stamp(1));
+    expect(r).toMatchObject({
+      outcome: 'learned',
+      describes: "reads waybill from the 'Air Waybill No' column",
+    });
+    expect(mappings.describe({ column: 'Air Waybill No' }, 'waybill')).toBe(
+      "reads waybill from the 'Air Waybill No' column",
+    );
+    if (r.outcome === 'learned') {
+      expect(r.content).toEqual({ columns: [{ heading: 'Air Waybill No', added: stamp(1) }] });
+      expect(mappings.rules('waybill', r.content)).toEqual([
+        { describes: "reads waybill from the 'Air Waybill No' column", provenance: stamp(1) },
+      ]);
+      expect(mappings.marks('waybill', r.content)).toEqual([]);
+    }
+  });
+
+  it('trims, and treats a heading differing only in case or spaces as known (§10.2)', () => {
+    const r = mappings.absorb('pieces', undefined, { column: '  Pcs  ' }, stamp(1));
+    if (r.outcome !== 'learned') throw new Error(JSON.stringify(r));
+    expect(r.content).toEqual({ columns: [{ heading: 'Pcs', added: stamp(1) }] });
+    expect(mappings.absorb('pieces', r.content, { column: 'PCS' }, stamp(2))).toEqual({
+      outcome: 'unchanged',
+      describes: "reads pieces from the 'PCS' column",
+    });
+  });
+
+  it('refuses an empty, over-long or pattern-shaped value with its own reason (§10.1)', () => {
+    const refused = (value: Record<string, unknown>): string => {
+      const r = mappings.absorb('waybill', undefined, value, stamp(1));
+      if (r.outcome !== 'refused') throw new Error(JSON.stringify(r));
+      return r.reason;
+    };
+    expect(refused({ column: '' })).toMatch(/needs a column/);
+    expect(refused({})).toMatch(/needs a column/);
+    expect(refused({ column: 'x'.repeat(101) })).toMatch(/at most 100/);
+    expect(mappings.absorb('waybill', undefined, { column: 'x'.repeat(100) }, stamp(1)).outcome).toBe(
+      'learned',
+    );
+    expect(refused({ pattern: 'AWB', where: 'body' })).toMatch(
+      /"pattern", "where" are not fields of a field mapping lesson/,
+    );
+    expect(refused({ column: 'Air\nWaybill' })).toMatch(/line break/);
+  });
+});

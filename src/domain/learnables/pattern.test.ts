@@ -1,0 +1,139 @@
+// Invariant: a pattern is judged on re2 at absorption, refused with a reason a person can act on, and never hangs (§13.3, §13.1, §10.1).
+import RE2 from 're2';
+import { describe, expect, it } from 'vitest';
+import { MAX_PATTERN_CHARS, judgePattern, patternMentions, type PatternRules } from './pattern.ts';
+
+const customerRules: PatternRules = {
+  noun: 'pattern',
+  maxSampleShare: 0.25,
+  refuseFreightWords: true,
+  onlyIn: "only this customer's mail contains",
+  example: 'like an address or a reference',
+};
+const kindRules: PatternRules = {
+  ...customerRules,
+  noun: 'cue',
+  maxSampleShare: 0.5,
+  refuseFreightWords: false,
+};
+
+function reasonFor(source: string, rules = customerRules): string {
+  const v = judgePattern(source, rules);
+  if (v.ok) throw new Error(`expected "${source}" to be refused`);
+  return v.reason;
+}
+
+describe('judgePattern', () => {
+  it("refuses a pattern re2 cannot compile with re2's own reason, phrased like the spec (§10.1, §13.3)", () => {
+    const source = 'billing@origin\\.example(';
+    let re2Message = '';
+    try {
+      new RE2(source, 'iu');
+    } catch (e) {
+      re2Message = (e as Error).message;
+    }
+    expect(re2Message).toMatch(/^missing \)/);
+    const reason = reasonFor(source);
+    expect(reason.startsWith(`"billing@origin\\.example(" is not a usable pattern: missing )`)).toBe(true);
+    expect(reason).toContain(re2Message);
+  });
+
+  it('refuses what re2 refuses: backreferences and lookarounds (§13.3)', () => {
+    expect(reasonFor('(northgate)\\1')).toContain('invalid escape sequence');
+    expect(reasonFor('northgate(?=motors)')).toContain('invalid perl operator');
+  });
+
+  it.each([
+    ['.*', /matches empty text/],
+    ['a*', /matches empty text/],
+    ['(?:)', /matches empty text/],
+    ['\\b', /matches empty text/],
+    ['.', /matched 24 of 24 ordinary sample messages/],
+    ['invoice', /'invoice' is a common word/],
+    ['\\bInvoices?\\b', /'invoices' is a common word/],
+    ['please find attached', /made of common words/],
+    ['the|regards', /'the', 'regards' are common words/],
+  ])('refuses %s, which would match nearly everything (§13.1)', (source, why) => {
+    expect(reasonFor(source)).toMatch(why);
+  });
+
+  it('refuses a pattern that matches a large share of ordinary mail even with long literals (§13.1)', () => {
+    expect(reasonFor('(?:ship|order|deliver|confirm|attach)')).toMatch(/ordinary sample messages/);
+  });
+
+  it('refuses empty and over-long patterns, saying what to do', () => {
+    expect(reasonFor('   ')).toMatch(/^An empty pattern would match every message; type text/);
+    expect(judgePattern(`PA-${'9'.repeat(MAX_PATTERN_CHARS - 3)}`, customerRules).ok).toBe(true);
+    expect(reasonFor(`PA-${'9'.repeat(MAX_PATTERN_CHARS - 2)}`)).toMatch(
+      /513 characters long and the limit is 512/,
+    );
+  });
+
+  it('refuses a regex without four literal characters every match contains, and says what to type instead (issue 3)', () => {
+    const reason = reasonFor('[A-Z]{2}-\\d{4}-\\d{4}');
+    expect(reason).toMatch(
+      /Add at least four letters or digits that every match contains, like an address or a reference/,
+    );
+    expect(reasonFor('\\d{6}')).toMatch(/no fixed text/);
+    expect(reasonFor('[a-z]+@[a-z]+')).toMatch(/no fixed text/);
+  });
+
+  it('accepts narrow literals and regexes with a literal of four or more characters', () => {
+    for (const ok of [
+      'billing@origin\\.example',
+      'billing@origin.example',
+      'PA-2026-0901',
+      'PA-2026-\\d{4}',
+      'NGM-PO-\\d{5}',
+      '[a-z0-9._-]+@northgatemotors\\.example',
+      'Northgate Motors',
+      'الحمراء للتجارة',
+    ]) {
+      expect(judgePattern(ok, customerRules), ok).toEqual({ ok: true, source: ok });
+    }
+  });
+
+  it('drops habitual escapes re2 does not need, so the matcher can read the literal', () => {
+    expect(judgePattern('PA\\-2026\\-0901', customerRules)).toEqual({ ok: true, source: 'PA-2026-0901' });
+    expect(judgePattern('[a-z\\-]+@northgatemotors\\.example', customerRules)).toEqual({
+      ok: true,
+      source: '[a-z\\-]+@northgatemotors\\.example',
+    });
+  });
+
+  it('trims surrounding spaces from what it keeps', () => {
+    expect(judgePattern('  PA-2026-0901 ', customerRules)).toEqual({ ok: true, source: 'PA-2026-0901' });
+  });
+
+  it('judges catastrophic-backtracking shapes on their merits and never hangs (§13.3)', () => {
+    // No literal: refused for that reason, not for a timeout.
+    expect(reasonFor('(a+)+$')).toMatch(/no fixed text/);
+    // With a literal: accepted, and re2 runs it over a hostile text in linear time.
+    const source = '(northgate-?a+)+$';
+    expect(judgePattern(source, customerRules).ok).toBe(true);
+    const hostile = `northgate-${'a'.repeat(50_000)}!`;
+    expect(new RE2(source, 'iu').test(hostile)).toBe(false);
+  });
+
+  it('refuses inline flags, which matching makes unnecessary', () => {
+    expect(reasonFor('(?i)northgate')).toMatch(/already ignores case/);
+  });
+
+  it('lets kinds use freight words as cues but not filler words', () => {
+    expect(judgePattern('invoice', kindRules).ok).toBe(true);
+    expect(judgePattern('proof of delivery', kindRules).ok).toBe(true);
+    expect(reasonFor('regards', kindRules)).toMatch(
+      /^"regards" is not a usable cue: 'regards' is a common word/,
+    );
+  });
+});
+
+describe('patternMentions (§14)', () => {
+  it('finds an identifier raw or regex-escaped, case-insensitively', () => {
+    expect(patternMentions('billing@origin\\.example', 'billing@origin.example')).toBe(true);
+    expect(patternMentions('billing@origin.example', 'BILLING@origin.example')).toBe(true);
+    expect(patternMentions('^billing@origin\\.example$', 'Billing@Origin.Example')).toBe(true);
+    expect(patternMentions('billing@origin\\.example', 'sales@origin.example')).toBe(false);
+    expect(patternMentions('billing@origin\\.example', '')).toBe(false);
+  });
+});
