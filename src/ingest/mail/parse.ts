@@ -32,11 +32,29 @@ export async function parseMail(raw: Buffer | string, limits?: Partial<MailLimit
   }
   const contentHash = createHash('sha256').update(bytes).digest('hex');
   const deadline = Date.now() + resolved.parseTimeoutMs;
-  const parsed = await readMessage(bytes, resolved, deadline, 0);
+  const parsed = await readMessage(normaliseFraming(bytes), resolved, deadline, 0);
   return { contentHash, ...parsed };
 }
 
 type ParsedFields = Omit<MailMessage, 'contentHash'>;
+
+/** A first line that is a header field ("Name: value", RFC 5322 field-name characters), or a Unix mbox "From " line. */
+const HEADER_LINE = /^(?:[!-9;-~]+[ \t]*:|From )/;
+
+/**
+ * Framing repairs before mailparser sees the bytes (the content hash is of the bytes as received):
+ * old Mac mail with bare CR line ends gets CRLF, and text with no header block at all (pasted into a
+ * chat) gets an empty one so that it reads as the body instead of as a broken header.
+ */
+function normaliseFraming(bytes: Buffer): Buffer {
+  let out = bytes;
+  if (out.indexOf(0x0a) < 0 && out.indexOf(0x0d) >= 0) {
+    out = Buffer.from(out.toString('latin1').replace(/\r/g, '\r\n'), 'latin1');
+  }
+  const firstLine = out.subarray(0, Math.min(out.length, 1000)).toString('latin1').split(/\r?\n/, 1)[0] ?? '';
+  if (out.length > 0 && !HEADER_LINE.test(firstLine)) out = Buffer.concat([Buffer.from('\r\n'), out]);
+  return out;
+}
 
 async function readMessage(
   bytes: Buffer,
@@ -190,7 +208,8 @@ function toMailAddress(e: EmailAddress): MailAddress | null {
   const address = clean(e.address ?? '')
     .trim()
     .toLowerCase();
-  if (address === '') return null;
+  // a header too broken to yield an address (quotes, brackets, several @) gives none rather than a garbage one
+  if (!/^[^\s@<>"(),;:\\[\]]+@[^\s@<>"(),;:\\[\]]+$/.test(address)) return null;
   return { address, name: clean(e.name ?? '').trim() };
 }
 
