@@ -549,10 +549,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
         const counts: string[] = [];
         for (const [collection, col] of working) {
           for (const [entry, content] of col) changes.push({ collection, entry, content });
-          if (col.size > 0)
-            counts.push(
-              `${col.size} ${learnableOf(collection)?.entryNoun ?? 'entry'}${col.size === 1 ? '' : 's'}`,
-            );
+          if (col.size > 0) counts.push(`${col.size} in ${collection}`);
         }
         if (changes.length === 0) return { done: null };
         const built = await buildVersion(head?.versionId ?? null, changes, readerFor(tenant));
@@ -561,7 +558,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
           action: 'import',
           taughtBy: person,
           reason,
-          describes: `imported ${learned} lesson${learned === 1 ? '' : 's'} into ${counts.join(', ')}`,
+          describes: `imported ${learned} lesson${learned === 1 ? '' : 's'} into ${changes.length} ${changes.length === 1 ? 'entry' : 'entries'} (${counts.join(', ')})`,
           collection: null,
           entry: null,
           value: null,

@@ -1,0 +1,44 @@
+/** `erase`: remove a personal identifier from the active knowledge and tombstone every version holding it (§14). */
+import { UsageError, type Command } from '../command.ts';
+import { COMMON_USAGE, openKnowledge, parseOptions, requireBy, shortId } from '../knowledge.ts';
+
+export const eraseCommand: Command = {
+  name: 'erase',
+  summary: 'erase a personal identifier everywhere (tombstones the versions holding it)',
+  usage: `learnables-triage erase --identifier X --by PERSON [--reason TEXT]
+  --identifier X   the personal identifier, e.g. dana@origin.example
+${COMMON_USAGE}`,
+  async run(args, io) {
+    const { values } = parseOptions(args, {
+      identifier: { type: 'string' },
+      by: { type: 'string' },
+      reason: { type: 'string' },
+    });
+    if (values.identifier === undefined)
+      throw new UsageError('say what to erase with --identifier, e.g. --identifier dana@origin.example');
+    const by = requireBy(values);
+    const k = await openKnowledge(values, io);
+    try {
+      const r = await k.authority.erase(k.tenant, k.principal, {
+        identifier: values.identifier,
+        taughtBy: by,
+        ...(values.reason === undefined ? {} : { reason: values.reason }),
+      });
+      if (values.json === true) {
+        io.out(JSON.stringify(r, null, 2));
+        return;
+      }
+      io.out(
+        r.activated === null
+          ? 'The active version did not hold it; no new version was needed.'
+          : `${r.activated.describes}\n  now definitionVersion ${r.activated.definitionVersion} (${shortId(r.activated.versionId)})`,
+      );
+      io.out(
+        `Tombstoned ${r.tombstonedVersions.length} earlier version(s); their history rows remain, marked tombstoned.`,
+      );
+      io.out(`Forgot ${r.peopleForgotten} person handle(s).`);
+    } finally {
+      await k.close();
+    }
+  },
+};

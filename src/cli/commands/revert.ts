@@ -1,0 +1,37 @@
+/** `revert`: undo exactly what one activation taught, keeping every lesson after it (§13.4). */
+import { UsageError, type Command } from '../command.ts';
+import { COMMON_USAGE, openKnowledge, parseOptions, requireBy, requireInt, shortId } from '../knowledge.ts';
+
+export const revertCommand: Command = {
+  name: 'revert',
+  summary: 'take back one lesson, keeping everything taught after it',
+  usage: `learnables-triage revert --activation N --by PERSON [--reason TEXT]
+  --activation N   the lesson's definitionVersion, as shown by history
+${COMMON_USAGE}`,
+  async run(args, io) {
+    const { values } = parseOptions(args, {
+      activation: { type: 'string' },
+      by: { type: 'string' },
+      reason: { type: 'string' },
+    });
+    if (values.activation === undefined)
+      throw new UsageError('say which lesson to take back with --activation N (see history)');
+    const activation = requireInt(values.activation, '--activation');
+    const by = requireBy(values);
+    const k = await openKnowledge(values, io);
+    try {
+      const r = await k.authority.revert(k.tenant, k.principal, {
+        activation,
+        taughtBy: by,
+        ...(values.reason === undefined ? {} : { reason: values.reason }),
+      });
+      if (values.json === true) io.out(JSON.stringify(r, null, 2));
+      else
+        io.out(
+          `Reverted: ${r.describes}\n  now definitionVersion ${r.definitionVersion} (${shortId(r.versionId)})`,
+        );
+    } finally {
+      await k.close();
+    }
+  },
+};

@@ -1,0 +1,76 @@
+/** `teach`: absorb one lesson (§9, §10) and say what was learned, in the learnable's words. */
+import { isPlainObject } from '../../domain/json.ts';
+import { UsageError, type Command } from '../command.ts';
+import { COMMON_USAGE, openKnowledge, parseOptions, requireBy, shortId } from '../knowledge.ts';
+
+export const teachCommand: Command = {
+  name: 'teach',
+  summary: 'teach one lesson to a collection entry',
+  usage: `learnables-triage teach --collection C --entry E (--value JSON | --set key=value ...) --by PERSON [--reason TEXT]
+  --collection C   a declared collection (customers, kinds, mappings)
+  --entry E        the entry to teach (e.g. northgate)
+  --value JSON     the lesson value as a JSON object
+  --set key=value  one field of the value (repeatable; joins --value)
+  --by PERSON      who is teaching (a person, e.g. dana@warehouse.example)
+  --reason TEXT    why, in their words
+${COMMON_USAGE}`,
+  async run(args, io) {
+    const { values } = parseOptions(args, {
+      collection: { type: 'string' },
+      entry: { type: 'string' },
+      value: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      by: { type: 'string' },
+      reason: { type: 'string' },
+    });
+    const by = requireBy(values);
+    if (values.collection === undefined)
+      throw new UsageError('name the collection with --collection, e.g. --collection customers');
+    if (values.entry === undefined)
+      throw new UsageError('name the entry with --entry, e.g. --entry northgate');
+    let value: Record<string, unknown> = {};
+    if (values.value !== undefined) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(values.value);
+      } catch (e) {
+        throw new UsageError(
+          `--value is not JSON (${(e as Error).message}); e.g. --value '{"where":"from"}'`,
+        );
+      }
+      if (!isPlainObject(parsed))
+        throw new UsageError('--value must be a JSON object, e.g. --value \'{"where":"from"}\'');
+      value = { ...parsed };
+    }
+    for (const pair of values.set ?? []) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) throw new UsageError(`--set needs key=value, got "${pair}"`);
+      value[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+    if (values.value === undefined && (values.set ?? []).length === 0) {
+      throw new UsageError('give the lesson value with --value JSON or --set key=value');
+    }
+    const k = await openKnowledge(values, io);
+    try {
+      const r = await k.authority.absorb(k.tenant, k.principal, {
+        collection: values.collection,
+        entry: values.entry,
+        value,
+        taughtBy: by,
+        ...(values.reason === undefined ? {} : { reason: values.reason }),
+      });
+      if (values.json === true) io.out(JSON.stringify(r, null, 2));
+      else if (r.learned) {
+        io.out(`Learned: ${values.collection}/${values.entry} ${r.describes}`);
+        io.out(
+          `  now definitionVersion ${r.definitionVersion} (${shortId(r.versionId ?? '')}) for tenant ${k.tenant}`,
+        );
+      } else {
+        io.out(`Nothing new: ${values.collection}/${values.entry} already ${r.describes}`);
+        io.out(`  still definitionVersion ${r.definitionVersion}; no new version was made (§10.2)`);
+      }
+    } finally {
+      await k.close();
+    }
+  },
+};

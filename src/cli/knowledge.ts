@@ -1,0 +1,106 @@
+/**
+ * Opens the embedded knowledge core for a CLI verb: the SQLite file under the data directory
+ * (--data-dir, else DATA_DIR, else ./data), the real learnables and the authority. The operator at
+ * the shell owns the file, so the CLI acts with an admin principal of the tenant it is given.
+ */
+import { join } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Kysely } from 'kysely';
+import { loadConfig } from '../config/config.ts';
+import { createAuthority } from '../domain/authority/create-authority.ts';
+import type { Authority } from '../domain/authority/authority.ts';
+import type { Principal } from '../domain/authority/principal.ts';
+import { systemClock } from '../domain/clock.ts';
+import { createLearnables } from '../domain/learnables/registry.ts';
+import { DEMO_TENANT, tenantId, type TenantId } from '../domain/tenant.ts';
+import { openDatabase } from '../store/database.ts';
+import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
+import { UsageError, type CliIo } from './command.ts';
+
+/** The database file inside the data directory. */
+export const DB_FILE_NAME = 'learnables.sqlite';
+
+export const COMMON_OPTIONS = {
+  tenant: { type: 'string' },
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+export interface Knowledge {
+  readonly authority: Authority;
+  readonly tenant: TenantId;
+  readonly principal: Principal;
+  readonly dbFile: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
+  readonly db: Kysely<any>;
+  close(): Promise<void>;
+}
+
+/** Parse a verb's options (strict: an unknown option is a usage error). */
+export function parseOptions<O extends NonNullable<ParseArgsConfig['options']>>(
+  args: readonly string[],
+  options: O,
+) {
+  try {
+    return parseArgs({
+      args: [...args],
+      options: { ...COMMON_OPTIONS, ...options },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
+
+export async function openKnowledge(
+  values: { tenant?: unknown; 'data-dir'?: unknown },
+  io: CliIo,
+): Promise<Knowledge> {
+  const config = loadConfig(io.env);
+  const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : config.dataDir;
+  let tenant: TenantId;
+  try {
+    tenant = typeof values.tenant === 'string' ? tenantId(values.tenant) : DEMO_TENANT;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const dbFile = join(dataDir, DB_FILE_NAME);
+  const db = await openDatabase({ file: dbFile });
+  const authority = createAuthority({
+    store: createSqliteDefinitionStore(db),
+    learnables: createLearnables(),
+    settings: { identificationMargin: config.identificationMargin },
+    clock: systemClock,
+  });
+  return {
+    authority,
+    tenant,
+    principal: { id: 'cli:operator', kind: 'application', tenant, roles: ['admin'] },
+    dbFile,
+    db,
+    close: () => db.destroy(),
+  };
+}
+
+/** The --by option, required for every write: who is doing this (a person, §9). */
+export function requireBy(values: { by?: unknown }): string {
+  if (typeof values.by !== 'string' || values.by.trim() === '') {
+    throw new UsageError('say who is doing this with --by <person>, e.g. --by dana@warehouse.example');
+  }
+  return values.by;
+}
+
+export function requireInt(raw: unknown, flag: string): number {
+  const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n)) throw new UsageError(`${flag} needs a whole number, e.g. ${flag} 3`);
+  return n;
+}
+
+export function shortId(versionId: string): string {
+  return versionId.length > 19 ? `${versionId.slice(0, 19)}…` : versionId;
+}
+
+export const COMMON_USAGE = `  --tenant T       the tenant (default: demo)
+  --data-dir DIR   where learnables.sqlite lives (default: $DATA_DIR or ./data)
+  --json           print JSON instead of text`;
