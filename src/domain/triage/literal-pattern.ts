@@ -21,7 +21,6 @@ export function escapeRe2(text: string): string {
   return text.replace(RE2_META, '\\$&');
 }
 
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const ALNUM = '\\p{L}\\p{N}';
 
 /** How a token may continue on each side; characters that would make it a longer token. */
@@ -33,7 +32,7 @@ export type TokenShape = 'reference' | 'address' | 'words';
  *   letter, a digit, or a separator that joins on to another segment;
  * - address: an e-mail address; not preceded by anything an address's local part may hold, not
  *   followed by a letter, digit, or a `.`/`-` that joins on to more of a domain;
- * - words: a name or phrase; each end that is a letter or digit must not touch another one.
+ * - words: a name or phrase; each ASCII letter or digit end must not touch another one.
  */
 export function tokenPattern(text: string, shape: TokenShape): string {
   const body = escapeRe2(text);
@@ -43,10 +42,11 @@ export function tokenPattern(text: string, shape: TokenShape): string {
     case 'address':
       return `(?:^|[^${ALNUM}._%+'-])` + body + `(?:$|[^${ALNUM}.-]|[.-](?:$|[^${ALNUM}]))`;
     case 'words': {
-      const first = text.charAt(0);
-      const last = text.charAt(text.length - 1);
-      const head = LETTER_OR_DIGIT.test(first) ? (isAsciiWord(first) ? '\\b' : `(?:^|[^${ALNUM}_])`) : '';
-      const tail = LETTER_OR_DIGIT.test(last) ? (isAsciiWord(last) ? '\\b' : `(?:$|[^${ALNUM}_])`) : '';
+      // An ASCII end gets a word boundary. A name ending in another script is left open on that
+      // end: re2's \b is ASCII-only, and the matcher's prefilter (and so the learnable) needs a
+      // mark in such a script to be a plain literal; an affix there (Arabic و, ال) is still the name.
+      const head = isAsciiWord(text.charAt(0)) ? '\\b' : '';
+      const tail = isAsciiWord(text.charAt(text.length - 1)) ? '\\b' : '';
       return head + body + tail;
     }
   }

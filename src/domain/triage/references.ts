@@ -3,8 +3,8 @@
  * `HBL/2026/00412/A` with every segment, letters and digits alike.
  *
  * A reference is a maximal run of letter/digit segments joined by `-` or `/` that holds a digit and
- * either has two or more segments or mixes letters and digits in one segment of six or more
- * characters. Dates, times, plain numbers, flight numbers (`EK123`) and words are not references.
+ * either has two or more segments (six or more characters in all) or mixes letters and digits in
+ * one segment (three letters and four digits, or eight characters). Dates, times, plain numbers, flight numbers (`EK123`) and words are not references.
  *
  * Owns: finding references. Does not own: turning one into a pattern (literal-pattern.ts).
  */
@@ -25,7 +25,6 @@ const DATE_SHAPES = [
   /^\d{4}[-/]\d{4}$/u, // 2025-2026
 ];
 const HAS_DIGIT = /\p{N}/u;
-const HAS_LETTER = /\p{L}/u;
 
 /** Every reference in `text`, in order, each at most once (first occurrence). */
 export function findReferences(text: string): Reference[] {
@@ -48,5 +47,8 @@ export function isReference(run: string): boolean {
   if (DATE_SHAPES.some((re) => re.test(run))) return false;
   const segments = run.split(/[-/]/);
   if (segments.length >= 2) return run.length >= 6 && segments.some((s) => s.length >= 3);
-  return run.length >= 6 && HAS_LETTER.test(run);
+  // One segment: letters and digits mixed, long enough not to be a flight number (EK9012).
+  const letters = (run.match(/\p{L}/gu) ?? []).length;
+  const digits = run.length - letters;
+  return letters > 0 && ((letters >= 3 && digits >= 4) || run.length >= 8);
 }

@@ -1,0 +1,364 @@
+// Invariant (scope traps): a suggestion is never wider than the evidence it was drawn from (§8, §13.1); the post's PA-2026-0901 first.
+import RE2 from 're2';
+import type { Kysely } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database.ts';
+import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
+import { buildDefinition, mail, type TestLesson } from '../support/definitions.ts';
+import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import { suggestionValueFor } from '../../src/domain/learnables/suggestion-values.ts';
+import type { Learnable } from '../../src/domain/learnables/learnable.ts';
+import type { MailMessage, MailPart } from '../../src/domain/mail/mail-message.ts';
+import { partText } from '../../src/domain/mail/parts.ts';
+import { tenantId } from '../../src/domain/tenant.ts';
+import { compileMatcher } from '../../src/domain/triage/compile-matcher.ts';
+import { corpusKey, type ReadingSummary } from '../../src/domain/triage/corpus.ts';
+import { createCorpusProbe } from '../../src/domain/triage/corpus-probe.ts';
+import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
+import { readMessage } from '../../src/domain/triage/read-message.ts';
+import type { Suggestion } from '../../src/domain/triage/reading.ts';
+import { clientNamed, suggest, type SuggestOutcome } from '../../src/domain/triage/suggest.ts';
+
+const learnables = createLearnables();
+const customers = learnables.find((l) => l.collection === 'customers')!;
+const kinds = learnables.find((l) => l.collection === 'kinds')!;
+const settings = { identificationMargin: 0.5 };
+const tenant = tenantId('demo');
+
+const directory: TestLesson[] = [
+  { collection: 'customers', entry: 'northgate', value: { label: 'Northgate Motors Ltd' } },
+  {
+    collection: 'customers',
+    entry: 'northgate',
+    value: { pattern: '@northgatemotors\\.example', where: 'from' },
+  },
+  { collection: 'customers', entry: 'gulftrade', value: { label: 'Gulftrade' } },
+  { collection: 'customers', entry: 'gulftrade', value: { pattern: 'GTS-\\d{4}-\\d{5}', where: 'any' } },
+  { collection: 'customers', entry: 'alhamra', value: { label: 'Al Hamra Trading' } },
+  { collection: 'kinds', entry: 'invoice', value: { label: 'Invoice' } },
+  { collection: 'kinds', entry: 'invoice', value: { cue: 'invoice', where: 'subject' } },
+];
+
+let db: Kysely<unknown>;
+let store: SqliteCorpusStore;
+
+beforeEach(async () => {
+  db = await openDatabase({ file: ':memory:' });
+  store = new SqliteCorpusStore(db);
+});
+afterEach(async () => {
+  await db.destroy();
+});
+
+/** Keep `m` in the corpus as already read (settled as `customer`, or unsettled). */
+async function seen(m: MailMessage, customer: string | null = null): Promise<void> {
+  const lastReading: ReadingSummary = {
+    versionId: 'sha256:test',
+    definitionVersion: 1,
+    customer,
+    kind: null,
+  };
+  await store.remember(tenant, {
+    key: corpusKey(m),
+    message: m,
+    seenAt: '2026-09-01T00:00:00.000Z',
+    taskId: null,
+    lastReading,
+  });
+}
+
+async function suggestFor(
+  m: MailMessage,
+  lessons: TestLesson[] = directory,
+  collection = 'customers',
+): Promise<SuggestOutcome> {
+  const definition = buildDefinition(lessons);
+  const reading = readMessage(
+    definition,
+    1,
+    compileMatcher(definitionMarks(definition, learnables)),
+    m,
+    learnables,
+    settings,
+    (id) => id,
+  );
+  const learnable = collection === 'customers' ? customers : kinds;
+  return suggest({
+    message: m,
+    reading: collection === 'customers' ? reading.customer : reading.kind,
+    learnable,
+    build: suggestionValueFor(collection),
+    definition,
+    probe: createCorpusProbe(store, tenant, corpusKey(m)),
+    settings,
+  });
+}
+
+/** What the suggested value would match, judged by the learnable itself (its keys stay opaque here). */
+function matcherOf(
+  s: Suggestion,
+  learnable: Learnable = customers,
+): (m: Pick<MailMessage, 'from' | 'subject' | 'body' | 'attachments'>) => boolean {
+  const r = learnable.absorb('x', undefined, s.value, { activation: 1, taughtBy: 't', at: 'now' });
+  if (r.outcome !== 'learned')
+    throw new Error(`suggestion refused by its own learnable: ${JSON.stringify(r)}`);
+  const marks = learnable
+    .marks('x', r.content)
+    .map((mk) => ({ re: new RE2(mk.source, 'iu'), parts: mk.parts }));
+  return (m) => marks.some((mk) => mk.parts.some((p: MailPart) => mk.re.test(partText(m as MailMessage, p))));
+}
+
+function expectSuggestion(o: SuggestOutcome): Suggestion {
+  if (!('suggestion' in o)) throw new Error(`expected a suggestion, got none: ${o.none}`);
+  return o.suggestion;
+}
+
+const forwarder = { address: 'ops@fastfreight-forwarding.example', name: 'FastFreight Ops' };
+
+describe('scope traps (§8, §13.1)', () => {
+  it('takes the post’s reference PA-2026-0901 whole, never PA-2026 (§8)', async () => {
+    const m = mail({
+      from: forwarder,
+      subject: 'Pre-alert PA-2026-0901',
+      body: 'On behalf of our client, please find the details.',
+    });
+    const s = expectSuggestion(await suggestFor(m));
+    expect(s.suggestionLabel).toBe('the reference PA-2026-0901 in the subject');
+    const hits = matcherOf(s);
+    expect(hits(m)).toBe(true);
+    for (const other of [
+      'PA-2026-0902',
+      'PA-2026-09012',
+      'PA-2026-0901-7',
+      'PA-2026-0901/B',
+      'XPA-2026-0901',
+      'PA-2026',
+    ])
+      expect(hits(mail({ subject: `Pre-alert ${other}` })), other).toBe(false);
+  });
+
+  it('takes every segment of HBL/2026/00412/A', async () => {
+    const m = mail({
+      from: forwarder,
+      subject: 'Booking HBL/2026/00412/A',
+      body: 'On behalf of our client, details below.',
+    });
+    const s = expectSuggestion(await suggestFor(m));
+    expect(s.suggestionLabel).toBe('the reference HBL/2026/00412/A in the subject');
+    const hits = matcherOf(s);
+    expect(hits(mail({ subject: 'HBL/2026/00412/A' }))).toBe(true);
+    for (const other of ['HBL/2026/00412', 'HBL/2026/00412/B', 'HBL/2026/00412/AB', 'HBL/2026/004123/A'])
+      expect(hits(mail({ subject: other })), other).toBe(false);
+  });
+
+  it('suggests a free-mail sender by its whole address, never its domain', async () => {
+    const m = mail({
+      from: { address: 'dana.northvale7@gmail.com', name: 'Dana' },
+      subject: 'Shipment details',
+    });
+    const s = expectSuggestion(await suggestFor(m));
+    expect(s.suggestionLabel).toBe('the address this message came from');
+    const hits = matcherOf(s);
+    expect(hits(m)).toBe(true);
+    for (const other of [
+      'someone.else@gmail.com',
+      'dana.northvale7@gmail.com.evil.example',
+      'xdana.northvale7@gmail.com',
+      'dana.northvale7@gmailXcom',
+    ])
+      expect(hits(mail({ from: { address: other, name: '' } })), other).toBe(false);
+  });
+
+  it('escapes the dots of an address', async () => {
+    const m = mail({ from: { address: 'billing@origin.example', name: 'Billing' } });
+    const hits = matcherOf(expectSuggestion(await suggestFor(m)));
+    expect(hits(mail({ from: { address: 'billing@originXexample', name: '' } }))).toBe(false);
+    expect(hits(mail({ from: { address: 'billing@origin.example', name: '' } }))).toBe(true);
+  });
+
+  it('never gives a forwarder’s address to the client it writes for ("on behalf of")', async () => {
+    const m = mail({
+      from: forwarder,
+      subject: 'Shipment details',
+      body: 'Hello team,\nOn behalf of our client Northvale Motors Ltd, please find the details.\nRegards',
+    });
+    const s = expectSuggestion(await suggestFor(m));
+    const hits = matcherOf(s);
+    // Same forwarder, another client: the suggestion must not claim it.
+    expect(
+      hits(mail({ from: forwarder, body: 'On behalf of our client Gulfstar Foods LLC, details attached.' })),
+    ).toBe(false);
+    expect(s.suggestionLabel).toBe('the client the body names ("Northvale Motors Ltd")');
+  });
+
+  it.each([
+    [
+      'German',
+      'Im Auftrag unseres Kunden Brandt Maschinenbau GmbH senden wir Ihnen die Daten.',
+      'Brandt Maschinenbau GmbH',
+    ],
+    [
+      'French',
+      'Nous vous écrivons de la part de notre client Société Lumière, voici les détails.',
+      'Société Lumière',
+    ],
+    ['Arabic', 'نيابة عن شركة الحمراء للتجارة، نرسل لكم التفاصيل.', 'شركة الحمراء للتجارة'],
+    [
+      'English, for a client',
+      'We write for our client Velmar Textiles regarding the shipment.',
+      'Velmar Textiles',
+    ],
+  ])(
+    'never gives a forwarder’s address when the text says it writes for a client (%s)',
+    async (_lang, body, client) => {
+      const m = mail({ from: forwarder, subject: 'Shipment', body });
+      const o = await suggestFor(m);
+      const s = expectSuggestion(o);
+      expect(s.suggestionLabel).toBe(`the client the body names ("${client}")`);
+      expect(matcherOf(s)(m)).toBe(true);
+      expect(matcherOf(s)(mail({ from: forwarder, body: 'Another client entirely.' }))).toBe(false);
+    },
+  );
+
+  it('never gives a no-reply or platform sender’s address', async () => {
+    for (const from of [
+      { address: 'noreply@bookings.cargoportal.example', name: 'CargoPortal' },
+      { address: 'notifications@track.shiplink.example', name: 'ShipLink' },
+    ]) {
+      const m = mail({ from, subject: 'Booking confirmation' });
+      const o = await suggestFor(m);
+      expect('none' in o ? o.none : '').toContain('no-reply or platform address');
+    }
+    const automated = mail({
+      from: { address: 'bookings@cargoportal.example', name: '' },
+      isAutomated: true,
+      subject: 'Booking PA-2026-0901',
+    });
+    const s = expectSuggestion(await suggestFor(automated));
+    expect(
+      matcherOf(s)(
+        mail({
+          from: { address: 'bookings@cargoportal.example', name: '' },
+          subject: 'Booking ZZ-2026-0001',
+        }),
+      ),
+    ).toBe(false);
+  });
+
+  it('never gives the address of a forwarded message’s sender', async () => {
+    const m = mail({
+      from: { address: 'colleague@forwarder.example', name: '' },
+      isForward: true,
+      subject: 'Fwd: shipment',
+    });
+    const o = await suggestFor(m);
+    expect('none' in o && o.none).toContain('forward');
+  });
+
+  it('never gives an address already taught to another customer', async () => {
+    const lessons = [
+      ...directory,
+      { collection: 'customers', entry: 'northgate', value: { pattern: 'Gulftrade', where: 'body' } },
+    ];
+    // The address matches northgate; the body names Gulftrade's reference: a tie, unsettled.
+    const m = mail({
+      from: { address: 'ops@northgatemotors.example', name: '' },
+      body: 'Shipment GTS-2026-00412 for Gulftrade',
+    });
+    const o = await suggestFor(m, lessons);
+    const s = expectSuggestion(o);
+    expect(s.suggestionLabel).not.toBe('the address this message came from');
+    expect(matcherOf(s)(mail({ from: m.from, body: 'nothing else' }))).toBe(false);
+  });
+
+  it('never suggests what matches a message the corpus already read as another customer', async () => {
+    const sender = { address: 'desk@sharedbroker.example', name: '' };
+    await seen(mail({ from: sender, subject: 'Pre-alert PA-2026-0901' }), 'gulftrade');
+    const m = mail({ from: sender, subject: 'Pre-alert PA-2026-0901', body: 'details' });
+    const o = await suggestFor(m);
+    expect('none' in o && o.none).toContain('already been read as Gulftrade');
+    expect('none' in o && o.none).toContain(
+      'PA-2026-0901 in the subject also matches messages already read (1 as Gulftrade)',
+    );
+  });
+
+  it('never suggests what matches most of the corpus', async () => {
+    for (let i = 0; i < 30; i++)
+      await seen(
+        mail({
+          from: { address: `x${i}@a.example`, name: '' },
+          subject: `Weekly run RUN-2026-0001 part ${i}`,
+        }),
+      );
+    const m = mail({
+      from: forwarder,
+      subject: 'Weekly run RUN-2026-0001',
+      body: 'On behalf of our client, see the run.',
+    });
+    const o = await suggestFor(m);
+    expect('none' in o && o.none).toContain('matches 30 of the 30 messages seen');
+  });
+
+  it('offers keys only from the learnable’s declared lesson fields (§8)', async () => {
+    const names = new Set(customers.descriptor(settings).lessonFields.map((f) => f.name));
+    for (const m of [
+      mail({ from: { address: 'a@b.example', name: '' } }),
+      mail({ from: forwarder, subject: 'PA-2026-0901', body: 'on behalf of our client' }),
+      mail({ from: forwarder, body: 'On behalf of our client Northvale Motors Ltd, hi' }),
+    ]) {
+      const s = expectSuggestion(await suggestFor(m));
+      expect(Object.keys(s.value).every((k) => names.has(k))).toBe(true);
+    }
+  });
+
+  it('says why when there is nothing narrow enough to suggest', async () => {
+    const m = mail({ from: forwarder, subject: 'Shipment', body: 'On behalf of our client, see below.' });
+    const o = await suggestFor(m);
+    expect('none' in o && o.none).toMatch(
+      /^No suggestion: I won't suggest the sender's address, because the text says it is written for someone else \("On behalf of"\); I found no reference or customer name/,
+    );
+  });
+
+  it('suggests the name of a known customer the message names, when the sender writes for others', async () => {
+    const m = mail({
+      from: forwarder,
+      isForward: true,
+      subject: 'Fwd: details',
+      body: 'Shipment for Al Hamra Trading, pieces 3',
+    });
+    const s = expectSuggestion(await suggestFor(m));
+    expect(s.suggestionLabel).toBe('the name "Al Hamra Trading" in the body');
+  });
+
+  it('offers nothing for a settled reading', async () => {
+    const o = await suggestFor(mail({ from: { address: 'ops@northgatemotors.example', name: '' } }));
+    expect(o).toEqual({ none: 'The message is already settled; there is nothing to teach.' });
+  });
+});
+
+describe('kinds suggestions', () => {
+  it('suggests the subject words before the reference, whole and bounded', async () => {
+    const m = mail({ subject: 'RE: Booking confirmation HBL/2026/00412/A' });
+    const s = expectSuggestion(await suggestFor(m, directory, 'kinds'));
+    expect(s.suggestionLabel).toBe('the words "Booking confirmation" in the subject');
+    const hits = matcherOf(s, kinds);
+    expect(hits(mail({ subject: 'Booking confirmation for X' }))).toBe(true);
+    expect(hits(mail({ subject: 'Booking confirmations' }))).toBe(false);
+  });
+
+  it('offers none when the subject is only a reference', async () => {
+    const o = await suggestFor(mail({ subject: 'PA-2026-0901' }), directory, 'kinds');
+    expect('none' in o).toBe(true);
+  });
+});
+
+describe('clientNamed', () => {
+  it('takes the client name after an on-behalf phrase, and nothing when none is given', () => {
+    expect(clientNamed('On behalf of our client Northvale Motors Ltd, please find')).toBe(
+      'Northvale Motors Ltd',
+    );
+    expect(clientNamed('on behalf of Gulftrade.')).toBe('Gulftrade');
+    expect(clientNamed('On behalf of our client, please find')).toBeNull();
+    expect(clientNamed('on behalf of the warehouse team')).toBeNull();
+  });
+});
