@@ -22,7 +22,12 @@ import type { Authority } from './domain/authority/authority.ts';
 import type { TokenVerifier } from './domain/authority/principal.ts';
 import { JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';
 import { bearerAuth, principalOf, requireRole } from './http/auth.ts';
-import { AUTHORITY_API_PATH, createAuthorityRouter, type LessonDryRun, type TaskPinReader } from './http/authority-api.ts';
+import {
+  AUTHORITY_API_PATH,
+  createAuthorityRouter,
+  type LessonDryRun,
+  type TaskPinReader,
+} from './http/authority-api.ts';
 import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
 import { healthRouter } from './http/health.ts';
 
@@ -52,7 +57,10 @@ export interface ServerDeps {
 }
 
 export interface RunningServer {
+  /** The base URL the card advertises (PUBLIC_URL, else the bound address). */
   readonly url: string;
+  /** The bound address, for callers on this machine. */
+  readonly localUrl: string;
   readonly port: number;
 }
 
@@ -124,7 +132,7 @@ export function createServer(deps: ServerDeps): AppServer {
       });
       const bound = (s.address() as AddressInfo).port;
       baseUrl = publicBaseUrl({ ...deps.config, host }, bound);
-      return { url: baseUrl, port: bound };
+      return { url: baseUrl, localUrl: publicBaseUrl({ publicUrl: undefined, host }, bound), port: bound };
     },
     async close() {
       const s = server;

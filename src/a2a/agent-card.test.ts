@@ -1,4 +1,5 @@
 // Invariant: the card declares the Learnables extension as §6 requires, generated from the learnables' own descriptors.
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';

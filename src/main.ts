@@ -1,0 +1,213 @@
+/**
+ * Composition root: configuration, the database, the authority (embedded, or remote through
+ * AUTHORITY_URL), the triage service, the token store, and the server. On the first start with an
+ * empty data directory it creates the demo tenant and prints a token for it once, also writing it to
+ * DATA_DIR/demo-token readable only by its owner.
+ *
+ * `compose(config)` builds everything without listening (tests and the card check use it);
+ * running this file listens and stops cleanly on SIGINT/SIGTERM.
+ */
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Kysely } from 'kysely';
+import type { MailReader, TriagePort } from './a2a/ports.ts';
+import { loadConfig, type Config } from './config/config.ts';
+import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
+import { createAuthority } from './domain/authority/create-authority.ts';
+import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
+import { systemClock } from './domain/clock.ts';
+import { createLearnables } from './domain/learnables/registry.ts';
+import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
+import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
+import { messageFromFields } from './ingest/mail/from-fields.ts';
+import { parseMail } from './ingest/mail/parse.ts';
+import { createServer, type AppServer } from './server.ts';
+import { openDatabase } from './store/database.ts';
+import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
+import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
+import { createSqliteTaskPins } from './store/sqlite-task-pins.ts';
+import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
+
+/** The demo directory imported on first start. */
+export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
+/** The database file under DATA_DIR. */
+export const DATABASE_FILE = 'learnables-triage.sqlite';
+/** Where the first-start token is written (mode 0600). */
+export const DEMO_TOKEN_FILE = 'demo-token';
+
+export interface Composition {
+  readonly server: AppServer;
+  /** The token created on this (first) start, or null. */
+  readonly demoToken: string | null;
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  /** Where the first-start token is announced. Default: stdout. */
+  readonly announce?: (line: string) => void;
+}
+
+export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
+  const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const dataDir = resolve(config.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const db = await openDatabase({ file: join(dataDir, DATABASE_FILE) });
+  try {
+    const tokens = createSqliteTokenStore(db);
+    const settings = { identificationMargin: config.identificationMargin };
+    const learnables = createLearnables();
+
+    let authority: Authority | null = null;
+    let source: DefinitionSource;
+    let tenant = DEMO_TENANT;
+    if (config.authorityUrl !== undefined) {
+      // §12.1: definitions come from another process; this agent keeps none of its own.
+      const remote = await createRemoteDefinitionSource({
+        url: config.authorityUrl,
+        token: config.authorityToken ?? '',
+      });
+      source = remote;
+      tenant = remote.tenant;
+    } else {
+      authority = createAuthority({
+        store: createSqliteDefinitionStore(db),
+        learnables,
+        settings,
+        clock: systemClock,
+      });
+      source = authority;
+      const directory = JSON.parse(readFileSync(DEMO_DIRECTORY_FILE, 'utf8')) as DirectoryImport;
+      await ensureDemoTenant(authority, directory);
+    }
+
+    // The agent's own callers need a token too when the authority is elsewhere: for the tenant it serves.
+    const demoToken = await firstStartToken(tokens, tenant, dataDir, announce);
+    const agent =
+      config.role === 'authority'
+        ? null
+        : {
+            triage: await triagePort({ db, source, learnables, settings }),
+            mail: mailReader,
+            descriptors: () => source.descriptors(),
+          };
+    const server = createServer({
+      config,
+      db,
+      verifier: tokens,
+      authority,
+      taskPins: createSqliteTaskPins(db),
+      agent,
+    });
+    return {
+      server,
+      demoToken,
+      async close() {
+        await server.close();
+        await db.destroy();
+      },
+    };
+  } catch (e) {
+    await db.destroy();
+    throw e;
+  }
+}
+
+/** The A2A adapter's MailReader over the ingest parsers (mailparser; data-part fields). */
+const mailReader: MailReader = {
+  parse: (raw) => parseMail(raw),
+  fromFields: (fields) => messageFromFields(fields),
+};
+
+/** Where the triage service lives (src/domain/triage, issue 3). */
+const TRIAGE_SERVICE_MODULE = './domain/triage/triage-service.ts';
+
+/**
+ * The triage service behind the agent's TriagePort: triage(tenant, message, pin?) -> { pin,
+ * reading, questions } and recheck(tenant, key). Loaded by path so this root compiles while that
+ * module is being written; replace with a static import once it exists.
+ */
+async function triagePort(deps: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
+  db: Kysely<any>;
+  source: DefinitionSource;
+  learnables: ReturnType<typeof createLearnables>;
+  settings: { identificationMargin: number };
+}): Promise<TriagePort> {
+  let mod: { createTriageService?: (options: Record<string, unknown>) => TriagePort };
+  try {
+    mod = (await import(TRIAGE_SERVICE_MODULE)) as typeof mod;
+  } catch (cause) {
+    throw new Error(
+      `The triage service (${TRIAGE_SERVICE_MODULE}) is not available, so the agent cannot start.`,
+      { cause },
+    );
+  }
+  if (typeof mod.createTriageService !== 'function') {
+    throw new Error(`${TRIAGE_SERVICE_MODULE} does not export createTriageService.`);
+  }
+  return mod.createTriageService({
+    source: deps.source,
+    learnables: deps.learnables,
+    settings: deps.settings,
+    corpus: new SqliteCorpusStore(deps.db),
+    clock: systemClock,
+  });
+}
+
+/**
+ * §13.2 first start: the demo tenant gets one admin token, printed once and written to a file only
+ * the owner can read. A later start (the tenant already has tokens) creates nothing.
+ */
+async function firstStartToken(
+  tokens: ReturnType<typeof createSqliteTokenStore>,
+  tenant: TenantId,
+  dataDir: string,
+  announce: (line: string) => void,
+): Promise<string | null> {
+  if ((await tokens.list(tenant)).length > 0) return null;
+  const { token, record } = await tokens.create({
+    tenant,
+    principal: 'demo-operator',
+    kind: 'person',
+    roles: ['admin'],
+  });
+  const file = join(dataDir, DEMO_TOKEN_FILE);
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600); // in case the file existed with wider permissions
+  announce(
+    `First start: created an admin token for the "${tenant}" tenant (${record.id}). It is shown only now:\n\n  ${token}\n\n` +
+      `It is also saved in ${file} (readable only by you). Create more with \`learnables-triage tokens create\`.`,
+  );
+  return token;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const composition = await compose(config);
+  const { localUrl: url } = await composition.server.listen(config.port, config.host);
+  process.stdout.write(
+    `learnables-triage ${config.role === 'authority' ? 'authority' : 'agent'} listening on ${url} (data in ${resolve(config.dataDir)})\n`,
+  );
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    composition.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        console.error('error while stopping', e);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((e: unknown) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,83 @@
+/**
+ * E2E host helpers: the real composition (main.ts's compose) listening on 127.0.0.1:0 in this
+ * process, or `node --import tsx src/main.ts` as a child process with its own environment. Both
+ * always await close(); every server gets a fresh temporary data directory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/config.ts';
+import { compose, DEMO_TOKEN_FILE } from '../../src/main.ts';
+
+export interface Host {
+  readonly url: string;
+  /** The first-start admin token of the demo tenant (null when this process created none). */
+  readonly token: string | null;
+  readonly dataDir: string;
+  close(): Promise<void>;
+}
+
+export function tempDataDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'learnables-e2e-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The composition of main.ts in this process. `env` is what the process environment would hold. */
+export async function startInProcess(env: Record<string, string> = {}, dataDir?: string): Promise<Host> {
+  const data = dataDir === undefined ? tempDataDir() : { dir: dataDir, remove: () => {} };
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, ...env });
+  const composition = await compose(config, { announce: () => {} });
+  const { localUrl: url } = await composition.server.listen(0, '127.0.0.1');
+  return {
+    url,
+    token: composition.demoToken,
+    dataDir: data.dir,
+    async close() {
+      await composition.close();
+      data.remove();
+    },
+  };
+}
+
+/** `node --import tsx src/main.ts` with `env`, waiting for its "listening on <url>" line. */
+export async function startChild(env: Record<string, string>): Promise<Host> {
+  const data = tempDataDir();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString('utf8');
+      const m = /listening on (http:\/\/\S+)/.exec(output);
+      if (m !== null) resolve(m[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.once('exit', (code) =>
+      reject(new Error(`server exited with ${code} before listening:\n${output}`)),
+    );
+  });
+  let token: string | null = null;
+  try {
+    token = readFileSync(join(data.dir, DEMO_TOKEN_FILE), 'utf8').trim();
+  } catch {
+    token = null;
+  }
+  return {
+    url,
+    token,
+    dataDir: data.dir,
+    async close() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      data.remove();
+    },
+  };
+}

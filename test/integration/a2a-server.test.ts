@@ -1,0 +1,506 @@
+// Invariant: the A2A server honours activation (§7) and the teach block (§8) identically on every transport, pins tasks (§10.3), keeps tenants apart (§13.2) and exposes the self-owning Teach method (§12.2).
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- wire JSON is read loosely; the assertions check its shape */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
+import { EXTENSION_URI, TEACH_METHOD } from '../../src/domain/extension.ts';
+import { tenantId } from '../../src/domain/tenant.ts';
+import { DATABASE_FILE } from '../../src/main.ts';
+import { openDatabase } from '../../src/store/database.ts';
+import { createSqliteTokenStore } from '../../src/store/sqlite-token-store.ts';
+import { startInProcess, tempDataDir, type Host } from '../e2e/host.ts';
+
+const hosts: Host[] = [];
+const cleanups: (() => void)[] = [];
+afterEach(async () => {
+  while (hosts.length > 0) await hosts.pop()!.close();
+  while (cleanups.length > 0) cleanups.pop()!();
+});
+
+async function start(dataDir?: string): Promise<Host> {
+  const h = await startInProcess({}, dataDir);
+  hosts.push(h);
+  return h;
+}
+
+let seq = 0;
+function unknownSenderMail(): string {
+  seq += 1;
+  const id = `${randomUUID()}@origin.example`;
+  return `From: billing${seq}@origin-${seq}.example\r\nTo: imports@warehouse.example\r\nSubject: Pre-alert PA-2026-09${String(seq).padStart(2, '0')}\r\nMessage-ID: <${id}>\r\n\r\nShipment details below.\r\n`;
+}
+
+function mailPart(text: string): Record<string, unknown> {
+  return { raw: Buffer.from(text).toString('base64'), mediaType: 'message/rfc822', filename: 'mail.eml' };
+}
+
+interface RpcResult {
+  status: number;
+  echo: string | null;
+  body: any;
+}
+
+function headers(token: string, activate: boolean): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'a2a-version': '1.0',
+    authorization: `Bearer ${token}`,
+    ...(activate ? { 'a2a-extensions': EXTENSION_URI } : {}),
+  };
+}
+
+async function rpc(
+  host: Host,
+  token: string,
+  method: string,
+  params: unknown,
+  activate = true,
+): Promise<RpcResult> {
+  const res = await fetch(`${host.url}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: headers(token, activate),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return { status: res.status, echo: res.headers.get('a2a-extensions'), body: await res.json() };
+}
+
+/** Streaming JSON-RPC: every SSE event's JSON-RPC result, and the response header. */
+async function rpcStream(
+  host: Host,
+  token: string,
+  params: unknown,
+  activate: boolean,
+): Promise<{ echo: string | null; events: any[] }> {
+  const res = await fetch(`${host.url}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: { ...headers(token, activate), accept: 'text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendStreamingMessage', params }),
+  });
+  const text = await res.text();
+  const events = text
+    .split('\n')
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => JSON.parse(l.slice(5)).result);
+  return { echo: res.headers.get('a2a-extensions'), events };
+}
+
+async function rest(
+  host: Host,
+  token: string,
+  path: string,
+  body: unknown,
+  activate: boolean,
+): Promise<RpcResult> {
+  const res = await fetch(`${host.url}/a2a/rest${path}`, {
+    method: 'POST',
+    headers: headers(token, activate),
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, echo: res.headers.get('a2a-extensions'), body: await res.json() };
+}
+
+async function restStream(
+  host: Host,
+  token: string,
+  body: unknown,
+  activate: boolean,
+): Promise<{ echo: string | null; events: any[] }> {
+  const res = await fetch(`${host.url}/a2a/rest/message:stream`, {
+    method: 'POST',
+    headers: { ...headers(token, activate), accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  const events = text
+    .split('\n')
+    .filter((l) => l.startsWith('data:'))
+    .map((l) => JSON.parse(l.slice(5)));
+  return { echo: res.headers.get('a2a-extensions'), events };
+}
+
+function userMessage(parts: unknown[], taskId?: string): Record<string, unknown> {
+  return {
+    message: {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      parts,
+      ...(taskId === undefined ? {} : { taskId }),
+    },
+  };
+}
+
+/** The task a response carries, whatever the transport's envelope. */
+function taskOf(body: any): any {
+  return body?.result?.task ?? body?.task ?? body?.result ?? body;
+}
+
+function lastStatus(events: any[]): any {
+  const statuses = events.map((e) => e.statusUpdate?.status ?? e.task?.status).filter(Boolean);
+  return statuses[statuses.length - 1];
+}
+
+const teachSchema = (() => {
+  const schema = JSON.parse(readFileSync('/work/shared/spec/extension.json', 'utf8')) as {
+    $defs: Record<string, object>;
+  };
+  const ajv = new Ajv2020({ strict: false });
+  return ajv.compile({ $ref: '#/$defs/TeachBlock', $defs: schema.$defs });
+})();
+
+describe('authentication (§13.2)', () => {
+  it('serves the card without a token and refuses A2A calls without a valid one', async () => {
+    const host = await start();
+    expect((await fetch(`${host.url}/.well-known/agent-card.json`)).status).toBe(200);
+    const none = await fetch(`${host.url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(none.status).toBe(401);
+    const wrong = await rpc(
+      host,
+      'lt_not-a-token',
+      'SendMessage',
+      userMessage([mailPart(unknownSenderMail())]),
+    );
+    expect(wrong.status).toBe(401);
+    const restNone = await fetch(`${host.url}/a2a/rest/message:send`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(restNone.status).toBe(401);
+  });
+
+  it("does not let another tenant see or answer a tenant's task", async () => {
+    const host = await start();
+    const db = await openDatabase({ file: join(host.dataDir, DATABASE_FILE) });
+    const other = (
+      await createSqliteTokenStore(db).create({
+        tenant: tenantId('other'),
+        principal: 'eve@other.example',
+        kind: 'person',
+        roles: ['admin'],
+      })
+    ).token;
+    await db.destroy();
+    const asked = await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(unknownSenderMail())]));
+    const id = taskOf(asked.body).id;
+    const seen = await rpc(host, other, 'GetTask', { id });
+    expect(seen.body.error.code).toBe(-32001); // TaskNotFound
+    const answered = await rpc(
+      host,
+      other,
+      'SendMessage',
+      userMessage([{ data: { entry: 'northgate' } }], id),
+    );
+    expect(answered.body.error.code).toBe(-32001);
+    const mine = await rpc(host, host.token!, 'GetTask', { id });
+    expect(mine.body.result.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+  });
+});
+
+describe('activation and the teach block on every transport (§7, §8)', () => {
+  const transports = ['jsonrpc', 'jsonrpc-stream', 'rest', 'rest-stream'] as const;
+
+  async function ask(
+    host: Host,
+    transport: (typeof transports)[number],
+    activate: boolean,
+    params: unknown,
+  ): Promise<{ echo: string | null; status: any; task: any }> {
+    switch (transport) {
+      case 'jsonrpc': {
+        const r = await rpc(host, host.token!, 'SendMessage', params, activate);
+        const task = taskOf(r.body);
+        return { echo: r.echo, status: task.status, task };
+      }
+      case 'rest': {
+        const r = await rest(host, host.token!, '/message:send', params, activate);
+        const task = taskOf(r.body);
+        return { echo: r.echo, status: task.status, task };
+      }
+      case 'jsonrpc-stream': {
+        const r = await rpcStream(host, host.token!, params, activate);
+        const task = r.events.find((e) => e.task)?.task;
+        return { echo: r.echo, status: lastStatus(r.events), task };
+      }
+      case 'rest-stream': {
+        const r = await restStream(host, host.token!, params, activate);
+        const task = r.events.find((e) => e.task)?.task;
+        return { echo: r.echo, status: lastStatus(r.events), task };
+      }
+    }
+  }
+
+  for (const transport of transports) {
+    it(`${transport}: teach block and echo only when activated; the task proceeds identically either way (§7, §8)`, async () => {
+      const host = await start();
+      const results: Record<string, unknown>[] = [];
+      for (const activate of [true, false]) {
+        const first = await ask(host, transport, activate, userMessage([mailPart(unknownSenderMail())]));
+        expect(first.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+        const meta = first.status.message.metadata?.[EXTENSION_URI];
+        if (activate) {
+          expect(first.echo).toBe(EXTENSION_URI);
+          expect(teachSchema(meta.teach)).toBe(true);
+          const names = meta.teach.lessonFields.map((f: { name: string }) => f.name);
+          expect(Object.keys(meta.teach.suggested ?? {}).every((k) => names.includes(k))).toBe(true);
+        } else {
+          expect(first.echo).toBeNull();
+          expect(meta?.teach).toBeUndefined();
+          expect(JSON.stringify(first.status)).not.toContain('"teach"');
+        }
+        const done = await ask(
+          host,
+          transport,
+          activate,
+          userMessage([{ text: 'Northgate Motors Ltd' }], first.task.id),
+        );
+        expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+        const final = await rpc(host, host.token!, 'GetTask', { id: first.task.id });
+        const report = final.body.result.artifacts[0].parts.find((p: any) => p.data).data;
+        results.push({
+          winner: report.customer.winner,
+          decidedBy: report.customer.decidedBy,
+          question: first.status.message.parts[0].text,
+        });
+      }
+      expect(results[0]).toEqual(results[1]);
+    });
+  }
+});
+
+describe('triage_inbound', () => {
+  it('refuses input that is not an e-mail, naming what it accepts', async () => {
+    const host = await start();
+    const r = await rpc(host, host.token!, 'SendMessage', userMessage([{ text: 'hello there' }]));
+    const task = taskOf(r.body);
+    expect(task.status.state).toBe('TASK_STATE_REJECTED');
+    expect(task.status.message.parts[0].text).toMatch(/message\/rfc822/);
+    expect(task.status.message.parts[0].text).toMatch(/data part/);
+  });
+
+  it('keeps waiting, listing the valid entries, when the answer names none of them', async () => {
+    const host = await start();
+    const first = taskOf(
+      (await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(unknownSenderMail())]))).body,
+    );
+    const again = taskOf(
+      (await rpc(host, host.token!, 'SendMessage', userMessage([{ text: 'Acme Widgets' }], first.id))).body,
+    );
+    expect(again.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(again.status.message.parts[0].text).toContain('"northgate"');
+    expect(again.status.message.parts[0].text).toContain('Acme Widgets');
+    const done = taskOf(
+      (
+        await rpc(
+          host,
+          host.token!,
+          'SendMessage',
+          userMessage([{ data: { customer: 'northgate' } }], first.id),
+        )
+      ).body,
+    );
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+  });
+
+  it('cancels a task parked in input-required', async () => {
+    const host = await start();
+    const first = taskOf(
+      (await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(unknownSenderMail())]))).body,
+    );
+    const cancelled = await rpc(host, host.token!, 'CancelTask', { id: first.id });
+    expect(cancelled.body.result.status.state).toBe('TASK_STATE_CANCELED');
+  });
+
+  it('finishes on its pinned version although a lesson activated a newer one meanwhile (§10.3)', async () => {
+    const host = await start();
+    const text = unknownSenderMail();
+    const sender = /From: (\S+)/.exec(text)![1]!;
+    const first = taskOf((await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(text)]))).body);
+    const pin = first.metadata[EXTENSION_URI].pin;
+    const teach = first.status.message.metadata[EXTENSION_URI].teach;
+    const lesson = await rpc(host, host.token!, TEACH_METHOD, {
+      collection: 'customers',
+      entry: 'gulftrade',
+      value: teach.suggested,
+      taughtBy: 'dana@warehouse.example',
+      reason: 'race test',
+    });
+    expect(lesson.body.result.learned).toBe(true);
+    expect(lesson.body.result.definitionVersion).toBeGreaterThan(pin.definitionVersion);
+    // A new task for the same sender reads it under the new version, without asking.
+    const second = taskOf(
+      (
+        await rpc(
+          host,
+          host.token!,
+          'SendMessage',
+          userMessage([mailPart(text.replace(/Message-ID: <[^>]+>/, `Message-ID: <${randomUUID()}@x>`))]),
+        )
+      ).body,
+    );
+    expect(second.status.state).toBe('TASK_STATE_COMPLETED');
+    expect(second.metadata[EXTENSION_URI].pin.versionId).toBe(lesson.body.result.versionId);
+    // The first task, answered with a different customer, still completes on its pin, as a person decided.
+    const done = taskOf(
+      (await rpc(host, host.token!, 'SendMessage', userMessage([{ data: { entry: 'northgate' } }], first.id)))
+        .body,
+    );
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    const report = done.artifacts[0].parts.find((p: any) => p.data).data;
+    expect(report.pin).toEqual(pin);
+    expect(report.versionId).toBe(pin.versionId);
+    expect(report.customer.winner).toBe('northgate');
+    expect(report.customer.decidedBy).toBe('person');
+    expect(sender).toContain('@');
+  });
+
+  it('survives a restart: a parked task resumes on its pinned version in a new server on the same file', async () => {
+    const data = tempDataDir();
+    cleanups.push(data.remove);
+    const a = await startInProcess({}, data.dir);
+    const first = taskOf(
+      (await rpc(a, a.token!, 'SendMessage', userMessage([mailPart(unknownSenderMail())]))).body,
+    );
+    const token = a.token!;
+    await a.close();
+    const b = await start(data.dir);
+    expect(b.token).toBeNull(); // not a first start any more
+    const done = taskOf(
+      (await rpc(b, token, 'SendMessage', userMessage([{ data: { entry: 'alhamra' } }], first.id))).body,
+    );
+    expect(done.status.state).toBe('TASK_STATE_COMPLETED');
+    const report = done.artifacts[0].parts.find((p: any) => p.data).data;
+    expect(report.pin).toEqual(first.metadata[EXTENSION_URI].pin);
+    expect(report.customer.winner).toBe('alhamra');
+  });
+});
+
+describe('recheck_message (§11)', () => {
+  it('needs activation (§7)', async () => {
+    const host = await start();
+    const first = taskOf(
+      (await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(unknownSenderMail())]))).body,
+    );
+    const r = await rpc(
+      host,
+      host.token!,
+      'SendMessage',
+      userMessage([{ data: { recheck: { taskId: first.id } } }]),
+      false,
+    );
+    const task = taskOf(r.body);
+    expect(task.status.state).toBe('TASK_STATE_REJECTED');
+    expect(task.status.message.parts[0].text).toContain('A2A-Extensions');
+  });
+
+  it('reports unsettled with what it saw, as a new task, never asking', async () => {
+    const host = await start();
+    const first = taskOf(
+      (await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(unknownSenderMail())]))).body,
+    );
+    const r = await rpc(
+      host,
+      host.token!,
+      'SendMessage',
+      userMessage([{ data: { recheck: { taskId: first.id } } }]),
+    );
+    const task = taskOf(r.body);
+    expect(r.echo).toBe(EXTENSION_URI);
+    expect(task.id).not.toBe(first.id);
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    const report = task.artifacts[0].parts.find((p: any) => p.data).data;
+    expect(report.customer.settled).toBe(false);
+    expect(typeof report.customer.reads).toBe('string');
+    expect(JSON.stringify(task)).not.toContain('"teach"');
+  });
+});
+
+describe('the Teach method (§12.2)', () => {
+  it('is refused without activation, needs the teach role, and absorbs through the authority (§10.2)', async () => {
+    const host = await start();
+    const lesson = {
+      collection: 'customers',
+      entry: 'northgate',
+      value: { pattern: 'ops@teach-test\\.example', where: 'from' },
+      taughtBy: 'dana@warehouse.example',
+    };
+    const inactive = await rpc(host, host.token!, TEACH_METHOD, lesson, false);
+    expect(inactive.body.error.code).toBe(-32008);
+    const db = await openDatabase({ file: join(host.dataDir, DATABASE_FILE) });
+    const reader = (
+      await createSqliteTokenStore(db).create({
+        tenant: tenantId('demo'),
+        principal: 'app:reader',
+        kind: 'application',
+        roles: ['read'],
+      })
+    ).token;
+    await db.destroy();
+    const forbidden = await rpc(host, reader, TEACH_METHOD, lesson);
+    expect(forbidden.body.error.data[0].reason).toBe('FORBIDDEN');
+    const learned = await rpc(host, host.token!, TEACH_METHOD, lesson);
+    expect(learned.echo).toBe(EXTENSION_URI);
+    expect(learned.body.result.learned).toBe(true);
+    const again = await rpc(host, host.token!, TEACH_METHOD, lesson);
+    expect(again.body.result.learned).toBe(false);
+    expect(again.body.result.definitionVersion).toBe(learned.body.result.definitionVersion);
+    const refused = await rpc(host, host.token!, TEACH_METHOD, {
+      ...lesson,
+      value: { pattern: 'billing@origin\\.example(', where: 'from' },
+    });
+    expect(refused.body.error.data[0].reason).toBe('LESSON_REFUSED');
+    expect(refused.body.error.message).toMatch(/missing \)/);
+  });
+});
+
+describe('A2A v0.3 clients (the SDK compatibility layer)', () => {
+  it('serves a v0.3 card and the whole question-and-answer turn to the SDK v0.3 transports', async () => {
+    const { LegacyJsonRpcTransport, LegacyRestTransport } = await import('@a2a-js/sdk/compat/v0_3/client');
+    const { SendMessageRequest, TaskState } = await import('@a2a-js/sdk');
+    const host = await start();
+    const card03 = (await (
+      await fetch(`${host.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '0.3' } })
+    ).json()) as any;
+    expect(card03.protocolVersion).toBe('0.3');
+    expect(card03.capabilities.extensions[0].uri).toBe(EXTENSION_URI);
+    let echo: string | null = null;
+    const fetchImpl: typeof fetch = async (u, init) => {
+      const h = new Headers(init?.headers);
+      h.set('Authorization', `Bearer ${host.token!}`);
+      h.set('X-A2A-Extensions', EXTENSION_URI);
+      const r = await fetch(u, { ...init, headers: h });
+      echo = r.headers.get('X-A2A-Extensions');
+      return r;
+    };
+    for (const transport of [
+      new LegacyJsonRpcTransport({ endpoint: `${host.url}/a2a/jsonrpc`, fetchImpl }),
+      new LegacyRestTransport({ endpoint: `${host.url}/a2a/rest`, fetchImpl }),
+    ]) {
+      const asked = await transport.sendMessage(
+        SendMessageRequest.fromJSON({
+          message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: unknownSenderMail() }] },
+        }),
+      );
+      if (!('id' in asked)) throw new Error('expected a task');
+      expect(TaskState[asked.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
+      expect(echo).toBe(EXTENSION_URI);
+      expect(asked.status!.message!.metadata![EXTENSION_URI].teach.collection).toBe('customers');
+      const done = await transport.sendMessage(
+        SendMessageRequest.fromJSON({
+          message: {
+            messageId: randomUUID(),
+            role: 'ROLE_USER',
+            taskId: asked.id,
+            parts: [{ text: 'northgate' }],
+          },
+        }),
+      );
+      expect('id' in done && TaskState[done.status!.state]).toBe('TASK_STATE_COMPLETED');
+    }
+  });
+});
