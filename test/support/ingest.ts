@@ -8,6 +8,7 @@ export interface Submission {
   readonly messageId: string | null;
   readonly subject: string;
   readonly source: MailSourceRef;
+  readonly raw: Buffer;
   readonly at: number;
 }
 
@@ -23,7 +24,14 @@ export function recordingSubmitter(
     submissions,
     async submit(tenant, raw, source): Promise<SubmitResult> {
       const m = await parseMail(raw);
-      const s: Submission = { tenant, messageId: m.messageId, subject: m.subject, source, at: Date.now() };
+      const s: Submission = {
+        tenant,
+        messageId: m.messageId,
+        subject: m.subject,
+        source,
+        raw,
+        at: Date.now(),
+      };
       if (hook !== undefined) await hook(s, submissions.length);
       submissions.push(s);
       return { taskId: `task-${submissions.length}`, state: 'input-required' };
