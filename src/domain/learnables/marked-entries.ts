@@ -22,7 +22,7 @@ import type {
   Provenance,
   Removal,
 } from './learnable.ts';
-import { judgePattern, patternMentions, type PatternRules } from './pattern.ts';
+import { MAX_PATTERN_CHARS, judgePattern, patternMentions, re2Error, type PatternRules } from './pattern.ts';
 
 /** Longest entry label accepted, in characters. */
 export const MAX_LABEL_CHARS = 200;
@@ -149,7 +149,8 @@ export function createMarkedLearnable(
     return a.where === b.where && a.text.toLowerCase() === b.text.toLowerCase();
   }
 
-  function decode(entryName: string, content: unknown): Entry | string {
+  /** Shape check; `compile` also compiles every mark on re2 (for import and load, not per call). */
+  function decode(entryName: string, content: unknown, compile = false): Entry | string {
     if (!isPlainObject(content)) return `a ${v.entryNoun} must be an object`;
     const label = content[LABEL_KEY];
     if (typeof label !== 'string' || label.trim() === '') return `"${entryName}" has no label`;
@@ -175,9 +176,16 @@ export function createMarkedLearnable(
       if (typeof text !== 'string' || typeof where !== 'string' || !v.whereChoices.includes(where)) {
         return `"${entryName}".${v.listKey}[${i}] needs a ${v.textKey} and a ${WHERE_KEY} (one of ${listWords(v.whereChoices)})`;
       }
-      const verdict = judgePattern(text, v.patternRules);
-      if (!verdict.ok || verdict.source !== text)
-        return `"${entryName}".${v.listKey}[${i}]: ${verdict.ok ? 'not trimmed' : verdict.reason}`;
+      if (text.trim() === '' || text.length > MAX_PATTERN_CHARS) {
+        return `"${entryName}".${v.listKey}[${i}] has an empty or over-long ${v.textKey}`;
+      }
+      if (compile) {
+        // Loading a stored version checks that re2 can run it, not today's scope policy: a version
+        // absorbed under older rules must stay loadable so a task pinned to it can finish (§10.3).
+        const error = re2Error(text);
+        if (error !== null)
+          return `"${entryName}".${v.listKey}[${i}]: re2 cannot compile "${text}": ${error}`;
+      }
       const added = decodeProvenance(m.added);
       if (added === null) return `"${entryName}".${v.listKey}[${i}] has no valid provenance`;
       marks.push({ text, where, added });
@@ -360,7 +368,7 @@ export function createMarkedLearnable(
       entryName: string,
       content: unknown,
     ): { ok: true; content: EntryContent } | { ok: false; reason: string } {
-      const e = decode(entryName, content);
+      const e = decode(entryName, content, true);
       if (typeof e === 'string') return { ok: false, reason: e };
       return { ok: true, content: encode(e) };
     },

@@ -279,6 +279,16 @@ export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
   return { ok: true, source };
 }
 
+/** re2's reason a source does not compile with PATTERN_FLAGS, or null when it compiles. */
+export function re2Error(source: string): string | null {
+  try {
+    new RE2(source, PATTERN_FLAGS);
+    return null;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
 /** Punctuation people escape out of habit (`PA\-2026`); literal in re2 either way. */
 const NEEDLESS_ESCAPES = new Set('-@#:,;\'"!%&=<>`~ _'.split(''));
 

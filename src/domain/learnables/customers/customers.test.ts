@@ -221,3 +221,38 @@ describe('customers mentions and erase (§14)', () => {
     expect(customers.rules('northgate', r.content)).toHaveLength(1);
   });
 });
+
+describe('customers validateContent (§10.3)', () => {
+  const stored = (pattern: string): unknown => ({
+    label: 'Northgate',
+    labelAdded: stamp(1),
+    marks: [{ pattern, where: 'from', added: stamp(1) }],
+  });
+
+  it("loads a stored mark that today's scope rules would refuse, so a pinned task can finish", () => {
+    expect(customers.validateContent('northgate', stored('invoice')).ok).toBe(true);
+  });
+
+  it('rejects stored content re2 cannot run, with its reason', () => {
+    const v = customers.validateContent('northgate', stored('billing@origin\\.example('));
+    expect(v.ok).toBe(false);
+    if (!v.ok) expect(v.reason).toMatch(/re2 cannot compile .*missing \)/);
+  });
+
+  it('rejects a where outside the choices and marks without provenance', () => {
+    expect(
+      customers.validateContent('northgate', {
+        label: 'N',
+        labelAdded: stamp(1),
+        marks: [{ pattern: 'PA-2026-0901', where: 'header', added: stamp(1) }],
+      }).ok,
+    ).toBe(false);
+    expect(
+      customers.validateContent('northgate', {
+        label: 'N',
+        labelAdded: stamp(1),
+        marks: [{ pattern: 'PA-2026-0901', where: 'from' }],
+      }).ok,
+    ).toBe(false);
+  });
+});

@@ -1,6 +1,6 @@
 // Invariant: mappings (the post's ColumnMapping) learns `{ column }` with no pattern key and phrases it exactly as the post does (§9, §10.4).
 import { describe, expect, it } from 'vitest';
-import type { Provenance } from '../learnable.ts';
+import type { EntryContent, Provenance } from '../learnable.ts';
 import { MAPPINGS_HOW, createMappingsLearnable } from './mappings.ts';
 
 const stamp = (activation: number): Provenance => ({
@@ -50,6 +50,16 @@ describe('mappings', () => {
       ]);
       expect(mappings.marks('waybill', r.content)).toEqual([]);
     }
+  });
+
+  it('lists the headings a field has been seen under, in the order learned (the reader takes the first hit)', () => {
+    let content: EntryContent | undefined;
+    for (const [i, column] of ['Air Waybill No', 'AWB', 'MAWB'].entries()) {
+      const r = mappings.absorb('waybill', content, { column }, stamp(i + 1));
+      if (r.outcome !== 'learned') throw new Error(JSON.stringify(r));
+      content = r.content;
+    }
+    expect(mappings.headings('waybill', content!)).toEqual(['Air Waybill No', 'AWB', 'MAWB']);
   });
 
   it('trims, and treats a heading differing only in case or spaces as known (§10.2)', () => {
