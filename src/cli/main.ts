@@ -12,8 +12,10 @@ import { historyCommand } from './commands/history.ts';
 import { importCommand } from './commands/import.ts';
 import { revertCommand } from './commands/revert.ts';
 import { rollbackCommand } from './commands/rollback.ts';
+import { rulesCommand } from './commands/rules.ts';
 import { showCommand } from './commands/show.ts';
 import { teachCommand } from './commands/teach.ts';
+import { tokensCommand } from './commands/tokens.ts';
 
 /** The command map: verb -> command. */
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
@@ -25,6 +27,8 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
     revertCommand,
     eraseCommand,
     importCommand,
+    rulesCommand,
+    tokensCommand,
   ].map((c) => [c.name, c] as const),
 );
 

@@ -128,7 +128,7 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
     const p = principalOf(res);
     const body = requireObject(req.body, '{ "to": 11, "taughtBy": "dana@warehouse.example", "reason": "…" }');
     const problems: string[] = [];
-    const to = intField(body, 'to', problems, 1);
+    const to = intField(body, 'to', problems, 0); // 0 = nothing learned
     const who = whoAndWhy(body, problems);
     throwIfProblems(problems);
     res.json(await authority.rollback(p.tenant, p, { to: to!, ...who }));
