@@ -9,13 +9,13 @@
 import { createHash } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailparser';
-import { convert } from 'html-to-text';
 import { DomainError, isDomainError } from '../../domain/errors.ts';
 import type { MailAddress, MailAttachment, MailMessage } from '../../domain/mail/mail-message.ts';
 import { limitExceeded, resolveMailLimits } from '../../domain/mail/limits.ts';
 import type { MailLimits } from '../../domain/mail/limits.ts';
 import { decodeText } from './charset.ts';
 import { looksLikeCsv, parseCsv } from './csv.ts';
+import { htmlToText } from './html-text.ts';
 import { isAutomated, isForward } from './signals.ts';
 import type { HeaderLookup } from './signals.ts';
 
@@ -138,8 +138,8 @@ async function parseWithDeadline(bytes: Buffer, limits: MailLimits, deadline: nu
         skipTextToHtml: true,
         skipTextLinks: true,
         skipImageLinks: true,
-        // mailsplit's own per-part header bound (it counts each header line as at least 64 bytes)
-        maxHeadSize: Math.max(limits.maxHeaderBytes * 4, 64 * 1024),
+        // the header bound for every part (mailsplit counts each header line as at least 64 bytes)
+        maxHeadSize: limits.maxHeaderBytes,
       } as Parameters<typeof simpleParser>[1]),
       timeout,
     ]);
@@ -241,27 +241,10 @@ function messageIdOf(raw: string | undefined): string | null {
   return id === '' ? null : id;
 }
 
-/** HTML to plain text: no line wrapping, table cells kept apart, links as their text, images dropped. */
-export function htmlToText(html: string, limits: Pick<MailLimits, 'maxTextChars'>): string {
-  return convert(html, {
-    wordwrap: false,
-    limits: { maxInputLength: limits.maxTextChars * 4, maxDepth: 1000, maxChildNodes: 100_000 },
-    selectors: [
-      { selector: 'a', options: { ignoreHref: true } },
-      { selector: 'img', format: 'skip' },
-      {
-        selector: 'table',
-        format: 'dataTable',
-        options: { uppercaseHeaderCells: false, maxColumnWidth: 1000 },
-      },
-    ],
-  });
-}
-
 function bodyText(mail: ParsedMail, limits: MailLimits, rawBody: () => string | null): string {
   let text = repairUndeclared(typeof mail.text === 'string' ? mail.text : '', rawBody);
   if (text.trim() === '' && typeof mail.html === 'string' && mail.html.trim() !== '') {
-    text = htmlToText(mail.html, limits);
+    text = htmlToText(mail.html, limits.maxTextChars * 4);
   }
   text = clean(text).trim();
   if (text.length > limits.maxTextChars) {
@@ -350,7 +333,7 @@ async function readAttachment(
   const csv = looksLikeCsv(type, filename);
   if (TEXT_LIKE.test(type) || csv) {
     text = decodeText(content, charset);
-    if (type === 'text/html') text = htmlToText(text, limits);
+    if (type === 'text/html') text = htmlToText(text, limits.maxTextChars * 4);
     text = clean(text);
     if (text.length > limits.maxTextChars) {
       throw limitExceeded(

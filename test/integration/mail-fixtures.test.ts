@@ -1,0 +1,73 @@
+// Every realistic fixture in fixtures/mail parses without error, and expected.json names every fixture once with readings drawn from the demo directory.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseMail } from '../../src/ingest/mail/parse.ts';
+
+const MAIL = join(import.meta.dirname, '../../fixtures/mail');
+const DIRECTORY = join(import.meta.dirname, '../../fixtures/directory/demo.json');
+
+interface Expected {
+  file: string;
+  customer: string | null;
+  kind: string | null;
+  manifestFields?: Record<string, string | null>;
+  notes: string;
+}
+
+const files = readdirSync(MAIL)
+  .filter((f) => f.endsWith('.eml'))
+  .sort();
+const expected = JSON.parse(readFileSync(join(MAIL, 'expected.json'), 'utf8')) as Expected[];
+const directory = JSON.parse(readFileSync(DIRECTORY, 'utf8')) as {
+  collections: Record<string, Record<string, Record<string, unknown>[]>>;
+};
+
+describe('mail fixtures', () => {
+  it('has at least 40 realistic messages, each named once in expected.json', () => {
+    expect(files.length).toBeGreaterThanOrEqual(40);
+    expect(expected.map((e) => e.file).sort()).toEqual(files);
+  });
+
+  it('keeps a good share of messages that must stay unsettled, and one from billing@origin.example among them (Appendix B)', async () => {
+    const unsettled = expected.filter((e) => e.customer === null);
+    expect(unsettled.length).toBeGreaterThanOrEqual(8);
+    const fromOrigin = await Promise.all(
+      unsettled.map(async (e) => (await parseMail(readFileSync(join(MAIL, e.file)))).from?.address),
+    );
+    expect(fromOrigin).toContain('billing@origin.example');
+  });
+
+  it('expects only customers, kinds and manifest fields the demo directory declares', () => {
+    const customers = Object.keys(directory.collections.customers!);
+    const kinds = Object.keys(directory.collections.kinds!);
+    const fields = Object.keys(directory.collections.mappings!);
+    for (const e of expected) {
+      if (e.customer !== null) expect(customers).toContain(e.customer);
+      if (e.kind !== null) expect(kinds).toContain(e.kind);
+      if (e.manifestFields !== undefined)
+        expect(Object.keys(e.manifestFields).sort()).toEqual([...fields].sort());
+      expect(e.notes.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('never makes billing@origin.example a known mark (Appendix B: it is the sender that gets taught)', () => {
+    const text = JSON.stringify(directory.collections.customers);
+    expect(text).not.toMatch(/origin/i);
+  });
+
+  it.each(files)('parses %s', async (file) => {
+    const raw = readFileSync(join(MAIL, file));
+    const m = await parseMail(raw);
+    expect(m.from).not.toBeNull();
+    expect(m.subject).not.toBe('');
+    expect(m.body.length + m.attachments.length).toBeGreaterThan(0);
+    expect(m.body).not.toContain('\uFFFD');
+    expect(m.subject).not.toContain('\uFFFD');
+    const e = expected.find((x) => x.file === file)!;
+    if (e.manifestFields !== undefined) {
+      // a manifest the readers can find: one attachment parsed into a table with headings
+      expect(m.attachments.some((a) => a.table !== null && a.table.headings.length > 1)).toBe(true);
+    }
+  });
+});
