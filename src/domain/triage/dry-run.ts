@@ -1,0 +1,274 @@
+/**
+ * Dry run of a proposed lesson against the corpus (§13.1): before a person confirms a lesson, show
+ * how many messages already seen it matches, a few of them, how many would newly settle, and which
+ * would change from one entry to another (a conflict the person must see before confirming).
+ *
+ * The lesson is absorbed by its own learnable into a scratch copy of the active definition (the
+ * value stays opaque here, §9); a refusal is the learnable's reason (§10.1). Every kept message is
+ * read twice, under the active version and under the scratch one. Nothing is written.
+ *
+ * The scratch matcher is the active version's compiled matcher with the taught entry's marks swapped
+ * for a matcher compiled from that entry's new marks: the same hits as compiling the whole scratch
+ * version (a test proves it), without recompiling a large directory for every dry run.
+ */
+import type { Clock } from '../clock.ts';
+import type { Definition, PinnedDefinition } from '../definitions/definition.ts';
+import { DomainError } from '../errors.ts';
+import { canonicalJson, isPlainObject } from '../json.ts';
+import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/learnable.ts';
+import type { TenantId } from '../tenant.ts';
+import { compileMatcher } from './compile-matcher.ts';
+import { scanCorpus, type CorpusStore } from './corpus.ts';
+import { definitionMarks } from './definition-marks.ts';
+import type { IndexedMark, Matcher } from './matcher.ts';
+import type { MatcherCache } from './matcher-cache.ts';
+import { readMessage } from './read-message.ts';
+import type { CollectionReading, MessageReading } from './reading.ts';
+
+/** Most example messages a dry run returns. */
+export const DRY_RUN_EXAMPLES = 5;
+/** Most conflicts listed (all are counted). */
+export const DRY_RUN_CHANGES_LISTED = 50;
+
+export interface DryRunLesson {
+  readonly collection: string;
+  readonly entry: string;
+  /** Opaque (§9). */
+  readonly value: LessonValue;
+}
+
+export interface DryRunExample {
+  readonly key: string;
+  readonly subject: string;
+  readonly from: string;
+}
+
+/** A message whose settled entry would change: to another entry, or to unsettled (`to: null`). */
+export interface DryRunChange {
+  readonly key: string;
+  readonly subject: string;
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
+export interface DryRunResult {
+  readonly collection: string;
+  readonly entry: string;
+  /** Whether the lesson would change anything (§10.2: false when it adds nothing). */
+  readonly learned: boolean;
+  /** Phrased by the learnable (§10.4). */
+  readonly describes: string;
+  /** The version the lesson was evaluated against. */
+  readonly definitionVersion: number;
+  readonly versionId: string;
+  /** Messages kept in the corpus. */
+  readonly total: number;
+  /** Messages the lesson matches (for learnables that match text) or whose reading it changes. */
+  readonly matches: number;
+  readonly examples: readonly DryRunExample[];
+  /** Messages unsettled now that the lesson would settle. */
+  readonly newlySettled: number;
+  /** How many messages would change from one entry to another, or lose their settled entry. */
+  readonly conflicts: number;
+  readonly changes: readonly DryRunChange[];
+}
+
+export interface DryRunDeps {
+  readonly definitions: { active(tenant: TenantId): Promise<PinnedDefinition> };
+  readonly corpus: CorpusStore;
+  readonly learnables: readonly Learnable[];
+  readonly settings: LearnableSettings;
+  readonly matcherCache: MatcherCache;
+  readonly clock: Clock;
+}
+
+export async function dryRun(
+  deps: DryRunDeps,
+  tenant: TenantId,
+  lesson: DryRunLesson,
+): Promise<DryRunResult> {
+  const learnable = deps.learnables.find((l) => l.collection === lesson.collection);
+  if (learnable === undefined) {
+    const declared = deps.learnables.map((l) => l.collection).join(', ');
+    throw new DomainError(
+      'COLLECTION_UNKNOWN',
+      `There is no collection "${String(lesson.collection)}": use one of ${declared}.`,
+      {
+        details: { declared: deps.learnables.map((l) => l.collection) },
+      },
+    );
+  }
+  if (typeof lesson.entry !== 'string' || lesson.entry.trim() === '') {
+    throw new DomainError(
+      'LESSON_MALFORMED',
+      'entry is missing: name the entry the lesson would teach (e.g. "northgate").',
+    );
+  }
+  if (!isPlainObject(lesson.value)) {
+    throw new DomainError(
+      'LESSON_MALFORMED',
+      'value must be an object holding the lesson fields the collection declares.',
+    );
+  }
+
+  const active = await deps.definitions.active(tenant);
+  const entries = active.definition.collections.get(learnable.collection);
+  const content = entries?.get(lesson.entry);
+  if (content === undefined && !learnable.createsEntries) {
+    throw new DomainError(
+      'ENTRY_UNKNOWN',
+      `There is no ${learnable.entryNoun} "${lesson.entry}" in ${learnable.collection}.`,
+    );
+  }
+  const activation = active.definitionVersion + 1;
+  const absorbed = learnable.absorb(lesson.entry, content, lesson.value, {
+    activation,
+    taughtBy: 'dry-run',
+    at: deps.clock.now(),
+  });
+  if (absorbed.outcome === 'refused') {
+    // §10.1: the learnable's reason, unchanged.
+    throw new DomainError('LESSON_REFUSED', absorbed.reason, {
+      details: { collection: learnable.collection, entry: lesson.entry },
+    });
+  }
+
+  const base = {
+    collection: learnable.collection,
+    entry: lesson.entry,
+    learned: absorbed.outcome === 'learned',
+    describes: absorbed.describes,
+    definitionVersion: active.definitionVersion,
+    versionId: active.definition.versionId,
+  };
+  const total = await deps.corpus.count(tenant);
+  if (absorbed.outcome === 'unchanged') {
+    return { ...base, total, matches: 0, examples: [], newlySettled: 0, conflicts: 0, changes: [] };
+  }
+
+  const scratch = scratchDefinition(
+    active.definition,
+    learnable.collection,
+    lesson.entry,
+    absorbed.content,
+    activation,
+  );
+  const before = deps.matcherCache.get(active.definition.versionId, () =>
+    definitionMarks(active.definition, deps.learnables),
+  );
+  const after = swapEntryMatcher(before, learnable, lesson.entry, absorbed.content);
+  const isNew = (m: IndexedMark): boolean =>
+    m.collection === learnable.collection &&
+    m.entry === lesson.entry &&
+    m.provenance.activation === activation;
+
+  let matches = 0;
+  let newlySettled = 0;
+  let conflicts = 0;
+  const examples: DryRunExample[] = [];
+  const changes: DryRunChange[] = [];
+  const read = (
+    definition: Definition,
+    matcher: Matcher,
+    message: Parameters<Matcher['match']>[0],
+  ): MessageReading =>
+    readMessage(
+      definition,
+      active.definitionVersion,
+      matcher,
+      message,
+      deps.learnables,
+      deps.settings,
+      (id) => id,
+    );
+
+  for await (const record of scanCorpus(deps.corpus, tenant)) {
+    const m = record.message;
+    const afterHits = after.match(m);
+    const then = read(active.definition, before, m);
+    const now = read(scratch, { markCount: after.markCount, match: () => afterHits }, m);
+    const was = collectionReading(then, learnable.collection);
+    const will = collectionReading(now, learnable.collection);
+    const changed =
+      was === null
+        ? canonicalJson(then.manifests) !== canonicalJson(now.manifests)
+        : canonicalJson(strip(was)) !== canonicalJson(strip(will!));
+    if (afterHits.some((h) => isNew(h.mark)) || changed) {
+      matches++;
+      if (examples.length < DRY_RUN_EXAMPLES)
+        examples.push({ key: record.key, subject: m.subject, from: m.from?.address ?? '' });
+    }
+    if (was === null) {
+      if (newlySettledManifest(then, now)) newlySettled++;
+      continue;
+    }
+    if (!was.settled && will!.settled) newlySettled++;
+    if (was.settled && (!will!.settled || will!.winner !== was.winner)) {
+      conflicts++;
+      if (changes.length < DRY_RUN_CHANGES_LISTED) {
+        changes.push({
+          key: record.key,
+          subject: m.subject,
+          from: was.winner ?? null,
+          to: will!.settled ? (will!.winner ?? null) : null,
+        });
+      }
+    }
+  }
+  return { ...base, total, matches, examples, newlySettled, conflicts, changes };
+}
+
+/** The active definition with one entry replaced: what absorbing the lesson would activate. */
+export function scratchDefinition(
+  definition: Definition,
+  collection: string,
+  entry: string,
+  content: EntryContent,
+  activation: number,
+): Definition {
+  const collections = new Map(definition.collections);
+  const entries = new Map(definition.collections.get(collection) ?? []);
+  entries.set(entry, content);
+  collections.set(collection, entries);
+  return { versionId: `dry-run:${definition.versionId}:${activation}`, collections };
+}
+
+/**
+ * The scratch version's matcher: every hit of the active matcher except the taught entry's, plus
+ * the hits of that entry's marks as the lesson leaves them.
+ */
+export function swapEntryMatcher(
+  active: Matcher,
+  learnable: Learnable,
+  entry: string,
+  content: EntryContent,
+): Matcher {
+  const marks: IndexedMark[] = learnable
+    .marks(entry, content)
+    .map((m) => ({ ...m, collection: learnable.collection, entry }));
+  const own = compileMatcher(marks);
+  const mine = (m: IndexedMark): boolean => m.collection === learnable.collection && m.entry === entry;
+  return {
+    markCount: active.markCount + own.markCount,
+    match(message) {
+      return [...active.match(message).filter((h) => !mine(h.mark)), ...own.match(message)];
+    },
+  };
+}
+
+function collectionReading(reading: MessageReading, collection: string): CollectionReading | null {
+  if (collection === reading.customer.collection) return reading.customer;
+  if (collection === reading.kind.collection) return reading.kind;
+  return null;
+}
+
+/** What decides a reading (evidence aside). */
+function strip(r: CollectionReading): unknown {
+  return { settled: r.settled, winner: r.winner ?? null };
+}
+
+function newlySettledManifest(then: MessageReading, now: MessageReading): boolean {
+  const settledFields = (r: MessageReading): number =>
+    r.manifests.reduce((n, m) => n + m.fields.filter((f) => f.settled).length, 0);
+  return settledFields(now) > settledFields(then);
+}

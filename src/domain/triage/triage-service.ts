@@ -1,0 +1,335 @@
+/**
+ * The triage service: what the A2A executor (triage_inbound, recheck_message), the IMAP poller and
+ * the authority API's dry run call.
+ *
+ * - `triage` reads a message under a pinned definition version (§10.3): with no pin it resolves the
+ *   active version and pins to it; with a pin it loads exactly that version by versionId, so a task
+ *   finishes on the version it started on even after a newer one is activated. Each unsettled
+ *   customers or kinds reading becomes a question with the teach-block data (§8): the entries, a
+ *   suggestion never wider than its evidence, or the reason there is none. Every message read is
+ *   kept in the corpus (§13.1).
+ * - `recheck` is show-back (§11): a message seen before, read under the version active NOW; it
+ *   never asks, never proposes, is never pinned.
+ * - `dryRun` evaluates a proposed lesson against the corpus (§13.1).
+ *
+ * Owns: orchestration. Does not own: reading (read-message.ts), suggesting (suggest.ts), storage
+ * (the CorpusStore port), or emitting teach blocks only to activated clients (the A2A adapter, §7).
+ */
+import type { Authority } from '../authority/authority.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import type { PinnedDefinition } from '../definitions/definition.ts';
+import type { Learnable, LearnableSettings } from '../learnables/learnable.ts';
+import { suggestionValueFor } from '../learnables/suggestion-values.ts';
+import type { MailMessage } from '../mail/mail-message.ts';
+import type { TenantId } from '../tenant.ts';
+import { corpusKey, type CorpusRecord, type CorpusStore, type ReadingSummary } from './corpus.ts';
+import { createCorpusProbe } from './corpus-probe.ts';
+import { definitionMarks } from './definition-marks.ts';
+import { dryRun, type DryRunLesson, type DryRunResult } from './dry-run.ts';
+import type { Matcher } from './matcher.ts';
+import type { MatcherCache } from './matcher-cache.ts';
+import { CUSTOMERS, KINDS, readMessage } from './read-message.ts';
+import type { CollectionReading, MessageReading, TeachBlock } from './reading.ts';
+import { suggest } from './suggest.ts';
+
+/** What the agent reads about definitions: an embedded authority, or a remote one (§12.1). */
+export type DefinitionSource = Pick<Authority, 'descriptors' | 'active' | 'load'>;
+
+/** The definition a task is pinned to (§10.3), kept in the task's metadata. */
+export interface TaskPin {
+  readonly definitionVersion: number;
+  readonly versionId: string;
+}
+
+/** One thing the agent could not decide and must ask a person (§8). */
+export interface TriageQuestion {
+  readonly collection: string;
+  /** The question in a person's words, with what the agent saw. */
+  readonly text: string;
+  /** The teach-block data; the A2A adapter emits it only to clients that activated the extension (§7). */
+  readonly teach: TeachBlock;
+  /** Why there is no suggestion, in words, when there is none. */
+  readonly noSuggestion?: string;
+}
+
+export interface TriageOutcome {
+  readonly pin: TaskPin;
+  readonly reading: MessageReading;
+  /** Empty when every question a learnable covers is settled. */
+  readonly questions: readonly TriageQuestion[];
+  /** The message's corpus key (for recheck by key). */
+  readonly key: string;
+}
+
+export type RecheckKey =
+  | { readonly messageId: string }
+  | { readonly key: string }
+  | { readonly taskId: string }
+  | { readonly message: MailMessage };
+
+export interface TriageSettings extends LearnableSettings {
+  /** Days a message is kept in the corpus (§13.1); undefined keeps messages until purged by hand. */
+  readonly corpusRetentionDays?: number;
+}
+
+export interface TriageServiceDeps {
+  readonly definitions: DefinitionSource;
+  readonly corpus: CorpusStore;
+  readonly learnables: readonly Learnable[];
+  readonly settings: TriageSettings;
+  readonly matcherCache: MatcherCache;
+  /** Display form of a stable person id (§14); null once erased. Default: the id itself. */
+  readonly resolvePerson?: (tenant: TenantId, personId: string) => Promise<string | null>;
+  readonly clock?: Clock;
+}
+
+export interface TriageService {
+  triage(
+    tenant: TenantId,
+    message: MailMessage,
+    pin?: TaskPin,
+    options?: { readonly taskId?: string },
+  ): Promise<TriageOutcome>;
+  /** §11 show-back; null when the message was never seen for this tenant. */
+  recheck(tenant: TenantId, key: RecheckKey): Promise<MessageReading | null>;
+  dryRun(tenant: TenantId, lesson: DryRunLesson): Promise<DryRunResult>;
+  /**
+   * Record a person's answer to a question (the entry they chose), so the corpus knows what this
+   * message is: later suggestions never claim it for another entry (§13.1).
+   */
+  recordAnswer(tenant: TenantId, message: MailMessage, collection: string, entry: string): Promise<void>;
+  /** Delete corpus messages older than the retention setting; returns how many. */
+  purgeExpired(tenant: TenantId): Promise<number>;
+}
+
+/** Most entries a teach block lists (candidates first); a client may still name any entry. */
+export const MAX_TEACH_ENTRIES = 200;
+/** Expired corpus messages are purged at most this often per tenant, in ms. */
+export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const QUESTIONS: Readonly<Record<string, string>> = {
+  [CUSTOMERS]: "I can't tell whose shipment this is. Who should it go to?",
+  [KINDS]: "I can't tell what kind of message this is. What is it?",
+};
+
+export function createTriageService(deps: TriageServiceDeps): TriageService {
+  const clock = deps.clock ?? systemClock;
+  const lastPurge = new Map<TenantId, number>();
+
+  const matcherFor = (definition: PinnedDefinition['definition']): Matcher =>
+    deps.matcherCache.get(definition.versionId, () => definitionMarks(definition, deps.learnables));
+
+  /** Read with every matched mark's teacher resolved to a display form first (readers are sync). */
+  async function read(
+    tenant: TenantId,
+    pinned: PinnedDefinition,
+    message: MailMessage,
+  ): Promise<MessageReading> {
+    const matcher = matcherFor(pinned.definition);
+    const hits = matcher.match(message);
+    const names = new Map<string, string>();
+    if (deps.resolvePerson !== undefined) {
+      for (const id of new Set(hits.map((h) => h.mark.provenance.taughtBy))) {
+        names.set(id, (await deps.resolvePerson(tenant, id)) ?? '[erased]');
+      }
+    }
+    const once: Matcher = { markCount: matcher.markCount, match: () => hits };
+    return readMessage(
+      pinned.definition,
+      pinned.definitionVersion,
+      once,
+      message,
+      deps.learnables,
+      deps.settings,
+      (id) => names.get(id) ?? id,
+    );
+  }
+
+  async function purgeExpired(tenant: TenantId): Promise<number> {
+    const days = deps.settings.corpusRetentionDays;
+    if (days === undefined) return 0;
+    const cutoff = new Date(Date.parse(clock.now()) - days * DAY_MS).toISOString();
+    return deps.corpus.purge(tenant, cutoff);
+  }
+
+  async function maybePurge(tenant: TenantId): Promise<void> {
+    const now = Date.parse(clock.now());
+    if (
+      deps.settings.corpusRetentionDays === undefined ||
+      now - (lastPurge.get(tenant) ?? -Infinity) < PURGE_INTERVAL_MS
+    )
+      return;
+    lastPurge.set(tenant, now);
+    await purgeExpired(tenant);
+  }
+
+  async function question(
+    tenant: TenantId,
+    pinned: PinnedDefinition,
+    message: MailMessage,
+    key: string,
+    reading: CollectionReading,
+  ): Promise<TriageQuestion | null> {
+    const learnable = deps.learnables.find((l) => l.collection === reading.collection);
+    if (learnable === undefined || reading.settled) return null;
+    const entries = teachEntries(reading, [
+      ...(pinned.definition.collections.get(learnable.collection)?.keys() ?? []),
+    ]);
+    const outcome = await suggest({
+      message,
+      reading,
+      learnable,
+      build: suggestionValueFor(learnable.collection),
+      definition: pinned.definition,
+      probe: createCorpusProbe(deps.corpus, tenant, key),
+      settings: deps.settings,
+    });
+    const lessonFields = learnable.descriptor(deps.settings).lessonFields;
+    const ask = QUESTIONS[learnable.collection] ?? `Which ${learnable.entryNoun} is this?`;
+    const text = `${ask} ${ensureStop(reading.reads)}`;
+    if ('suggestion' in outcome) {
+      return {
+        collection: learnable.collection,
+        text,
+        teach: {
+          collection: learnable.collection,
+          entries,
+          suggested: outcome.suggestion.value,
+          suggestionLabel: outcome.suggestion.suggestionLabel,
+          lessonFields,
+        },
+      };
+    }
+    return {
+      collection: learnable.collection,
+      text,
+      teach: { collection: learnable.collection, entries, lessonFields },
+      noSuggestion: outcome.none,
+    };
+  }
+
+  return {
+    async triage(tenant, message, pin, options = {}) {
+      let pinned: PinnedDefinition;
+      if (pin === undefined) {
+        pinned = await deps.definitions.active(tenant);
+      } else {
+        // §10.3: a pinned task runs on exactly its version, even after a newer one is activated.
+        const definition = await deps.definitions.load(tenant, pin.versionId);
+        pinned = { definitionVersion: pin.definitionVersion, definition };
+      }
+      const reading = await read(tenant, pinned, message);
+      const key = corpusKey(message);
+      const questions: TriageQuestion[] = [];
+      for (const r of [reading.customer, reading.kind]) {
+        const q = await question(tenant, pinned, message, key, r);
+        if (q !== null) questions.push(q);
+      }
+      // §13.1: keep what was read, so later lessons can be dry-run against it.
+      const existing = await deps.corpus.get(tenant, key);
+      await deps.corpus.remember(tenant, {
+        key,
+        message,
+        seenAt: existing?.seenAt ?? clock.now(),
+        taskId: options.taskId ?? null,
+        lastReading: mergeSummary(existing, summarise(reading)),
+      });
+      await maybePurge(tenant);
+      return {
+        pin: { definitionVersion: pinned.definitionVersion, versionId: pinned.definition.versionId },
+        reading,
+        questions,
+        key,
+      };
+    },
+
+    async recheck(tenant, k) {
+      let message: MailMessage;
+      if ('message' in k) {
+        message = k.message;
+      } else {
+        let record: CorpusRecord | null;
+        if ('messageId' in k) record = await deps.corpus.findByMessageId(tenant, k.messageId);
+        else if ('taskId' in k) record = await deps.corpus.findByTaskId(tenant, k.taskId);
+        else record = await deps.corpus.get(tenant, k.key);
+        if (record === null) return null;
+        message = record.message;
+      }
+      // §11: under the version active now; never pinned, never asks, never proposes.
+      return read(tenant, await deps.definitions.active(tenant), message);
+    },
+
+    async recordAnswer(tenant, message, collection, entry) {
+      const key = corpusKey(message);
+      const existing = await deps.corpus.get(tenant, key);
+      const base: ReadingSummary = existing?.lastReading ?? {
+        versionId: '',
+        definitionVersion: 0,
+        customer: null,
+        kind: null,
+      };
+      const lastReading: ReadingSummary =
+        collection === CUSTOMERS
+          ? { ...base, customer: entry }
+          : collection === KINDS
+            ? { ...base, kind: entry }
+            : base;
+      await deps.corpus.remember(tenant, {
+        key,
+        message,
+        seenAt: existing?.seenAt ?? clock.now(),
+        taskId: existing?.taskId ?? null,
+        lastReading,
+      });
+    },
+
+    dryRun(tenant, lesson) {
+      return dryRun(
+        {
+          definitions: deps.definitions,
+          corpus: deps.corpus,
+          learnables: deps.learnables,
+          settings: deps.settings,
+          matcherCache: deps.matcherCache,
+          clock,
+        },
+        tenant,
+        lesson,
+      );
+    },
+
+    purgeExpired,
+  };
+}
+
+/** Candidates first (most likely answers), then the other entries, at most MAX_TEACH_ENTRIES. */
+function teachEntries(reading: CollectionReading, all: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const c of reading.candidates) if (c.score > 0) out.add(c.name);
+  for (const name of [...all].sort()) {
+    if (out.size >= MAX_TEACH_ENTRIES) break;
+    out.add(name);
+  }
+  return [...out];
+}
+
+function summarise(reading: MessageReading): ReadingSummary {
+  return {
+    versionId: reading.versionId,
+    definitionVersion: reading.definitionVersion,
+    customer: reading.customer.settled ? (reading.customer.winner ?? null) : null,
+    kind: reading.kind.settled ? (reading.kind.winner ?? null) : null,
+  };
+}
+
+/** A person's recorded answer outlives a later unsettled re-read of the same message. */
+function mergeSummary(existing: CorpusRecord | null, next: ReadingSummary): ReadingSummary {
+  const prev = existing?.lastReading;
+  if (prev === undefined || prev === null) return next;
+  return { ...next, customer: next.customer ?? prev.customer, kind: next.kind ?? prev.kind };
+}
+
+function ensureStop(s: string): string {
+  return /[.!?]$/.test(s) ? s : `${s}.`;
+}

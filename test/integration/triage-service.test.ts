@@ -1,0 +1,259 @@
+// Invariant: triage pins a task to one version and finishes on it, show-back reads under the version active now, every message is kept, and a dry run counts matches, newly settled messages and conflicts without writing (§10.3, §11, §13.1).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isDomainError } from '../../src/domain/errors.ts';
+import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
+import { compileMatcher } from '../../src/domain/triage/compile-matcher.ts';
+import { corpusKey } from '../../src/domain/triage/corpus.ts';
+import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
+import { scratchDefinition, swapEntryMatcher } from '../../src/domain/triage/dry-run.ts';
+import { createMatcherCache } from '../../src/domain/triage/matcher-cache.ts';
+import { readMessage } from '../../src/domain/triage/read-message.ts';
+import { createTriageService, type TriageService } from '../../src/domain/triage/triage-service.ts';
+import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
+import { mail } from '../support/definitions.ts';
+import { openCore, steppingClock, type Core } from './knowledge-harness.ts';
+
+const learnables = createLearnables();
+let core: Core;
+let corpus: SqliteCorpusStore;
+let service: TriageService;
+
+const northgateMail = (over: Partial<MailMessage> = {}): MailMessage =>
+  mail({
+    from: { address: 'ops@northgatemotors.example', name: 'Northgate Ops' },
+    subject: 'Pre-alert NGM-2026-0001',
+    ...over,
+  });
+
+async function teach(entry: string, value: Record<string, unknown>, taughtBy = 'dana@warehouse.example') {
+  return core.authority.absorb(core.tenant, core.teacher, {
+    collection: 'customers',
+    entry,
+    value,
+    taughtBy,
+  });
+}
+
+beforeEach(async () => {
+  core = await openCore();
+  corpus = new SqliteCorpusStore(core.db);
+  service = createTriageService({
+    definitions: core.authority,
+    corpus,
+    learnables,
+    settings: { identificationMargin: 0.5 },
+    matcherCache: createMatcherCache({ maxVersions: 8 }),
+    resolvePerson: (tenant, id) => core.store.personHandle(tenant, id),
+    clock: steppingClock(),
+  });
+  await teach('northgate', {
+    label: 'Northgate Motors Ltd',
+    pattern: '@northgatemotors\\.example',
+    where: 'from',
+  });
+  await teach('gulftrade', { label: 'Gulftrade', pattern: 'GTS-\\d{4}-\\d{5}', where: 'any' });
+});
+afterEach(async () => {
+  await core.close();
+});
+
+describe('triage', () => {
+  it('pins to the active version, reads, and shows who taught the mark (§10.3, §13.4)', async () => {
+    const active = await core.authority.active(core.tenant);
+    const out = await service.triage(core.tenant, northgateMail());
+    expect(out.pin).toEqual({
+      definitionVersion: active.definitionVersion,
+      versionId: active.definition.versionId,
+    });
+    expect(out.reading.versionId).toBe(active.definition.versionId);
+    expect(out.reading.customer.reads).toBe('Reads as Northgate Motors Ltd, on @northgatemotors.example');
+    expect(out.reading.customer.candidates[0]!.evidence[0]!.taughtBy).toBe('dana@warehouse.example');
+    expect(out.questions.filter((q) => q.collection === 'customers')).toEqual([]);
+  });
+
+  it('asks about an unknown sender with a teach block suggesting its address (§8, Appendix B)', async () => {
+    const m = mail({ from: { address: 'billing@origin.example', name: 'Billing' }, subject: 'Shipment' });
+    const out = await service.triage(core.tenant, m);
+    const q = out.questions.find((x) => x.collection === 'customers')!;
+    expect(q.text).toBe(
+      "I can't tell whose shipment this is. Who should it go to? Still cannot tell whose this is: nothing matched.",
+    );
+    expect(q.teach.entries).toEqual(['gulftrade', 'northgate']);
+    expect(q.teach.suggestionLabel).toBe('the address this message came from');
+    expect(q.teach.lessonFields).toEqual(
+      learnables[0]!.descriptor({ identificationMargin: 0.5 }).lessonFields,
+    );
+    // The suggestion, taught as is, settles the message (the loop of Appendix B).
+    await teach('northgate', q.teach.suggested!);
+    const again = await service.recheck(core.tenant, { messageId: m.messageId! });
+    expect(again!.customer.reads).toBe('Reads as Northgate Motors Ltd, on billing@origin.example');
+  });
+
+  it('keeps every message it reads in the corpus (§13.1)', async () => {
+    const m = northgateMail();
+    await service.triage(core.tenant, m, undefined, { taskId: 'task-1' });
+    const kept = await corpus.get(core.tenant, corpusKey(m));
+    expect(kept?.taskId).toBe('task-1');
+    expect(kept?.lastReading?.customer).toBe('northgate');
+    expect(await corpus.count(core.tenant)).toBe(1);
+  });
+
+  it('finishes a pinned task on its version after a newer one is activated (§10.3)', async () => {
+    const m = mail({ from: { address: 'billing@origin.example', name: '' } });
+    const first = await service.triage(core.tenant, m);
+    expect(first.reading.customer.settled).toBe(false);
+    const taught = await teach('northgate', { pattern: 'billing@origin\\.example', where: 'from' });
+    expect(taught.learned).toBe(true);
+    // The task resumes on its pin: still the old version, still unsettled.
+    const resumed = await service.triage(core.tenant, m, first.pin);
+    expect(resumed.pin).toEqual(first.pin);
+    expect(resumed.reading.versionId).toBe(first.pin.versionId);
+    expect(resumed.reading.customer.settled).toBe(false);
+    // A new task pins the new version.
+    const fresh = await service.triage(core.tenant, m);
+    expect(fresh.pin.versionId).toBe(taught.versionId);
+    expect(fresh.reading.customer.winner).toBe('northgate');
+  });
+});
+
+describe('recheck (§11)', () => {
+  it('reads a seen message under the version active now, by Message-ID, key or task', async () => {
+    const m = mail({ from: { address: 'billing@origin.example', name: '' } });
+    const out = await service.triage(core.tenant, m, undefined, { taskId: 't-9' });
+    await teach('northgate', { pattern: 'billing@origin\\.example', where: 'from' });
+    const active = await core.authority.active(core.tenant);
+    for (const k of [{ messageId: m.messageId! }, { key: out.key }, { taskId: 't-9' }, { message: m }]) {
+      const r = await service.recheck(core.tenant, k);
+      expect(r!.versionId).toBe(active.definition.versionId);
+      expect(r!.customer.settled).toBe(true);
+    }
+  });
+
+  it('says so when the message was never seen, and never for another tenant (§13.2)', async () => {
+    const m = northgateMail();
+    await service.triage(core.tenant, m);
+    expect(await service.recheck(core.tenant, { messageId: 'nope@x' })).toBeNull();
+    const { tenantId } = await import('../../src/domain/tenant.ts');
+    expect(await service.recheck(tenantId('other'), { messageId: m.messageId! })).toBeNull();
+  });
+});
+
+describe('dry run (§13.1)', () => {
+  async function seed(): Promise<MailMessage[]> {
+    const ms = [
+      mail({ from: { address: 'billing@origin.example', name: '' }, subject: 'Pre-alert PA-2026-0901' }),
+      mail({ from: { address: 'billing@origin.example', name: '' }, subject: 'Invoice PA-2026-0902' }),
+      northgateMail({ subject: 'Pre-alert NGM-2026-0007 origin' }),
+      mail({ from: { address: 'someone@else.example', name: '' }, subject: 'Hello' }),
+    ];
+    for (const m of ms) await service.triage(core.tenant, m);
+    return ms;
+  }
+
+  it('counts matches, examples and newly settled messages, and writes nothing', async () => {
+    await seed();
+    const before = await core.authority.history(core.tenant);
+    const r = await service.dryRun(core.tenant, {
+      collection: 'customers',
+      entry: 'northgate',
+      value: { pattern: 'billing@origin\\.example', where: 'from' },
+    });
+    expect(r).toMatchObject({
+      total: 4,
+      matches: 2,
+      newlySettled: 2,
+      conflicts: 0,
+      changes: [],
+      learned: true,
+    });
+    expect(r.examples.map((e) => e.subject)).toEqual(['Pre-alert PA-2026-0901', 'Invoice PA-2026-0902']);
+    expect(r.describes).toBe("matches 'billing@origin\\.example' in the from");
+    expect(await core.authority.history(core.tenant)).toEqual(before);
+  });
+
+  it('shows a conflict: a message settled for one customer that the lesson would unsettle or move', async () => {
+    await seed();
+    const r = await service.dryRun(core.tenant, {
+      collection: 'customers',
+      entry: 'gulftrade',
+      value: { pattern: 'origin', where: 'subject' },
+    });
+    expect(r.matches).toBe(1);
+    expect(r.conflicts).toBe(1);
+    expect(r.changes).toEqual([
+      { key: expect.any(String), subject: 'Pre-alert NGM-2026-0007 origin', from: 'northgate', to: null },
+    ]);
+  });
+
+  it('refuses with the learnable’s own reason (§10.1)', async () => {
+    const err = await service
+      .dryRun(core.tenant, {
+        collection: 'customers',
+        entry: 'northgate',
+        value: { pattern: 'billing@origin\\.example(', where: 'from' },
+      })
+      .catch((e: unknown) => e);
+    expect(isDomainError(err, 'LESSON_REFUSED')).toBe(true);
+    expect((err as Error).message).toContain('missing )');
+  });
+
+  it('reports a lesson that adds nothing as unchanged (§10.2)', async () => {
+    await seed();
+    const r = await service.dryRun(core.tenant, {
+      collection: 'customers',
+      entry: 'northgate',
+      value: { pattern: '@northgatemotors\\.example', where: 'from' },
+    });
+    expect(r).toMatchObject({ learned: false, matches: 0, newlySettled: 0 });
+  });
+
+  it('evaluates a mappings lesson through the same path, its value opaque (§9)', async () => {
+    const csvMail = mail({
+      attachments: [
+        {
+          filename: 'manifest.csv',
+          contentType: 'text/csv',
+          sizeBytes: 20,
+          text: 'AWB,Pcs\n1,2',
+          table: { headings: ['AWB', 'Pcs'], rows: [['1', '2']] },
+        },
+      ],
+    });
+    await service.triage(core.tenant, csvMail);
+    const r = await service.dryRun(core.tenant, {
+      collection: 'mappings',
+      entry: 'waybill',
+      value: { column: 'awb' },
+    });
+    expect(r).toMatchObject({ matches: 1, newlySettled: 1, total: 1 });
+  });
+
+  it('reads exactly as a matcher compiled for the whole scratch version would', async () => {
+    const ms = await seed();
+    const active = await core.authority.active(core.tenant);
+    const learnable = learnables[0]!;
+    const entry = 'gulftrade';
+    const absorbed = learnable.absorb(
+      entry,
+      active.definition.collections.get('customers')!.get(entry),
+      { pattern: 'origin|PA-2026', where: 'any' },
+      { activation: 99, taughtBy: 'x', at: 'now' },
+    );
+    if (absorbed.outcome !== 'learned') throw new Error('not learned');
+    const scratch = scratchDefinition(active.definition, 'customers', entry, absorbed.content, 99);
+    const full = compileMatcher(definitionMarks(scratch, learnables));
+    const swapped = swapEntryMatcher(
+      compileMatcher(definitionMarks(active.definition, learnables)),
+      learnable,
+      entry,
+      absorbed.content,
+    );
+    for (const m of ms) {
+      const settings = { identificationMargin: 0.5 };
+      const a = readMessage(scratch, 1, full, m, learnables, settings, (id) => id);
+      const b = readMessage(scratch, 1, swapped, m, learnables, settings, (id) => id);
+      expect(b).toEqual(a);
+    }
+  });
+});
