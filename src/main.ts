@@ -11,13 +11,15 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Kysely } from 'kysely';
-import type { MailReader, TriagePort } from './a2a/ports.ts';
+import type { MailReader } from './a2a/ports.ts';
 import { loadConfig, type Config } from './config/config.ts';
 import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
 import { createAuthority } from './domain/authority/create-authority.ts';
 import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
 import { systemClock } from './domain/clock.ts';
 import { createLearnables } from './domain/learnables/registry.ts';
+import { createMatcherCache } from './domain/triage/matcher-cache.ts';
+import { createTriageService } from './domain/triage/triage-service.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
@@ -33,6 +35,8 @@ import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
 export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
 /** The database file under DATA_DIR. */
 export const DATABASE_FILE = 'learnables-triage.sqlite';
+/** Definition versions kept compiled at once (the active one and those pinned tasks still use). */
+const MATCHER_CACHE_VERSIONS = 4;
 /** Where the first-start token is written (mode 0600). */
 export const DEMO_TOKEN_FILE = 'demo-token';
 
@@ -83,20 +87,25 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
 
     // The agent's own callers need a token too when the authority is elsewhere: for the tenant it serves.
     const demoToken = await firstStartToken(tokens, tenant, dataDir, announce);
+    const triage = createTriageService({
+      definitions: source,
+      corpus: new SqliteCorpusStore(db),
+      learnables,
+      settings,
+      matcherCache: createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS }),
+      clock: systemClock,
+    });
     const agent =
       config.role === 'authority'
         ? null
-        : {
-            triage: await triagePort({ db, source, learnables, settings }),
-            mail: mailReader,
-            descriptors: () => source.descriptors(),
-          };
+        : { triage, mail: mailReader, descriptors: () => source.descriptors() };
     const server = createServer({
       config,
       db,
       verifier: tokens,
       authority,
       taskPins: createSqliteTaskPins(db),
+      dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
       agent,
     });
     return {
@@ -118,42 +127,6 @@ const mailReader: MailReader = {
   parse: (raw) => parseMail(raw),
   fromFields: (fields) => messageFromFields(fields),
 };
-
-/** Where the triage service lives (src/domain/triage, issue 3). */
-const TRIAGE_SERVICE_MODULE = './domain/triage/triage-service.ts';
-
-/**
- * The triage service behind the agent's TriagePort: triage(tenant, message, pin?) -> { pin,
- * reading, questions } and recheck(tenant, key). Loaded by path so this root compiles while that
- * module is being written; replace with a static import once it exists.
- */
-async function triagePort(deps: {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
-  db: Kysely<any>;
-  source: DefinitionSource;
-  learnables: ReturnType<typeof createLearnables>;
-  settings: { identificationMargin: number };
-}): Promise<TriagePort> {
-  let mod: { createTriageService?: (options: Record<string, unknown>) => TriagePort };
-  try {
-    mod = (await import(TRIAGE_SERVICE_MODULE)) as typeof mod;
-  } catch (cause) {
-    throw new Error(
-      `The triage service (${TRIAGE_SERVICE_MODULE}) is not available, so the agent cannot start.`,
-      { cause },
-    );
-  }
-  if (typeof mod.createTriageService !== 'function') {
-    throw new Error(`${TRIAGE_SERVICE_MODULE} does not export createTriageService.`);
-  }
-  return mod.createTriageService({
-    source: deps.source,
-    learnables: deps.learnables,
-    settings: deps.settings,
-    corpus: new SqliteCorpusStore(deps.db),
-    clock: systemClock,
-  });
-}
 
 /**
  * §13.2 first start: the demo tenant gets one admin token, printed once and written to a file only

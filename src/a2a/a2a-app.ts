@@ -59,14 +59,24 @@ export interface A2AApp {
   /** /a2a/rest */
   readonly restRouter: Router;
   /** In-process triage_inbound for the mail pipelines (the same path as an A2A call). */
-  submitMail(principal: Principal, raw: Buffer, source: { kind: string; name: string }): Promise<SubmitResult>;
+  submitMail(
+    principal: Principal,
+    raw: Buffer,
+    source: { kind: string; name: string },
+  ): Promise<SubmitResult>;
 }
 
 /**
  * §7: activation decided before dispatch, so every transport echoes A2A-Extensions, including
  * JSON-RPC streaming, whose header the SDK writes before the executor runs (#710).
  */
-export const contextBuilder: ServerCallContextBuilder = ({ extensions, user, headers, requestedVersion, tenant }) => {
+export const contextBuilder: ServerCallContextBuilder = ({
+  extensions,
+  user,
+  headers,
+  requestedVersion,
+  tenant,
+}) => {
   const context = new ServerCallContext({
     requestedExtensions: extensions,
     user,
@@ -97,16 +107,31 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
     taskStore,
     log,
   });
-  const requestHandler = new DefaultRequestHandler(card, taskStore, executor, new DefaultExecutionEventBusManager(tenantOwnerResolver));
+  const requestHandler = new DefaultRequestHandler(
+    card,
+    taskStore,
+    executor,
+    new DefaultExecutionEventBusManager(tenantOwnerResolver),
+  );
   const userBuilder: UserBuilder = (req) => Promise.resolve(new PrincipalUser(deps.principalOf(req)));
 
   // The v1.0 card is served as written (AgentCard.toJSON would drop `required: false`, which §6.1
   // requires on the wire); v0.3 clients get the SDK's translation of the same card.
   const cardRouter = express.Router();
   if (legacyCompat) {
-    cardRouter.use(legacyAgentCardRouter({ agentCardProvider: () => Promise.resolve(buildAgentCard(cardInput())), cache: { maxAge: 60 } }));
+    cardRouter.use(
+      legacyAgentCardRouter({
+        agentCardProvider: () => Promise.resolve(buildAgentCard(cardInput())),
+        cache: { maxAge: 60 },
+      }),
+    );
   }
-  cardRouter.use(agentCardHandler({ agentCardProvider: () => Promise.resolve(cardJson() as unknown as AgentCard), cache: { maxAge: 60 } }));
+  cardRouter.use(
+    agentCardHandler({
+      agentCardProvider: () => Promise.resolve(cardJson() as unknown as AgentCard),
+      cache: { maxAge: 60 },
+    }),
+  );
 
   return {
     card,
@@ -115,11 +140,26 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
     cardRouter,
     jsonRpcRouters: [
       teachMethodRouter({ sink: deps.lessons, card, userBuilder, contextBuilder, log }),
-      jsonRpcHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat: { enabled: legacyCompat } }) as Router,
+      jsonRpcHandler({
+        requestHandler,
+        userBuilder,
+        contextBuilder,
+        legacyCompat: { enabled: legacyCompat },
+      }) as Router,
     ],
-    restRouter: restHandler({ requestHandler, userBuilder, contextBuilder, legacyCompat: { enabled: legacyCompat } }) as Router,
+    restRouter: restHandler({
+      requestHandler,
+      userBuilder,
+      contextBuilder,
+      legacyCompat: { enabled: legacyCompat },
+    }) as Router,
     async submitMail(principal, raw, _source) {
-      const context = contextBuilder({ extensions: undefined, user: new PrincipalUser(principal), headers: {}, requestedVersion: '1.0' });
+      const context = contextBuilder({
+        extensions: undefined,
+        user: new PrincipalUser(principal),
+        headers: {},
+        requestedVersion: '1.0',
+      });
       const request = SendMessageRequest.fromJSON({
         message: {
           messageId: randomUUID(),

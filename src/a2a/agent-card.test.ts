@@ -8,7 +8,10 @@ import { EXTENSION_URI, TEACH_METHOD } from '../domain/extension.ts';
 import { createLearnables } from '../domain/learnables/registry.ts';
 import { agentCardJson, SKILL_RECHECK, SKILL_TRIAGE } from './agent-card.ts';
 
-const schema = JSON.parse(readFileSync('/work/shared/spec/extension.json', 'utf8')) as Record<string, unknown>;
+const schema = JSON.parse(readFileSync('/work/shared/spec/extension.json', 'utf8')) as Record<
+  string,
+  unknown
+>;
 const settings = { identificationMargin: 0.5 };
 const descriptors = createLearnables().map((l) => l.descriptor(settings));
 
@@ -18,7 +21,12 @@ function card(selfOwning = true): Record<string, any> {
 
 function validateParams(params: unknown): { ok: boolean; errors: unknown } {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
-  const { $schema: _s, $id: _i, declaration, $defs } = schema as { $schema: string; $id: string; declaration: { params: object }; $defs: object };
+  const {
+    $schema: _s,
+    $id: _i,
+    declaration,
+    $defs,
+  } = schema as { $schema: string; $id: string; declaration: { params: object }; $defs: object };
   const validate = ajv.compile({ ...declaration.params, $defs });
   const ok = validate(params);
   return { ok, errors: validate.errors };
@@ -37,7 +45,11 @@ describe('agent card', () => {
     const result = validateParams(params);
     expect(result.errors).toBeNull();
     expect(result.ok).toBe(true);
-    expect(params.learnables.map((l: { collection: string }) => l.collection)).toEqual(['customers', 'kinds', 'mappings']);
+    expect(params.learnables.map((l: { collection: string }) => l.collection)).toEqual([
+      'customers',
+      'kinds',
+      'mappings',
+    ]);
   });
 
   it('a broken declaration fails the same validation (the check can fail)', () => {

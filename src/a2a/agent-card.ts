@@ -71,7 +71,8 @@ export function agentCardJson(input: AgentCardInput): Record<string, unknown> {
     securitySchemes: {
       bearer: {
         httpAuthSecurityScheme: {
-          description: 'A token bound to one tenant; an operator creates one with `learnables-triage tokens create`.',
+          description:
+            'A token bound to one tenant; an operator creates one with `learnables-triage tokens create`.',
           scheme: 'Bearer',
         },
       },
@@ -131,7 +132,10 @@ function descriptorJson(d: LearnableDescriptor): Record<string, unknown> {
     teaches: d.teaches,
     how: d.how,
     decidedBy: d.decidedBy,
-    lessonFields: d.lessonFields.map((f) => ({ ...f, ...(f.choices === undefined ? {} : { choices: [...f.choices] }) })),
+    lessonFields: d.lessonFields.map((f) => ({
+      ...f,
+      ...(f.choices === undefined ? {} : { choices: [...f.choices] }),
+    })),
   };
   return out;
 }

@@ -22,7 +22,11 @@ export type AnswerResolution =
  * Resolve the answer in `parts` against `choices`. `keys` are the data-part keys that may carry it
  * (e.g. ["entry", "customers", "customer"]).
  */
-export function resolveAnswer(parts: readonly Part[], choices: readonly EntryChoice[], keys: readonly string[]): AnswerResolution {
+export function resolveAnswer(
+  parts: readonly Part[],
+  choices: readonly EntryChoice[],
+  keys: readonly string[],
+): AnswerResolution {
   const said = answerText(parts, keys);
   if (said === null) return { ok: false, said: null };
   const needle = normalise(said);
@@ -41,7 +45,7 @@ function answerText(parts: readonly Part[], keys: readonly string[]): string | n
     const c = p.content;
     if (c?.$case === 'data' && isPlainObject(c.value)) {
       for (const k of keys) {
-        const v = (c.value)[k];
+        const v = c.value[k];
         if (typeof v === 'string' && v.trim() !== '') return v;
       }
     }
@@ -54,5 +58,9 @@ function answerText(parts: readonly Part[], keys: readonly string[]): string | n
 }
 
 function normalise(s: string): string {
-  return s.trim().replace(/^["'“”‘’]+|["'“”‘’.!]+$/g, '').replace(/\s+/g, ' ').toLowerCase();
+  return s
+    .trim()
+    .replace(/^["'“”‘’]+|["'“”‘’.!]+$/g, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 }

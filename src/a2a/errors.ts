@@ -34,7 +34,8 @@ const JSON_RPC_CODE: Readonly<Partial<Record<ErrorCode, number>>> = {
   INTERNAL: INTERNAL_ERROR,
 };
 
-const INTERNAL_MESSAGE = 'Something went wrong on our side. The request was not completed; try again, and if it keeps failing tell the operator.';
+const INTERNAL_MESSAGE =
+  'Something went wrong on our side. The request was not completed; try again, and if it keeps failing tell the operator.';
 
 export function toJsonRpcError(e: unknown, log: (message: string, cause: unknown) => void): JsonRpcError {
   if (e instanceof DomainError) {
@@ -50,9 +51,13 @@ export function toJsonRpcError(e: unknown, log: (message: string, cause: unknown
   return { code: INTERNAL_ERROR, message: INTERNAL_MESSAGE, data: [errorInfo('INTERNAL', undefined)] };
 }
 
-function errorInfo(code: string, details: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+function errorInfo(
+  code: string,
+  details: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
   const metadata: Record<string, string> = {};
-  for (const [k, v] of Object.entries(details ?? {})) metadata[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  for (const [k, v] of Object.entries(details ?? {}))
+    metadata[k] = typeof v === 'string' ? v : JSON.stringify(v);
   return {
     '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
     reason: code,

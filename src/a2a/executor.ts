@@ -63,7 +63,8 @@ export interface TriageTaskState {
   readonly answers: Readonly<Record<string, PersonDecision>>;
 }
 
-const FAULT_MESSAGE = 'Something went wrong on our side and this task could not finish. Send the message again; if it keeps failing, tell the operator.';
+const FAULT_MESSAGE =
+  'Something went wrong on our side and this task could not finish. Send the message again; if it keeps failing, tell the operator.';
 
 export class TriageExecutor implements AgentExecutor {
   private readonly clock: Clock;
@@ -91,7 +92,9 @@ export class TriageExecutor implements AgentExecutor {
         turn.finish(TaskState.TASK_STATE_FAILED, e.message, { error: { code: e.code, message: e.message } });
       } else {
         this.log(`task ${rc.taskId} failed`, e);
-        turn.finish(TaskState.TASK_STATE_FAILED, FAULT_MESSAGE, { error: { code: 'INTERNAL', message: FAULT_MESSAGE } });
+        turn.finish(TaskState.TASK_STATE_FAILED, FAULT_MESSAGE, {
+          error: { code: 'INTERNAL', message: FAULT_MESSAGE },
+        });
       }
     }
   }
@@ -106,7 +109,9 @@ export class TriageExecutor implements AgentExecutor {
         contextId,
         status: {
           state: TaskState.TASK_STATE_CANCELED,
-          message: agentMessage(taskId, contextId, [textPart('Cancelled. Nothing was decided for this message.')]),
+          message: agentMessage(taskId, contextId, [
+            textPart('Cancelled. Nothing was decided for this message.'),
+          ]),
           timestamp: this.clock.now(),
         },
         metadata: undefined,
@@ -123,7 +128,9 @@ export class TriageExecutor implements AgentExecutor {
     }
     if (input.kind === 'rejected') {
       turn.begin(undefined);
-      turn.finish(TaskState.TASK_STATE_REJECTED, input.reason, { error: { code: 'INPUT_NOT_ACCEPTED', message: input.reason } });
+      turn.finish(TaskState.TASK_STATE_REJECTED, input.reason, {
+        error: { code: 'INPUT_NOT_ACCEPTED', message: input.reason },
+      });
       return;
     }
     const tenant = principalOfContext(turn.rc.context).tenant;
@@ -131,9 +138,14 @@ export class TriageExecutor implements AgentExecutor {
     try {
       message = await this.readMail(input);
     } catch (e) {
-      if (isDomainError(e) && (e.code === 'MESSAGE_UNREADABLE' || e.code === 'MESSAGE_TOO_LARGE' || e.code === 'INPUT_NOT_ACCEPTED')) {
+      if (
+        isDomainError(e) &&
+        (e.code === 'MESSAGE_UNREADABLE' || e.code === 'MESSAGE_TOO_LARGE' || e.code === 'INPUT_NOT_ACCEPTED')
+      ) {
         turn.begin(undefined);
-        turn.finish(TaskState.TASK_STATE_REJECTED, e.message, { error: { code: e.code, message: e.message } });
+        turn.finish(TaskState.TASK_STATE_REJECTED, e.message, {
+          error: { code: e.code, message: e.message },
+        });
         return;
       }
       throw e;
@@ -149,7 +161,10 @@ export class TriageExecutor implements AgentExecutor {
     const stored = readTaskState(task.metadata);
     turn.resumed(task);
     if (stored === null || stored.asking === null) {
-      throw new DomainError('ANSWER_NOT_UNDERSTOOD', 'This task is not waiting for an answer. Start a new task to triage another message.');
+      throw new DomainError(
+        'ANSWER_NOT_UNDERSTOOD',
+        'This task is not waiting for an answer. Start a new task to triage another message.',
+      );
     }
     const first = task.history.find((m) => m.role === Role.ROLE_USER);
     const input = first === undefined ? null : classifyInput(first.parts);
@@ -162,23 +177,33 @@ export class TriageExecutor implements AgentExecutor {
     const outcome = await this.deps.triage.triage(tenant, message, stored.pin);
     const question = outcome.questions.find((q) => q.collection === stored.asking);
     if (question === undefined) {
-      throw new DomainError('INTERNAL', `task ${task.id}: the pinned reading no longer asks about ${stored.asking}`);
+      throw new DomainError(
+        'INTERNAL',
+        `task ${task.id}: the pinned reading no longer asks about ${stored.asking}`,
+      );
     }
     const choices = choicesFor(question, outcome.reading);
     const descriptor = this.deps.descriptors().find((d) => d.collection === question.collection);
     const keys = ['entry', question.collection, ...(descriptor === undefined ? [] : [descriptor.entry])];
     const answer = resolveAnswer(turn.rc.userMessage.parts, choices, keys);
     if (!answer.ok) {
-      const said = answer.said === null ? 'I did not find an answer in your message.' : `"${answer.said.trim()}" is not one of the ${descriptor?.entry ?? 'entrie'}s I know.`;
+      const said =
+        answer.said === null
+          ? 'I did not find an answer in your message.'
+          : `"${answer.said.trim()}" is not one of the ${descriptor?.entry ?? 'entrie'}s I know.`;
       const again = `${said} Answer with one of: ${describeChoices(choices)}, as text or as a data part {"entry": "<name>"}. ${question.text}`;
       this.ask(turn, question, stored, activated, again);
       return;
     }
     const principal = principalOfContext(turn.rc.context);
+    await this.deps.triage.recordAnswer?.(tenant, message, question.collection, answer.entry);
     const next: TriageTaskState = {
       ...stored,
       asking: null,
-      answers: { ...stored.answers, [question.collection]: { entry: answer.entry, answeredBy: principal.id, at: this.clock.now() } },
+      answers: {
+        ...stored.answers,
+        [question.collection]: { entry: answer.entry, answeredBy: principal.id, at: this.clock.now() },
+      },
     };
     this.advance(turn, outcome, next, activated);
   }
@@ -192,14 +217,21 @@ export class TriageExecutor implements AgentExecutor {
     }
     this.parked.delete(turn.rc.taskId);
     const report = decidedReading(outcome, state);
-    turn.artifact('reading', 'What this message is: customer, kind and manifest fields, and the definition version it was decided under.', [
-      textPart(summary(report)),
-      dataPart(report),
-    ]);
+    turn.artifact(
+      'reading',
+      'What this message is: customer, kind and manifest fields, and the definition version it was decided under.',
+      [textPart(summary(report)), dataPart(report)],
+    );
     turn.finish(TaskState.TASK_STATE_COMPLETED, summary(report), { [EXTENSION_URI]: state });
   }
 
-  private ask(turn: Turn, question: TriageQuestion, state: TriageTaskState, activated: boolean, text: string): void {
+  private ask(
+    turn: Turn,
+    question: TriageQuestion,
+    state: TriageTaskState,
+    activated: boolean,
+    text: string,
+  ): void {
     const asking: TriageTaskState = { ...state, asking: question.collection };
     // §7: a teach block only for a client that activated the extension; §8: nothing else differs.
     const block = activated ? teachBlockJson(question.teach, this.deps.descriptors()) : null;
@@ -214,12 +246,18 @@ export class TriageExecutor implements AgentExecutor {
     turn.status(TaskState.TASK_STATE_INPUT_REQUIRED, message, { [EXTENSION_URI]: asking });
   }
 
-  private async recheck(turn: Turn, input: Extract<MailInput, { kind: 'recheck' }>, activated: boolean): Promise<void> {
+  private async recheck(
+    turn: Turn,
+    input: Extract<MailInput, { kind: 'recheck' }>,
+    activated: boolean,
+  ): Promise<void> {
     turn.begin(undefined);
     if (!activated) {
       // §7: show-back is profile behaviour.
       const reason = `recheck_message is show-back, part of the Learnables extension: send the header "A2A-Extensions: ${EXTENSION_URI}" to use it (§7).`;
-      turn.finish(TaskState.TASK_STATE_REJECTED, reason, { error: { code: 'EXTENSION_REQUIRED', message: reason } });
+      turn.finish(TaskState.TASK_STATE_REJECTED, reason, {
+        error: { code: 'EXTENSION_REQUIRED', message: reason },
+      });
       return;
     }
     const tenant = principalOfContext(turn.rc.context).tenant;
@@ -231,9 +269,12 @@ export class TriageExecutor implements AgentExecutor {
       reading = await this.deps.triage.recheck(tenant, { messageId: stripAngles(input.messageId ?? '') });
     }
     if (reading === null) {
-      const what = input.taskId !== undefined ? `task "${input.taskId}"` : `Message-ID "${input.messageId ?? ''}"`;
+      const what =
+        input.taskId !== undefined ? `task "${input.taskId}"` : `Message-ID "${input.messageId ?? ''}"`;
       const reason = `I have not read a message for ${what} in this tenant. Name a triage_inbound task id or the Message-ID of a message I have read.`;
-      turn.finish(TaskState.TASK_STATE_REJECTED, reason, { error: { code: 'MESSAGE_NOT_FOUND', message: reason } });
+      turn.finish(TaskState.TASK_STATE_REJECTED, reason, {
+        error: { code: 'MESSAGE_NOT_FOUND', message: reason },
+      });
       return;
     }
     // §11: read under the version active now; never pinned, never asks, never proposes.
@@ -245,7 +286,10 @@ export class TriageExecutor implements AgentExecutor {
       [EXTENSION_URI],
     );
     turn.finish(TaskState.TASK_STATE_COMPLETED, summary(report), {
-      [EXTENSION_URI]: { skill: SKILL_RECHECK, readUnder: { definitionVersion: reading.definitionVersion, versionId: reading.versionId } },
+      [EXTENSION_URI]: {
+        skill: SKILL_RECHECK,
+        readUnder: { definitionVersion: reading.definitionVersion, versionId: reading.versionId },
+      },
     });
   }
 
@@ -297,7 +341,11 @@ class Turn {
     this.status(TaskState.TASK_STATE_WORKING, undefined, undefined);
   }
 
-  status(state: TaskState, message: Message | undefined, metadata: Record<string, unknown> | undefined): void {
+  status(
+    state: TaskState,
+    message: Message | undefined,
+    metadata: Record<string, unknown> | undefined,
+  ): void {
     this.bus.publish(
       AgentEvent.statusUpdate({
         taskId: this.rc.taskId,
@@ -324,7 +372,11 @@ class Turn {
   /** A terminal state with a message in words; `metadata` goes on the status message. */
   finish(state: TaskState, text: string, metadata: Record<string, unknown> | undefined): void {
     if (!this.published) this.begin(undefined);
-    this.status(state, agentMessage(this.rc.taskId, this.rc.contextId, [textPart(text)], metadata, []), undefined);
+    this.status(
+      state,
+      agentMessage(this.rc.taskId, this.rc.contextId, [textPart(text)], metadata, []),
+      undefined,
+    );
   }
 }
 
@@ -353,7 +405,8 @@ function choicesFor(question: TriageQuestion, reading: MessageReading): EntryCho
 
 function collectionReadings(reading: MessageReading): CollectionReading[] {
   return Object.values(reading).filter(
-    (v): v is CollectionReading => isPlainObject(v) && typeof v.collection === 'string' && Array.isArray(v.candidates),
+    (v): v is CollectionReading =>
+      isPlainObject(v) && typeof v.collection === 'string' && Array.isArray(v.candidates),
   );
 }
 
@@ -393,7 +446,10 @@ function showBackReport(reading: MessageReading): Record<string, unknown> {
 
 function summary(report: Record<string, unknown>): string {
   const lines = Object.values(report)
-    .filter((v): v is Record<string, unknown> => isPlainObject(v) && typeof v.reads === 'string' && typeof v.collection === 'string')
+    .filter(
+      (v): v is Record<string, unknown> =>
+        isPlainObject(v) && typeof v.reads === 'string' && typeof v.collection === 'string',
+    )
     .map((v) => String(v.reads));
   return lines.length === 0 ? 'Read.' : lines.join('\n');
 }
@@ -403,11 +459,21 @@ function stripAngles(id: string): string {
 }
 
 export function textPart(text: string): Part {
-  return { content: { $case: 'text', value: text }, mediaType: 'text/plain', filename: '', metadata: undefined };
+  return {
+    content: { $case: 'text', value: text },
+    mediaType: 'text/plain',
+    filename: '',
+    metadata: undefined,
+  };
 }
 
 export function dataPart(value: unknown): Part {
-  return { content: { $case: 'data', value }, mediaType: 'application/json', filename: '', metadata: undefined };
+  return {
+    content: { $case: 'data', value },
+    mediaType: 'application/json',
+    filename: '',
+    metadata: undefined,
+  };
 }
 
 function agentMessage(
@@ -417,5 +483,14 @@ function agentMessage(
   metadata?: Record<string, unknown>,
   extensions: string[] = [],
 ): Message {
-  return { messageId: randomUUID(), role: Role.ROLE_AGENT, taskId, contextId, parts, metadata, extensions, referenceTaskIds: [] };
+  return {
+    messageId: randomUUID(),
+    role: Role.ROLE_AGENT,
+    taskId,
+    contextId,
+    parts,
+    metadata,
+    extensions,
+    referenceTaskIds: [],
+  };
 }

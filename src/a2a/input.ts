@@ -28,11 +28,14 @@ export function classifyInput(parts: readonly Part[]): MailInput {
     const c = p.content;
     if (c?.$case === 'data' && isPlainObject(c.value) && 'recheck' in c.value) {
       const r: unknown = c.value.recheck;
-      if (isPlainObject(r) && typeof r.taskId === 'string' && r.taskId.trim() !== '') return { kind: 'recheck', taskId: r.taskId.trim() };
-      if (isPlainObject(r) && typeof r.messageId === 'string' && r.messageId.trim() !== '') return { kind: 'recheck', messageId: r.messageId.trim() };
+      if (isPlainObject(r) && typeof r.taskId === 'string' && r.taskId.trim() !== '')
+        return { kind: 'recheck', taskId: r.taskId.trim() };
+      if (isPlainObject(r) && typeof r.messageId === 'string' && r.messageId.trim() !== '')
+        return { kind: 'recheck', messageId: r.messageId.trim() };
       return {
         kind: 'rejected',
-        reason: 'A recheck names the message to show back: {"recheck": {"taskId": "<the triage_inbound task that read it>"}} or {"recheck": {"messageId": "<its Message-ID>"}}.',
+        reason:
+          'A recheck names the message to show back: {"recheck": {"taskId": "<the triage_inbound task that read it>"}} or {"recheck": {"messageId": "<its Message-ID>"}}.',
       };
     }
   }
@@ -42,7 +45,11 @@ export function classifyInput(parts: readonly Part[]): MailInput {
     switch (c.$case) {
       case 'raw': {
         const type = p.mediaType.split(';')[0]!.trim().toLowerCase();
-        if (RFC822_MEDIA_TYPES.has(type) || (type === '' && /\.eml$/i.test(p.filename)) || /\.eml$/i.test(p.filename)) {
+        if (
+          RFC822_MEDIA_TYPES.has(type) ||
+          (type === '' && /\.eml$/i.test(p.filename)) ||
+          /\.eml$/i.test(p.filename)
+        ) {
           return { kind: 'raw', bytes: Buffer.from(c.value) };
         }
         seen.push(`a file part of type "${p.mediaType || 'unspecified'}"`);

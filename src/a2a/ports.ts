@@ -42,6 +42,8 @@ export interface TriagePort {
    * never asks. `null` when no such message was seen for this tenant.
    */
   recheck(tenant: TenantId, key: RecheckKey): Promise<MessageReading | null>;
+  /** A person's answer to a question, so later suggestions never claim the message for another entry (§13.1). */
+  recordAnswer?(tenant: TenantId, message: MailMessage, collection: string, entry: string): Promise<void>;
 }
 
 export type RecheckKey = { readonly messageId: string } | { readonly message: MailMessage };

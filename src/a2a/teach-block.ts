@@ -9,7 +9,10 @@
 import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
 import type { TeachBlock } from '../domain/triage/reading.ts';
 
-export function teachBlockJson(block: TeachBlock, descriptors: readonly LearnableDescriptor[]): Record<string, unknown> | null {
+export function teachBlockJson(
+  block: TeachBlock,
+  descriptors: readonly LearnableDescriptor[],
+): Record<string, unknown> | null {
   const descriptor = descriptors.find((d) => d.collection === block.collection);
   if (descriptor === undefined) return null; // §8: MUST name a collection declared on the card
   const names = new Set(descriptor.lessonFields.map((f) => f.name));
@@ -18,10 +21,17 @@ export function teachBlockJson(block: TeachBlock, descriptors: readonly Learnabl
     entries: [...block.entries],
   };
   const suggested = block.suggested;
-  if (suggested !== undefined && Object.keys(suggested).length > 0 && Object.keys(suggested).every((k) => names.has(k))) {
+  if (
+    suggested !== undefined &&
+    Object.keys(suggested).length > 0 &&
+    Object.keys(suggested).every((k) => names.has(k))
+  ) {
     out.suggested = { ...suggested };
     if (block.suggestionLabel !== undefined) out.suggestionLabel = block.suggestionLabel;
   }
-  out.lessonFields = descriptor.lessonFields.map((f) => ({ ...f, ...(f.choices === undefined ? {} : { choices: [...f.choices] }) }));
+  out.lessonFields = descriptor.lessonFields.map((f) => ({
+    ...f,
+    ...(f.choices === undefined ? {} : { choices: [...f.choices] }),
+  }));
   return out;
 }

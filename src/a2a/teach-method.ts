@@ -65,7 +65,10 @@ export function teachMethodRouter(options: TeachMethodOptions): Router {
         );
       }
       if (!isPlainObject(body.params)) {
-        throw new DomainError('LESSON_MALFORMED', `${TEACH_METHOD} takes a Lesson as its params: {"collection", "entry", "value": {…}, "taughtBy", "reason"?} (§9).`);
+        throw new DomainError(
+          'LESSON_MALFORMED',
+          `${TEACH_METHOD} takes a Lesson as its params: {"collection", "entry", "value": {…}, "taughtBy", "reason"?} (§9).`,
+        );
       }
       // §9: the lesson goes to the authority as sent; only the learnable reads its value.
       const result = await sink.absorb(principal.tenant, principal, body.params as unknown as Lesson);

@@ -20,7 +20,8 @@ export class PrincipalUser implements User {
 /** The caller's principal; throws when the request reached the agent unauthenticated (a wiring fault). */
 export function principalOfContext(context: ServerCallContext): Principal {
   const user = context.user;
-  if (!(user instanceof PrincipalUser)) throw new Error('A2A request reached the executor without an authenticated principal');
+  if (!(user instanceof PrincipalUser))
+    throw new Error('A2A request reached the executor without an authenticated principal');
   return user.principal;
 }
 

@@ -66,7 +66,7 @@ function renderBlind(fields: LessonField[], suggested: Record<string, unknown> |
   });
 }
 function valueFrom(form: RenderedInput[]): Record<string, string> {
-  return Object.fromEntries(form.map((i) => [i.key, i.value]));
+  return Object.fromEntries(form.filter((i) => i.value !== '').map((i) => [i.key, i.value]));
 }
 
 async function sdkClient(
@@ -117,7 +117,9 @@ async function playAppendixB(
   authorityToken: string,
 ): Promise<void> {
   // 1. The application fetches the agent's card and reads one learnable: customers, with its lesson fields.
-  const card = (await (await fetch(`${agentUrl}/.well-known/agent-card.json`)).json()) as Record<string, any>;
+  const card = (await (
+    await fetch(`${agentUrl}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })
+  ).json()) as Record<string, any>;
   const ext = card.capabilities.extensions.find((e: { uri: string }) => e.uri === EXTENSION_URI);
   const customers = ext.params.learnables.find((l: { collection: string }) => l.collection === 'customers');
   expect(customers.lessonFields.length).toBeGreaterThan(0);
@@ -150,9 +152,10 @@ async function playAppendixB(
   // The suggestion is the sender's address (as a literal mark), and its keys are lesson field names (§8).
   const fieldNames = teach.lessonFields.map((f) => f.name);
   expect(Object.keys(teach.suggested ?? {}).every((k) => fieldNames.includes(k))).toBe(true);
+  // (a whole-token pattern around the escaped address: never wider than the evidence, §8)
   expect(
     Object.values(teach.suggested ?? {}).some(
-      (v) => typeof v === 'string' && v.replace(/\\/g, '') === SENDER,
+      (v) => typeof v === 'string' && v.includes(SENDER.replace(/\./g, '\\.')),
     ),
   ).toBe(true);
   expect(teach.suggestionLabel).toBeTruthy();
@@ -160,7 +163,10 @@ async function playAppendixB(
   // 3. The application renders the fields blind: labels and defaults from the block alone.
   const form = renderBlind(teach.lessonFields, teach.suggested);
   expect(form.map((i) => i.label)).toEqual(customers.lessonFields.map((f: LessonField) => f.label));
-  expect(form.every((i) => i.value !== '')).toBe(true); // prefilled or defaulted
+  // Everything the suggestion holds is prefilled; a field left empty is left out of the value.
+  expect(form.filter((i) => i.value !== '').length).toBeGreaterThanOrEqual(
+    Object.keys(teach.suggested ?? {}).length,
+  );
 
   // 4./5. Dana leaves the teach box ticked: the application posts the Lesson to the authority.
   const lessonRes = await fetch(`${authorityUrl}/authority/v1/lessons`, {

@@ -13,7 +13,9 @@ describe('agent-card.json', () => {
     // The defaults serve on 127.0.0.1:8080; the test listens on a free port and says so through PUBLIC_URL.
     const host = await startInProcess({ PUBLIC_URL: 'http://127.0.0.1:8080' });
     hosts.push(host);
-    const served = (await (await fetch(`${host.url}/.well-known/agent-card.json`)).json());
+    const served = await (
+      await fetch(`${host.url}/.well-known/agent-card.json`, { headers: { 'A2A-Version': '1.0' } })
+    ).json();
     const file = JSON.parse(
       readFileSync(new URL('../../agent-card.json', import.meta.url), 'utf8'),
     ) as unknown;
