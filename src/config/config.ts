@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
+import { INBOUND_WEBHOOKS_SETTING, MAILBOXES_SETTING, resolveIngestSecrets } from './ingest-settings.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -38,6 +39,10 @@ const SETTINGS = {
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
   role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },
   logLevel: { env: 'LOG_LEVEL', schema: z.enum(LOG_LEVELS).default('info'), example: 'info' },
+  /** IMAP mailboxes to poll (JSON array; passwords from the variables named by passwordEnv). */
+  mailboxes: MAILBOXES_SETTING,
+  /** Inbound-mail webhook endpoints (JSON array; tokens from the variables named by tokenEnv). */
+  inboundWebhooks: INBOUND_WEBHOOKS_SETTING,
 } as const;
 
 type Settings = typeof SETTINGS;
@@ -90,6 +95,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
       });
     }
   }
+  // Secrets named by the mail-pipeline settings (ingest-settings.ts).
+  resolveIngestSecrets(out, env, issues);
   // Settings that only make sense together.
   if (out.authorityUrl !== undefined && out.authorityToken === undefined && issues.length === 0) {
     issues.push({

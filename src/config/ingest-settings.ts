@@ -1,0 +1,162 @@
+/**
+ * The mail-pipeline settings of the one config schema (config.ts): MAILBOXES (IMAP pollers) and
+ * INBOUND_WEBHOOKS (tokens binding webhook URLs to tenants). Both are JSON arrays; their secrets are
+ * never in the JSON itself but in environment variables the JSON names (`passwordEnv`, `tokenEnv`,
+ * `mailgunSigningKeyEnv`), resolved once by loadConfig into Secret values that print as "(hidden)".
+ */
+import { inspect } from 'node:util';
+import { z } from 'zod';
+
+/** A secret from the environment. `reveal()` is the only way to the value; printing it shows "(hidden)". */
+export class Secret {
+  readonly #value: string;
+  constructor(value: string) {
+    this.#value = value;
+  }
+  reveal(): string {
+    return this.#value;
+  }
+  toString(): string {
+    return '(hidden)';
+  }
+  toJSON(): string {
+    return '(hidden)';
+  }
+  [inspect.custom](): string {
+    return 'Secret((hidden))';
+  }
+}
+
+/** A placeholder until loadConfig resolves the named variable. */
+const UNRESOLVED = new Secret('');
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be the name of an environment variable');
+const tenant = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,62}$/, 'must be a tenant name like "demo"');
+const PROVIDERS = ['postmark', 'mailgun', 'sendgrid', 'rfc822'] as const;
+
+function jsonArray<T extends z.ZodType>(item: T) {
+  return z
+    .string()
+    .transform((s, ctx): unknown => {
+      try {
+        return JSON.parse(s);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(item));
+}
+
+const mailbox = z
+  .strictObject({
+    /** Names the mailbox in logs and tasks, and keys its stored place: keep it stable. */
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/, 'must be 1-63 letters, digits, ".", "_" or "-"'),
+    tenant,
+    host: z.string().min(1),
+    port: z.number().int().min(1).max(65535).optional(),
+    /** Implicit TLS (993). false: plain IMAP, upgraded with STARTTLS when the server offers it. */
+    secure: z.boolean().default(true),
+    startTls: z.boolean().optional(),
+    user: z.string().min(1),
+    passwordEnv: envName,
+    folder: z.string().min(1).default('INBOX'),
+    processedFolder: z.string().min(1).default('Processed'),
+    failedFolder: z.string().min(1).default('Unreadable'),
+    pollIntervalMs: z.number().int().min(1_000).default(30_000),
+  })
+  .transform((m) => ({ ...m, port: m.port ?? (m.secure ? 993 : 143), password: UNRESOLVED }));
+
+const webhook = z
+  .strictObject({
+    tenant,
+    /** The endpoint secret (at least 16 characters): the last segment of /inbound/v1/<provider>/<token>. */
+    tokenEnv: envName,
+    mailgunSigningKeyEnv: envName.optional(),
+    providers: z.array(z.enum(PROVIDERS)).min(1).optional(),
+  })
+  .transform((w) => ({ ...w, token: UNRESOLVED, mailgunSigningKey: undefined as Secret | undefined }));
+
+export const MAILBOXES_SETTING = {
+  env: 'MAILBOXES',
+  schema: jsonArray(mailbox).default([]),
+  example:
+    '[{"name":"prealerts","tenant":"demo","host":"imap.example.com","user":"prealerts@example.com","passwordEnv":"PREALERTS_IMAP_PASSWORD"}]',
+} as const;
+
+export const INBOUND_WEBHOOKS_SETTING = {
+  env: 'INBOUND_WEBHOOKS',
+  schema: jsonArray(webhook).default([]),
+  example: '[{"tenant":"demo","tokenEnv":"DEMO_INBOUND_TOKEN","mailgunSigningKeyEnv":"MAILGUN_SIGNING_KEY"}]',
+} as const;
+
+export type MailboxSetting = z.output<typeof mailbox>;
+export type InboundWebhookSetting = z.output<typeof webhook>;
+
+interface Issue {
+  setting: string;
+  problem: string;
+  example: string;
+}
+
+/**
+ * Fills each mailbox's password and each webhook's token and signing key from the variables they name,
+ * and lists what is missing. Mutates the freshly parsed (not yet frozen) settings.
+ */
+export function resolveIngestSecrets(
+  out: { mailboxes?: MailboxSetting[]; inboundWebhooks?: InboundWebhookSetting[] },
+  env: Readonly<Record<string, string | undefined>>,
+  issues: Issue[],
+): void {
+  const read = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const names = new Set<string>();
+  for (const m of out.mailboxes ?? []) {
+    if (names.has(m.name)) {
+      issues.push({
+        setting: 'MAILBOXES',
+        problem: `two mailboxes are named "${m.name}"; names must differ`,
+        example: MAILBOXES_SETTING.example,
+      });
+    }
+    names.add(m.name);
+    const v = read(m.passwordEnv);
+    if (v === undefined) {
+      issues.push({
+        setting: m.passwordEnv,
+        problem: `is not set, but mailbox "${m.name}" in MAILBOXES takes its password from it`,
+        example: '(the IMAP password)',
+      });
+    } else {
+      m.password = new Secret(v);
+    }
+  }
+  for (const w of out.inboundWebhooks ?? []) {
+    const token = read(w.tokenEnv);
+    if (token === undefined || token.length < 16) {
+      issues.push({
+        setting: w.tokenEnv,
+        problem: `${token === undefined ? 'is not set' : 'is shorter than 16 characters'}, but INBOUND_WEBHOOKS takes the endpoint token of tenant "${w.tenant}" from it`,
+        example: '(a random string, e.g. from `openssl rand -hex 16`)',
+      });
+    } else {
+      w.token = new Secret(token);
+    }
+    if (w.mailgunSigningKeyEnv !== undefined) {
+      const key = read(w.mailgunSigningKeyEnv);
+      if (key === undefined) {
+        issues.push({
+          setting: w.mailgunSigningKeyEnv,
+          problem: `is not set, but INBOUND_WEBHOOKS takes tenant "${w.tenant}"'s Mailgun signing key from it`,
+          example: '(Mailgun: Sending → Webhooks → HTTP webhook signing key)',
+        });
+      } else {
+        w.mailgunSigningKey = new Secret(key);
+      }
+    }
+  }
+}
