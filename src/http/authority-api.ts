@@ -10,7 +10,7 @@
  * which hands it to the learnable), touch storage (ports: Authority, TaskPinReader, LessonDryRun),
  * or know how tokens are stored (TokenVerifier).
  */
-import express, { type Router } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { Authority } from '../domain/authority/authority.ts';
 import type { Lesson } from '../domain/authority/lesson.ts';
 import type { Principal, TokenVerifier } from '../domain/authority/principal.ts';
@@ -162,7 +162,44 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
   });
 
   // §13.4: which rules were in force when task X was decided, and who put them there.
-  router.get('/rules-in-force', read, async (req, res) => {
+  router.get(
+    '/rules-in-force',
+    read,
+    rulesInForceHandler(taskPins, (tenant, versionId) => authority.rulesInForce(tenant, versionId)),
+  );
+
+  router.use(notFoundHandler());
+  router.use(errorHandler(log));
+  return router;
+}
+
+export interface RulesInForceRouterDeps {
+  readonly verifier: TokenVerifier;
+  readonly taskPins: TaskPinReader;
+  /** The rules in force at a version (the embedded authority's, or a remote one's over HTTP). */
+  readonly rulesInForce: Authority['rulesInForce'];
+  readonly log?: FaultLog;
+}
+
+/**
+ * Only GET /rules-in-force, for an agent whose authority is another process (§12.1): the agent holds
+ * the tasks and their pins, the authority the versions, so "which rules were in force for task X"
+ * stays one call against the agent (§13.4). Mount it at AUTHORITY_API_PATH.
+ */
+export function createRulesInForceRouter(deps: RulesInForceRouterDeps): Router {
+  const router = express.Router();
+  router.use(bearerAuth(deps.verifier));
+  router.get('/rules-in-force', requireRole('read'), rulesInForceHandler(deps.taskPins, deps.rulesInForce));
+  router.use(notFoundHandler());
+  router.use(errorHandler(deps.log ?? consoleFaultLog));
+  return router;
+}
+
+function rulesInForceHandler(
+  taskPins: TaskPinReader,
+  rulesInForce: Authority['rulesInForce'],
+): RequestHandler {
+  return async (req, res) => {
     const p = principalOf(res);
     const taskId = optionalStringQuery(req.query.taskId, 'taskId');
     const versionId = optionalStringQuery(req.query.versionId, 'versionId');
@@ -183,17 +220,12 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
           `There is no task "${taskId}" pinned to a definition in this tenant. Check the task id.`,
         );
       }
-      const rules = await authority.rulesInForce(p.tenant, pin.versionId);
+      const rules = await rulesInForce(p.tenant, pin.versionId);
       res.json({ taskId, definitionVersion: pin.definitionVersion, versionId: pin.versionId, rules });
       return;
     }
-    const rules = await authority.rulesInForce(p.tenant, versionId!);
-    res.json({ versionId, rules });
-  });
-
-  router.use(notFoundHandler());
-  router.use(errorHandler(log));
-  return router;
+    res.json({ versionId, rules: await rulesInForce(p.tenant, versionId!) });
+  };
 }
 
 /**

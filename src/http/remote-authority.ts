@@ -12,7 +12,7 @@
  * Deliberately does not: write lessons (clients post those to the authority), or retry: a failed
  * call fails the task's resolution, which is honest; serving a stale head would not be.
  */
-import type { Authority } from '../domain/authority/authority.ts';
+import type { Authority, RuleInForce } from '../domain/authority/authority.ts';
 import { ROLES, type Role } from '../domain/authority/principal.ts';
 import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/definition.ts';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
@@ -39,7 +39,7 @@ export interface RemoteDefinitionSourceOptions {
   readonly fetch?: typeof fetch;
 }
 
-export interface RemoteDefinitionSource extends DefinitionSource {
+export interface RemoteDefinitionSource extends DefinitionSource, Pick<Authority, 'rulesInForce'> {
   /** The tenant the token is bound to (the only one this source answers for). */
   readonly tenant: TenantId;
 }
@@ -194,6 +194,15 @@ export async function createRemoteDefinitionSource(
     async load(asked: TenantId, versionId: VersionId): Promise<Definition> {
       checkTenant(asked);
       return loadVersion(versionId);
+    },
+    /** §13.4, asked of the authority (it holds the provenance of every rule). */
+    async rulesInForce(asked: TenantId, versionId: VersionId): Promise<RuleInForce[]> {
+      checkTenant(asked);
+      const body = await get(`/rules-in-force?versionId=${encodeURIComponent(versionId)}`);
+      if (!isPlainObject(body) || !Array.isArray(body.rules)) {
+        throw new Error(`The authority at ${options.url} answered rules-in-force without a list of rules.`);
+      }
+      return body.rules as RuleInForce[];
     },
   });
 }
