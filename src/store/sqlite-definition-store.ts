@@ -256,14 +256,14 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
     async personId(tenant, handle) {
       const key = handleKey(handle);
       const find = async () =>
-        (await db
+        await db
           .selectFrom('people')
           .select('id')
           .where('tenant', '=', tenant)
           .where('handle_key', '=', key)
-          .executeTakeFirst()) as { id: string } | undefined;
+          .executeTakeFirst();
       const found = await find();
-      if (found !== undefined) return found.id;
+      if (found !== undefined) return String(found.id);
       await db
         .insertInto('people')
         .values({ tenant, id: `person-${randomUUID()}`, handle: handle.trim(), handle_key: key })
@@ -271,17 +271,18 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
         .execute();
       const made = await find();
       if (made === undefined) throw new Error('personId: the person row vanished');
-      return made.id;
+      return String(made.id);
     },
 
     async personHandle(tenant, id) {
-      const r = (await db
+      const r = await db
         .selectFrom('people')
         .select('handle')
         .where('tenant', '=', tenant)
         .where('id', '=', id)
-        .executeTakeFirst()) as { handle: string | null } | undefined;
-      return r?.handle ?? null;
+        .executeTakeFirst();
+      const h: unknown = r?.handle;
+      return typeof h === 'string' ? h : null;
     },
 
     async erasePerson(tenant, identifier) {

@@ -32,7 +32,7 @@ describe('concurrency', () => {
       c.authority.absorb(c.tenant, c.teacher, lesson),
     ]);
     expect(results.map((r) => r.learned).sort()).toEqual([false, true]);
-    expect(results[0]!.versionId).toBe(results[1]!.versionId);
+    expect(results[0].versionId).toBe(results[1].versionId);
     expect(await c.authority.history(c.tenant)).toHaveLength(1);
   });
 

@@ -412,7 +412,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
         const removal =
           content === undefined
             ? ({ outcome: 'unchanged' } as const)
-            : l.revert(old.entry, content, old.value as LessonValue, old.definitionVersion);
+            : l.revert(old.entry, content, old.value, old.definitionVersion);
         if (removal.outcome === 'unchanged') {
           throw new DomainError(
             'NOTHING_TO_REVERT',
@@ -425,7 +425,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
           action: 'revert',
           taughtBy: person,
           reason,
-          describes: `took back activation ${old.definitionVersion}: ${l.describe(old.value as LessonValue, old.entry)}`,
+          describes: `took back activation ${old.definitionVersion}: ${l.describe(old.value, old.entry)}`,
           collection: old.collection,
           entry: old.entry,
           value: old.value,
@@ -529,7 +529,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
         let learned = 0;
         for (const { learnable, collection, entry, value, index } of lessons) {
           let col = working.get(collection);
-          if (col === undefined) working.set(collection, (col = new Map()));
+          if (col === undefined) working.set(collection, (col = new Map<string, EntryContent>()));
           const current = col.get(entry) ?? base.collections.get(collection)?.get(entry);
           // The same path as a taught lesson: the learnable judges and absorbs each value (§10.1).
           const absorbed = learnable.absorb(entry, current, value, stamp);

@@ -16,14 +16,14 @@ function memoryObjects() {
   const bodies = new Map<string, string>();
   let fetched = 0;
   const reader = (cache = createObjectCache()): ObjectReader =>
-    createObjectReader(async (hashes) => {
+    createObjectReader((hashes) => {
       fetched += hashes.length;
       const out = new Map<string, string>();
       for (const h of hashes) {
         const b = bodies.get(h);
         if (b !== undefined) out.set(h, b);
       }
-      return out;
+      return Promise.resolve(out);
     }, cache);
   return {
     bodies,

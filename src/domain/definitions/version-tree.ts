@@ -112,7 +112,7 @@ function buildTree(entries: ReadonlyMap<string, string>, depth: number, sink: Ob
   for (const [name, hash] of entries) {
     const d = digitOf(name, depth);
     let g = groups.get(d);
-    if (g === undefined) groups.set(d, (g = new Map()));
+    if (g === undefined) groups.set(d, (g = new Map<string, string>()));
     g.set(name, hash);
   }
   const children: Record<string, string> = {};
@@ -128,10 +128,6 @@ async function collectEntries(hash: string, reader: ObjectReader, into: Map<stri
     return;
   }
   for (const child of Object.values(node.children)) await collectEntries(child, reader, into);
-}
-
-function countOf(node: TreeNode): number {
-  return isLeaf(node) ? Object.keys(node.entries).length : node.count;
 }
 
 /** Apply changes (name -> entry hash, or null to remove) to the subtree at `hash`. */
@@ -162,7 +158,7 @@ async function updateTree(
   for (const [n, h] of changes) {
     const d = digitOf(n, depth);
     let g = byDigit.get(d);
-    if (g === undefined) byDigit.set(d, (g = new Map()));
+    if (g === undefined) byDigit.set(d, (g = new Map<string, string | null>()));
     g.set(n, h);
   }
   const children: Record<string, string> = { ...node.children };
@@ -202,7 +198,7 @@ export async function buildVersion(
   const byCollection = new Map<string, Map<string, string | null>>();
   for (const c of changes) {
     let m = byCollection.get(c.collection);
-    if (m === undefined) byCollection.set(c.collection, (m = new Map()));
+    if (m === undefined) byCollection.set(c.collection, (m = new Map<string, string | null>()));
     m.set(c.entry, c.content === null ? null : sink.put(c.content));
   }
   const collections: Record<string, string> = { ...prevRoot.collections };
@@ -262,10 +258,10 @@ export async function loadDefinition(
   for (const f of found) {
     const content = contents.get(f.hash);
     if (!isPlainObject(content)) throw new Error(`object ${f.hash} is not an entry`);
-    check?.(f.collection, f.name, content as EntryContent, f.hash);
+    check?.(f.collection, f.name, content, f.hash);
     let m = collections.get(f.collection);
-    if (m === undefined) collections.set(f.collection, (m = new Map()));
-    m.set(f.name, content as EntryContent);
+    if (m === undefined) collections.set(f.collection, (m = new Map<string, EntryContent>()));
+    m.set(f.name, content);
   }
   for (const m of collections.values()) Object.freeze(m);
   return Object.freeze({ versionId, collections: Object.freeze(collections) });
@@ -298,7 +294,7 @@ export function applyChanges(
       continue;
     }
     const sorted = new Map([...m].sort((a, b) => cmp(a[0], b[0])));
-    collections.set(name, Object.freeze(sorted) as Map<string, EntryContent>);
+    collections.set(name, Object.freeze(sorted));
   }
   const sortedCollections = new Map([...collections].sort((a, b) => cmp(a[0], b[0])));
   return Object.freeze({ versionId, collections: Object.freeze(sortedCollections) });
@@ -336,7 +332,7 @@ export async function walkVersions(
     if (known !== undefined) return known;
     reachable.add(hash);
     const content = await reader.get(hash);
-    const m = isPlainObject(content) && entryMentions(collection, content as EntryContent);
+    const m = isPlainObject(content) && entryMentions(collection, content);
     memo.set(key, m);
     if (m) mentioning.add(hash);
     return m;

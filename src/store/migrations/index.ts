@@ -23,8 +23,8 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** Apply every pending migration, in order; returns the names applied. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Migration
 export async function migrate(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Migration
   db: Kysely<any>,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<string[]> {
