@@ -1,6 +1,8 @@
 // Every realistic fixture in fixtures/mail parses without error, and expected.json names every fixture once with readings drawn from the demo directory.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RegExpParser } from '@eslint-community/regexpp';
+import type { AST } from '@eslint-community/regexpp';
 import { describe, expect, it } from 'vitest';
 import { parseMail } from '../../src/ingest/mail/parse.ts';
 
@@ -14,6 +16,8 @@ interface Expected {
   manifestFields?: Record<string, string | null>;
   notes: string;
 }
+
+const PARTS = ['from', 'subject', 'body', 'attachments', 'any'];
 
 const files = readdirSync(MAIL)
   .filter((f) => f.endsWith('.eml'))
@@ -54,6 +58,44 @@ describe('mail fixtures', () => {
   it('never makes billing@origin.example a known mark (Appendix B: it is the sender that gets taught)', () => {
     const text = JSON.stringify(directory.collections.customers);
     expect(text).not.toMatch(/origin/i);
+  });
+
+  it('gives every regex mark and cue of the demo directory a literal of at least 4 characters', () => {
+    // the longest run of plain characters in any one alternative (a required literal the matcher's prefilter can use)
+    const longestRun = (alternatives: AST.Alternative[]): number =>
+      Math.min(
+        ...alternatives.map((alt) => {
+          let best = 0;
+          let run = 0;
+          for (const el of alt.elements) {
+            if (el.type === 'Character') best = Math.max(best, ++run);
+            else {
+              run = 0;
+              if (el.type === 'Group' || el.type === 'CapturingGroup')
+                best = Math.max(best, longestRun(el.alternatives));
+            }
+          }
+          return best;
+        }),
+      );
+    const parser = new RegExpParser();
+    for (const collection of ['customers', 'kinds']) {
+      for (const [entry, values] of Object.entries(directory.collections[collection]!)) {
+        // lesson values stay opaque here (§9): every string in a value but its label and its part is a regex source
+        const sources = values.flatMap((value) =>
+          Object.entries(value)
+            .filter(([key, v]) => key !== 'label' && typeof v === 'string' && !PARTS.includes(v))
+            .map(([, v]) => v as string),
+        );
+        for (const source of sources) {
+          const pattern = parser.parsePattern(source, undefined, undefined, { unicode: true });
+          expect(
+            longestRun(pattern.alternatives),
+            `${collection}.${entry}: ${source}`,
+          ).toBeGreaterThanOrEqual(4);
+        }
+      }
+    }
   });
 
   it.each(files)('parses %s', async (file) => {
