@@ -10,7 +10,6 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Kysely } from 'kysely';
 import type { MailReader } from './a2a/ports.ts';
 import { loadConfig, type Config } from './config/config.ts';
 import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
