@@ -1,0 +1,86 @@
+/**
+ * The mail pipelines' public surface. server.ts / main.ts wire it:
+ *
+ *   const ingest = createMailIngest({ submitter, store, log, limits, mailboxes, webhooks });
+ *   app.use(INBOUND_PATH, ingest.router);   // before any app-wide body parser
+ *   await ingest.start();                   // after listen; pollers reconnect on their own
+ *   await ingest.stop();                    // before closing the database
+ *
+ * `submitter` is the in-process triage_inbound (A2AApp.submitMail for a mailbox principal of the
+ * tenant); `store` is SqliteIngestStore. Nothing here reads the environment.
+ */
+import type { Router } from 'express';
+import type { MailLimits } from '../domain/mail/limits.ts';
+import { DEFAULT_MAIL_LIMITS } from '../domain/mail/limits.ts';
+import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from './imap/poller.ts';
+import { createIntake, type Intake } from './intake.ts';
+import type { IngestLog, IngestStore, MailSubmitter } from './ports.ts';
+import { createInboundRouter, type InboundEndpoint } from './webhooks/router.ts';
+
+export type { ImapMailboxConfig, ImapPoller, ImapPollerStatus } from './imap/poller.ts';
+export type { Intake, IntakeOutcome } from './intake.ts';
+export type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmitResult } from './ports.ts';
+export type { InboundEndpoint } from './webhooks/router.ts';
+export { createImapPoller } from './imap/poller.ts';
+export { createIntake, dedupeKeyOf } from './intake.ts';
+export { createInboundRouter } from './webhooks/router.ts';
+export { silentLog } from './ports.ts';
+
+/** Where server.ts mounts the webhook router. */
+export const INBOUND_PATH = '/inbound/v1';
+
+export interface MailIngestOptions {
+  readonly submitter: MailSubmitter;
+  readonly store: IngestStore;
+  readonly log: IngestLog;
+  readonly limits?: Partial<MailLimits>;
+  readonly mailboxes: readonly ImapMailboxConfig[];
+  readonly webhooks: readonly InboundEndpoint[];
+}
+
+export interface MailIngest {
+  readonly intake: Intake;
+  /** Mount at INBOUND_PATH. Answers 401 to every post when no endpoint is configured. */
+  readonly router: Router;
+  readonly pollers: readonly ImapPoller[];
+  /** Starts every poller (a mailbox that cannot be reached yet is retried in the background). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createMailIngest(options: MailIngestOptions): MailIngest {
+  const maxMessageBytes = options.limits?.maxMessageBytes ?? DEFAULT_MAIL_LIMITS.maxMessageBytes;
+  const intake = createIntake({
+    submitter: options.submitter,
+    store: options.store,
+    log: options.log,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+  });
+  const pollers = options.mailboxes.map((m) =>
+    createImapPoller(m, { intake, store: options.store, log: options.log, maxMessageBytes }),
+  );
+  return {
+    intake,
+    router: createInboundRouter({ endpoints: options.webhooks, intake, log: options.log, maxMessageBytes }),
+    pollers,
+    async start() {
+      await Promise.all(pollers.map((p) => p.start()));
+    },
+    async stop() {
+      await Promise.all(pollers.map((p) => p.stop()));
+    },
+  };
+}
+
+/** A structured log on stderr, one JSON object per line. */
+export const stderrIngestLog: IngestLog = {
+  info: (fields, message) => writeLine('info', fields, message),
+  warn: (fields, message) => writeLine('warn', fields, message),
+  error: (fields, message) => writeLine('error', fields, message),
+};
+
+function writeLine(level: string, fields: Record<string, unknown>, message: string): void {
+  process.stderr.write(
+    `${JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...fields })}\n`,
+  );
+}
