@@ -2,6 +2,11 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenantId } from '../../src/domain/tenant.ts';
+import { createMatcherCache } from '../../src/domain/triage/matcher-cache.ts';
+import { createTriageService, type TriageService } from '../../src/domain/triage/triage-service.ts';
+import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import { messageFromFields } from '../../src/ingest/mail/from-fields.ts';
+import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import { customerLesson, openAuthorityHarness, type AuthorityHarness } from './authority-api-harness.ts';
 
 const demo = tenantId('demo');
@@ -257,5 +262,57 @@ describe('authority API', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/kysely|sqlite|destroy|driver/i);
     expect(h.faults.length).toBeGreaterThan(0);
     h = { ...h, close: () => h.server.close() };
+  });
+});
+
+describe('authority API dry run (§13.1)', () => {
+  let h: AuthorityHarness;
+  let triage: TriageService;
+  beforeEach(async () => {
+    // The corpus lives in the same database as the definitions; the dry run is the triage service's.
+    h = await openAuthorityHarness({ dryRun: (t, _p, lesson) => triage.dryRun(t, lesson) });
+    triage = createTriageService({
+      definitions: h.authority,
+      corpus: new SqliteCorpusStore(h.db),
+      learnables: createLearnables(),
+      settings: { identificationMargin: 0.5 },
+      matcherCache: createMatcherCache({ maxVersions: 4 }),
+    });
+  });
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it('evaluates a lesson against the messages already seen, and teaches nothing', async () => {
+    const teacher = await h.token(demo, ['read', 'teach']);
+    for (const [i, from] of [
+      'billing@origin.example',
+      'billing@origin.example',
+      'someone@else.example',
+    ].entries()) {
+      await triage.triage(
+        demo,
+        messageFromFields({
+          from,
+          subject: `Pre-alert ${i}`,
+          body: 'Manifest attached.',
+          messageId: `m${i}@x.example`,
+        }),
+      );
+    }
+    const res = await request(h.server.app)
+      .post(`${API}/lessons:dry-run`)
+      .set('Authorization', `Bearer ${teacher}`)
+      .send(customerLesson('northgate', 'billing@origin.example'));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      collection: 'customers',
+      entry: 'northgate',
+      learned: true,
+      total: 3,
+      matches: 2,
+      newlySettled: 2,
+    });
+    expect((await h.authority.history(demo)).length).toBe(0);
   });
 });
