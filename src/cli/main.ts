@@ -7,9 +7,11 @@
 import { pathToFileURL } from 'node:url';
 import { isDomainError } from '../domain/errors.ts';
 import { UsageError, type CliIo, type Command } from './command.ts';
+import { dryRunCommand } from './commands/dry-run.ts';
 import { eraseCommand } from './commands/erase.ts';
 import { historyCommand } from './commands/history.ts';
 import { importCommand } from './commands/import.ts';
+import { readCommand } from './commands/read.ts';
 import { revertCommand } from './commands/revert.ts';
 import { rollbackCommand } from './commands/rollback.ts';
 import { rulesCommand } from './commands/rules.ts';
@@ -29,6 +31,8 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
     importCommand,
     rulesCommand,
     tokensCommand,
+    readCommand,
+    dryRunCommand,
   ].map((c) => [c.name, c] as const),
 );
 

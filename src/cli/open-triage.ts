@@ -1,0 +1,29 @@
+/**
+ * The triage service for a CLI verb, over the same embedded database as the knowledge core: the
+ * authority as definition source, the SQLite corpus, and person ids resolved to handles for display.
+ */
+import { loadConfig } from '../config/config.ts';
+import { createLearnables } from '../domain/learnables/registry.ts';
+import { createMatcherCache } from '../domain/triage/matcher-cache.ts';
+import { createTriageService, type TriageService } from '../domain/triage/triage-service.ts';
+import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
+import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
+import type { CliIo } from './command.ts';
+import type { Knowledge } from './knowledge.ts';
+
+export function openTriage(k: Knowledge, io: CliIo): TriageService {
+  const config = loadConfig(io.env);
+  const store = createSqliteDefinitionStore(k.db);
+  const retention = (config as { corpusRetentionDays?: number }).corpusRetentionDays;
+  return createTriageService({
+    definitions: k.authority,
+    corpus: new SqliteCorpusStore(k.db),
+    learnables: createLearnables(),
+    settings: {
+      identificationMargin: config.identificationMargin,
+      ...(retention === undefined ? {} : { corpusRetentionDays: retention }),
+    },
+    matcherCache: createMatcherCache({ maxVersions: 2 }),
+    resolvePerson: (tenant, id) => store.personHandle(tenant, id),
+  });
+}
