@@ -30,7 +30,7 @@ WORKDIR /app
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json package-lock.json tsconfig.json ./
 COPY --chown=root:root src ./src
-COPY --chown=root:root fixtures ./fixtures
+COPY --chown=root:root fixtures/directory ./fixtures/directory
 RUN mkdir -p /app/data && chown node:node /app/data \
  && printf '#!/bin/sh\nexec node --import tsx /app/src/cli/main.ts "$@"\n' > /usr/local/bin/learnables-triage \
  && chmod 0755 /usr/local/bin/learnables-triage
