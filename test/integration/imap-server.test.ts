@@ -1,5 +1,5 @@
 // Invariant: mail delivered to a real Dovecot mailbox is triaged by the real server through the same in-process path as triage_inbound, once, and a question it raises waits as an ordinary input-required A2A task the tenant's operator finds with ListTasks.
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- wire JSON is read loosely; the assertions check its shape */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
