@@ -7,6 +7,7 @@
 import { pathToFileURL } from 'node:url';
 import { isDomainError } from '../domain/errors.ts';
 import { UsageError, type CliIo, type Command } from './command.ts';
+import { corpusCommand } from './commands/corpus.ts';
 import { dryRunCommand } from './commands/dry-run.ts';
 import { eraseCommand } from './commands/erase.ts';
 import { historyCommand } from './commands/history.ts';
@@ -33,6 +34,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
     tokensCommand,
     readCommand,
     dryRunCommand,
+    corpusCommand,
   ].map((c) => [c.name, c] as const),
 );
 

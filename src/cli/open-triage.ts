@@ -14,7 +14,7 @@ import type { Knowledge } from './knowledge.ts';
 export function openTriage(k: Knowledge, io: CliIo): TriageService {
   const config = loadConfig(io.env);
   const store = createSqliteDefinitionStore(k.db);
-  const retention = (config as { corpusRetentionDays?: number }).corpusRetentionDays;
+  const retention = config.corpusRetentionDays;
   return createTriageService({
     definitions: k.authority,
     corpus: new SqliteCorpusStore(k.db),

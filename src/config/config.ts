@@ -32,6 +32,12 @@ const SETTINGS = {
     schema: z.coerce.number().gt(0).lt(1).default(0.5),
     example: '0.5',
   },
+  /** Days a read message is kept in the corpus for dry runs and suggestions (§13.1); unset keeps them. */
+  corpusRetentionDays: {
+    env: 'CORPUS_RETENTION_DAYS',
+    schema: z.coerce.number().int().min(1).max(36500).optional(),
+    example: '90',
+  },
   /** Resolve definitions from another process's authority instead of the embedded one (§12.1). */
   authorityUrl: { env: 'AUTHORITY_URL', schema: httpUrl.optional(), example: 'http://127.0.0.1:8081' },
   /** A bearer token with the read role, bound to the tenant this agent serves (with AUTHORITY_URL). */

@@ -109,6 +109,15 @@ describe('learnables-triage read and dry-run', () => {
     expect(wide.out).toMatch(/northgate -> \(unsettled\)/);
   });
 
+  it('counts the corpus and purges it by age (§13.1)', async () => {
+    const count = await cli('corpus', 'count', '--json');
+    expect(JSON.parse(count.out)).toEqual({ count: 4 });
+    const kept = await cli('corpus', 'purge', '--older-than-days', '1');
+    expect(kept.out).toMatch(/^purged 0 message/);
+    const all = await cli('corpus', 'purge', '--older-than-days', '0');
+    expect(all.out).toMatch(/^purged 4 message/);
+  });
+
   it('refuses a missing file with the usage', async () => {
     const r = await cli('read', join(MAIL, 'nope.eml'));
     expect(r.code).toBe(2);

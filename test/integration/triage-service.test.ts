@@ -117,6 +117,29 @@ describe('triage', () => {
   });
 });
 
+describe('retention (§13.1)', () => {
+  it('purges messages older than the retention setting', async () => {
+    let now = Date.UTC(2026, 8, 1);
+    const aged = createTriageService({
+      definitions: core.authority,
+      corpus,
+      learnables,
+      settings: { identificationMargin: 0.5, corpusRetentionDays: 30 },
+      matcherCache: createMatcherCache({ maxVersions: 2 }),
+      clock: { now: () => new Date(now).toISOString() },
+    });
+    const old = northgateMail();
+    await aged.triage(core.tenant, old);
+    now += 10 * 24 * 3600 * 1000;
+    await aged.triage(core.tenant, northgateMail());
+    expect(await aged.purgeExpired(core.tenant)).toBe(0);
+    now += 25 * 24 * 3600 * 1000;
+    expect(await aged.purgeExpired(core.tenant)).toBe(1);
+    expect(await corpus.get(core.tenant, corpusKey(old))).toBeNull();
+    expect(await corpus.count(core.tenant)).toBe(1);
+  });
+});
+
 describe('recheck (§11)', () => {
   it('reads a seen message under the version active now, by Message-ID, key or task', async () => {
     const m = mail({ from: { address: 'billing@origin.example', name: '' } });
