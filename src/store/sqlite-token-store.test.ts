@@ -46,7 +46,7 @@ describe('SQLite token store', () => {
     });
     const rows = await db.selectFrom('tokens').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(token);
-    expect(rows[0].token_hash).toBe(hashToken(token));
+    expect(rows[0]!.token_hash).toBe(hashToken(token));
   });
 
   it('rejects unknown, altered and empty tokens', async () => {
