@@ -229,6 +229,31 @@ describe('IMAP poller on a real Dovecot', () => {
     expect(after?.uidValidity).not.toBe(before?.uidValidity);
   });
 
+  it('notices its folder deleted and recreated under it at the next sweep (a live UIDVALIDITY change)', async () => {
+    const submitter = recordingSubmitter();
+    const log = recordingLog();
+    // Dovecot sends no event to a session whose selected folder is replaced; the sweep re-SELECTs.
+    const p = poller(submitter, { log, config: { pollIntervalMs: 300 } });
+    await p.start();
+    await client.append(folder, mail('live-1'));
+    await client.append(folder, mail('live-2'));
+    await waitFor('two triaged', () => submitter.submissions.length === 2);
+    await waitFor('the folder to empty', async () => (await messagesIn(folder)).length === 0);
+
+    await client.mailboxDelete(folder);
+    await client.mailboxCreate(folder);
+    await client.append(folder, mail('live-2')); // already triaged
+    await client.append(folder, mail('live-3'));
+    await waitFor('live-3 triaged', () => submitter.submissions.length === 3);
+    await waitFor('the folder to empty', async () => (await messagesIn(folder)).length === 0);
+    expect(submitter.submissions.map((s) => s.messageId)).toEqual([
+      'live-1@shipper.example',
+      'live-2@shipper.example',
+      'live-3@shipper.example',
+    ]);
+    expect((await messagesIn(`${folder}-done`)).length).toBe(4);
+  });
+
   it('moves an oversized message (judged by its FETCH size) and a refused parse to the failed folder, with reasons logged', async () => {
     const log = recordingLog();
     const submitter = recordingSubmitter();

@@ -102,6 +102,7 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   let retryTimer: NodeJS.Timeout | null = null;
   let draining: Promise<void> | null = null;
   let drainAgain = false;
+  let reselectAgain = false;
   /** Submit faults per UID in this session (a reconnect into a new UIDVALIDITY clears it). */
   const submitFaults = new Map<number, number>();
   let faultsValidity = '';
@@ -125,7 +126,7 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
     if (sweepTimer !== null) clearTimeout(sweepTimer);
     sweepTimer = setTimeout(() => {
       sweepTimer = null;
-      requestDrain();
+      requestDrain(true);
     }, pollIntervalMs);
   }
 
@@ -189,17 +190,22 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
     }
   }
 
-  function requestDrain(): void {
+  /** `reselect`: SELECT the folder again first (sweeps do: a folder deleted and recreated under an open session shows no event). */
+  function requestDrain(reselect = false): void {
     if (stopped) return;
     if (draining !== null) {
       drainAgain = true;
+      reselectAgain ||= reselect;
       return;
     }
     draining = (async () => {
       try {
+        let again = reselect;
         do {
           drainAgain = false;
-          await drain();
+          reselectAgain = false;
+          await drain(again);
+          again = reselectAgain;
         } while (drainAgain && !stopped);
       } catch (e) {
         lastError = describe(e);
@@ -213,9 +219,11 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
     })();
   }
 
-  async function drain(): Promise<void> {
+  async function drain(reselect: boolean): Promise<void> {
     const c = client;
-    if (c === null || !c.usable || c.mailbox === false) return;
+    if (c === null || !c.usable) return;
+    if (reselect || c.mailbox === false) await c.mailboxOpen(folder);
+    if (c.mailbox === false) return;
     const validity = c.mailbox.uidValidity.toString();
     const state = await deps.store.getMailboxState(config.tenant, config.name);
     let lastUid = state?.lastUid ?? 0;
