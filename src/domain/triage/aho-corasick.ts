@@ -56,15 +56,22 @@ export function buildAhoCorasick(keys: readonly string[]): AhoCorasick {
   const keyAt = new Int32Array(capacity).fill(-1);
   let nodes = 1;
 
-  const order = keys.map((_, i) => i).sort((a, b) => compare(keys[a] as string, keys[b] as string));
+  // Native string sort (code-unit order) is several times faster than sorting indices by key.
+  const firstIndex = new Map<string, number>();
+  const duplicates: number[][] = [];
+  keys.forEach((key, i) => {
+    const first = firstIndex.get(key);
+    if (first === undefined) firstIndex.set(key, i);
+    else (duplicates[first] ??= []).push(i);
+  });
+  const sortedKeys = [...firstIndex.keys()].sort();
   // Insert in sorted order: the path of the previous key is reused for the shared prefix and every new
   // child is appended after its last sibling, so siblings stay in character order.
   const path = new Int32Array(maxLength(keys) + 1);
   const lastChild = new Int32Array(capacity).fill(-1);
   let previous = '';
-  const duplicates: number[][] = [];
-  for (const k of order) {
-    const key = keys[k] as string;
+  for (const key of sortedKeys) {
+    const k = firstIndex.get(key) as number;
     let shared = 0;
     while (
       shared < key.length &&
@@ -83,9 +90,7 @@ export function buildAhoCorasick(keys: readonly string[]): AhoCorasick {
       node = child;
       path[i + 1] = child;
     }
-    const existing = keyAt[node] as number;
-    if (existing === -1) keyAt[node] = k;
-    else (duplicates[existing] ??= []).push(k);
+    keyAt[node] = k;
     previous = key;
   }
 
@@ -173,10 +178,6 @@ export function buildAhoCorasick(keys: readonly string[]): AhoCorasick {
       }
     },
   };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function maxLength(keys: readonly string[]): number {

@@ -15,15 +15,15 @@ const sorted = (atoms: readonly string[] | null): string[] | null =>
 describe('literalAtoms (§13.3)', () => {
   it.each([
     ['XYZ-20\\d{2}-\\d{4}', ['xyz-20']],
-    ['word\\s+motors', ['motors']],
+    ['word\\s+motors', ['word']], // 'motors' is a common mail word,
     ['billing@origin\\.example', ['billing@origin.example']],
     ['PA-2026-0901', ['pa-2026-0901']],
     ['[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example', ['dom.example']],
     ['\\bword\\b', ['word']],
-    ['word[_-]?statement[_-]?\\d{4,8}\\.pdf', ['statement']],
+    ['word[_-]?statement[_-]?\\d{4,8}\\.pdf', ['wordstatement', 'word-statement', 'word_statement']],
     ['[a-z]+@x\\.io', ['@x.io']],
     ['northgate|gulftrade', ['gulftrade', 'northgate']],
-    ['(?:north|south)gate motors', ['gate motors']],
+    ['(?:north|south)gate motors', ['northgate motors', 'southgate motors']],
     ['Northgate Motors Ltd', ['northgate motors ltd']],
     ['müller gmbh', ['ller gmbh']],
     ['a(bcd|bce)f', ['abcdf', 'abcef']],
@@ -32,7 +32,7 @@ describe('literalAtoms (§13.3)', () => {
       'INV\\d{2}',
       ['inv00', 'inv01', 'inv02', 'inv03', 'inv04', 'inv05', 'inv06', 'inv07', 'inv08', 'inv09'].slice(0, 0),
     ],
-    ['(?:acme|globex)[\\s-]+(?:freight|cargo)', ['cargo', 'freight']],
+    ['(?:acme|globex)[\\s-]+(?:freight|cargo)', ['acme', 'globex']],
     ['ORDER #?\\d+', ['order ']],
     ['(?=abcd)x', null],
   ])('finds the atoms of %s', (source, expected) => {

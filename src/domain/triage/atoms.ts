@@ -42,30 +42,73 @@ export function foldCodeUnit(c: number): number {
 }
 
 interface Info {
-  /** Every string this node can match (folded), or null when unknown or too many. */
-  readonly exact: ReadonlySet<string> | null;
+  /** Every string this node can match (folded, distinct), or null when unknown or too many. */
+  readonly exact: readonly string[] | null;
   /** A valid atom set for this node (every match contains one), or null. */
   readonly atoms: readonly string[] | null;
+  /**
+   * With `atoms`: the most code units a match of this node can run before the start of the
+   * occurrence of an atom it contains (Infinity when unbounded).
+   */
+  readonly prefix: number;
 }
 
-const ANY: Info = { exact: null, atoms: null };
-const EMPTY: Info = { exact: new Set(['']), atoms: null };
+/** An atom set with the prefix bound that goes with it (see Info). */
+interface Candidate {
+  readonly atoms: readonly string[];
+  readonly prefix: number;
+}
+
+const ANY: Info = { exact: null, atoms: null, prefix: Infinity };
+const EMPTY: Info = { exact: [''], atoms: null, prefix: Infinity };
+const DIGITS: readonly string[] = '0123456789'.split('');
+/** One-character exact infos for ASCII, shared (the walk makes one per literal character). */
+const ASCII_INFO: readonly Info[] = Array.from({ length: 128 }, (_, c) => ({
+  exact: [String.fromCharCode(foldCodeUnit(c))],
+  atoms: null,
+  prefix: Infinity,
+}));
 
 const parser = new RegExpParser({ ecmaVersion: 2025 });
+
+/** What the matcher needs to know about a regex source, from one parse. */
+export interface SourceAnalysis {
+  /** See {@link literalAtoms}. */
+  readonly atoms: readonly string[] | null;
+  /** See {@link maxMatchLength}. */
+  readonly maxLength: number | null;
+  /**
+   * With atoms: the most UTF-16 code units a match can run before the start of the first atom
+   * occurrence it contains (each character counted as two), or null when unbounded. A match then
+   * starts within that distance before some atom hit.
+   */
+  readonly maxPrefix: number | null;
+}
+
+/** Atoms and longest match of `source` from one parse; both null when it cannot be parsed. */
+export function analyseSource(source: string): SourceAnalysis {
+  let pattern: AST.Pattern;
+  try {
+    pattern = parser.parsePattern(source, 0, source.length, { unicode: true });
+  } catch {
+    return { atoms: null, maxLength: null, maxPrefix: null };
+  }
+  const info = alternation(pattern.alternatives);
+  const chosen = best([own(info), whole(info)]);
+  const longestMatch = longestAlternation(pattern.alternatives);
+  return {
+    atoms: chosen === null ? null : minimal(chosen.atoms),
+    maxLength: Number.isFinite(longestMatch) ? longestMatch : null,
+    maxPrefix: chosen !== null && Number.isFinite(chosen.prefix) ? chosen.prefix : null,
+  };
+}
 
 /**
  * The literal atoms of `source` (see the module comment), or null when the pattern has no such set
  * or cannot be parsed as a JS unicode-mode pattern (then the caller must run it without a prefilter).
  */
 export function literalAtoms(source: string): readonly string[] | null {
-  let pattern: AST.Pattern;
-  try {
-    pattern = parser.parsePattern(source, 0, source.length, { unicode: true });
-  } catch {
-    return null;
-  }
-  const info = alternation(pattern.alternatives);
-  return best([info.atoms, validSet(info.exact)]);
+  return analyseSource(source).atoms;
 }
 
 /**
@@ -91,46 +134,82 @@ export function plainLiteral(source: string): string | null {
   return out === '' ? null : out;
 }
 
-function validSet(set: ReadonlySet<string> | null): readonly string[] | null {
-  if (set === null || set.size === 0) return null;
-  const list = [...set];
-  return list.every(acceptable) ? minimal(list) : null;
+function validSet(set: readonly string[] | null): readonly string[] | null {
+  if (set === null || set.length === 0) return null;
+  for (const a of set) if (!acceptable(a)) return null;
+  return set;
 }
 
 function acceptable(atom: string): boolean {
   if (atom.length < MIN_ATOM_LENGTH) return false;
-  return /\D/.test(atom) || atom.length >= MIN_DIGIT_ATOM_LENGTH;
+  if (atom.length >= MIN_DIGIT_ATOM_LENGTH) return true;
+  for (let i = 0; i < atom.length; i++) {
+    const c = atom.charCodeAt(i);
+    if (c < 48 || c > 57) return true;
+  }
+  return false;
 }
 
 /** Drops atoms that contain another atom of the set (the shorter one already covers them). */
 function minimal(atoms: readonly string[]): readonly string[] {
+  if (atoms.length === 1) return atoms;
   const sorted = [...new Set(atoms)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
   const kept: string[] = [];
   for (const a of sorted) if (!kept.some((k) => a.includes(k))) kept.push(a);
   return kept;
 }
 
+/**
+ * Words common in business mail. An atom that is one of them (optionally with a separator) hits on
+ * most messages, so it counts as a short one: a pattern's specific text is preferred over them
+ * (`acme[_-]?statement` is looked for as "acmestatement", "acme_statement", "acme-statement").
+ */
+const COMMON_WORDS = new Set(
+  (
+    'statement invoice invoices order orders booking shipment shipments container containers freight cargo ' +
+    'motors logistics trading transport shipping delivery customer customers account payment reference ' +
+    'please attached regards thanks thank number vessel arrival departure manifest report notice ' +
+    'example mail email info support service services office group limited company international global'
+  ).split(' '),
+);
+
 /** Expected cost of a set: the sum of each atom's chance to appear by accident (lower is better). */
 function cost(atoms: readonly string[]): number {
   let total = 0;
   for (const a of atoms) {
+    if (COMMON_WORDS.has(a.replace(/^[\s_.-]+|[\s_.-]+$/g, ''))) {
+      total += 2 ** -12;
+      continue;
+    }
     let bits = 0;
     for (let i = 0; i < a.length; i++) {
       const c = a.charCodeAt(i);
       bits += c >= 97 && c <= 122 ? 4 : c >= 48 && c <= 57 ? 2.5 : 3;
     }
-    // Each atom also costs a slot in the automaton and a check per hit.
-    total += 2 ** -bits + 2 ** -32;
+    // Each atom also costs a slot in the automaton: a few more atoms are worth it only when rarer.
+    total += 2 ** -bits + 2 ** -48;
   }
   return total;
 }
 
-function best(candidates: readonly (readonly string[] | null)[]): readonly string[] | null {
-  let chosen: readonly string[] | null = null;
+/** A node's own atom candidate. */
+function own(info: Info): Candidate | null {
+  return info.atoms === null ? null : { atoms: info.atoms, prefix: info.prefix };
+}
+
+/** A node's exact strings as a candidate: each occurrence starts where the node's match starts. */
+function whole(info: Info): Candidate | null {
+  const atoms = validSet(info.exact);
+  return atoms === null ? null : { atoms, prefix: 0 };
+}
+
+/** The cheapest candidate; one with a bounded prefix is preferred unless far more common. */
+function best(candidates: readonly (Candidate | null)[]): Candidate | null {
+  let chosen: Candidate | null = null;
   let chosenCost = Infinity;
   for (const c of candidates) {
     if (c === null) continue;
-    const k = cost(c);
+    const k = cost(c.atoms) * (Number.isFinite(c.prefix) ? 1 : 256);
     if (k < chosenCost) {
       chosen = c;
       chosenCost = k;
@@ -139,97 +218,133 @@ function best(candidates: readonly (readonly string[] | null)[]): readonly strin
   return chosen;
 }
 
+function info(exact: readonly string[] | null, chosen: Candidate | null): Info {
+  return { exact, atoms: chosen?.atoms ?? null, prefix: chosen?.prefix ?? Infinity };
+}
+
 function alternation(alternatives: readonly AST.Alternative[]): Info {
+  if (alternatives.length === 1) return sequence((alternatives[0] as AST.Alternative).elements);
   const infos = alternatives.map((a) => sequence(a.elements));
-  let exact: Set<string> | null = new Set();
-  for (const info of infos) {
-    if (info.exact === null || exact === null) {
+  let exact: string[] | null = [];
+  for (const i of infos) {
+    if (i.exact === null || exact === null) {
       exact = null;
       continue;
     }
-    for (const s of info.exact) exact.add(s);
-    if (exact.size > MAX_EXACT) exact = null;
+    for (const s of i.exact) if (!exact.includes(s)) exact.push(s);
+    if (exact.length > MAX_EXACT) exact = null;
   }
   // One atom set per branch: every match goes through one branch.
   const atoms: string[] = [];
-  for (const info of infos) {
-    const branch = best([info.atoms, validSet(info.exact)]);
-    if (branch === null) return { exact, atoms: null };
-    atoms.push(...branch);
+  let prefix = 0;
+  for (const i of infos) {
+    const branch = best([own(i), whole(i)]);
+    if (branch === null) return info(exact, null);
+    atoms.push(...branch.atoms);
+    prefix = Math.max(prefix, branch.prefix);
   }
-  return { exact, atoms: minimal(atoms) };
+  return info(exact, { atoms, prefix });
+}
+
+/** The walk over one sequence: see {@link sequence}. */
+class SequenceWalk {
+  readonly candidates: Candidate[] = [];
+  /** Cross product of the current run of consecutive exact elements, and where it starts. */
+  run: string[] = [''];
+  runStart = 0;
+  /** The current run of single-string elements, and where it starts. */
+  plain = '';
+  plainStart = 0;
+  /** The cross product of every element, while all are exact and few. */
+  whole: string[] | null = [''];
+  /** Longest match of the elements visited so far (Infinity once one is unbounded). */
+  offset = 0;
+
+  closeRun(): void {
+    if (this.run.length > 1 || this.run[0] !== this.plain) this.candidate(validSet(this.run), this.runStart);
+    this.run = [''];
+  }
+
+  closePlain(): void {
+    if (this.plain.length >= MIN_ATOM_LENGTH) this.candidate(validSet([this.plain]), this.plainStart);
+    this.plain = '';
+  }
+
+  candidate(atoms: readonly string[] | null, prefix: number): void {
+    if (atoms !== null) this.candidates.push({ atoms, prefix });
+  }
+
+  visit(info: Info, longestMatch: number): void {
+    this.candidate(info.atoms, this.offset + info.prefix);
+    const exact = info.exact;
+    if (exact === null) {
+      this.closeRun();
+      this.closePlain();
+      this.whole = null;
+    } else if (exact.length === 1) {
+      const only = exact[0] as string;
+      if (only !== '') {
+        if (this.plain === '') this.plainStart = this.offset;
+        if (this.run.length === 1 && this.run[0] === '') this.runStart = this.offset;
+        this.plain += only;
+        const run = this.run;
+        for (let i = 0; i < run.length; i++) run[i] += only;
+        const whole = this.whole;
+        if (whole !== null) for (let i = 0; i < whole.length; i++) whole[i] += only;
+      }
+    } else {
+      this.closePlain();
+      if (this.run.length === 1 && this.run[0] === '') this.runStart = this.offset;
+      const next = product(this.run, exact);
+      if (next === null) {
+        // Too many strings: keep the run so far as a candidate, start a new one with this element.
+        this.candidate(validSet(this.run), this.runStart);
+        this.run = exact.slice();
+        this.runStart = this.offset;
+      } else {
+        this.run = next;
+      }
+      this.whole = this.whole === null ? null : product(this.whole, exact);
+    }
+    this.offset += longestMatch;
+  }
 }
 
 function sequence(elements: readonly AST.Element[]): Info {
-  const candidates: (readonly string[] | null)[] = [];
-  // `run`: cross product of consecutive exact elements; `plain`: consecutive single strings.
-  let run: Set<string> | null = new Set(['']);
-  let plain = '';
-  let whole: Set<string> | null = new Set(['']);
-
-  const closeRun = (): void => {
-    candidates.push(validSet(run));
-    run = new Set(['']);
-  };
-  const closePlain = (): void => {
-    if (plain !== '') candidates.push(validSet(new Set([plain])));
-    plain = '';
-  };
-
-  for (const info of elements.flatMap(expand)) {
-    candidates.push(info.atoms);
-    const exact = info.exact;
-    if (exact === null) {
-      closeRun();
-      closePlain();
-      whole = null;
-      continue;
+  const walk = new SequenceWalk();
+  for (const element of elements) {
+    // A small fixed repeat of an exact element (`\d{3}`, `x{2}`) is that many copies.
+    if (
+      element.type === 'Quantifier' &&
+      element.min === element.max &&
+      element.min >= 1 &&
+      element.min <= MAX_REPEAT
+    ) {
+      const inner = node(element.element);
+      if (inner.exact !== null) {
+        const each = longest(element.element);
+        for (let i = 0; i < element.min; i++) walk.visit(inner, each);
+        continue;
+      }
     }
-    if (exact.size === 1) {
-      for (const only of exact) plain += only;
-    } else {
-      closePlain();
-    }
-    const next = product(run, exact);
-    if (next === null) {
-      // Too many strings: keep the run so far as a candidate, start a new one with this element.
-      candidates.push(validSet(run));
-      run = new Set(exact);
-    } else {
-      run = next;
-    }
-    whole = whole === null ? null : product(whole, exact);
+    walk.visit(node(element), longest(element));
   }
-  closeRun();
-  closePlain();
-  return { exact: whole, atoms: best(candidates) };
+  walk.closeRun();
+  walk.closePlain();
+  return info(walk.whole, best(walk.candidates));
 }
 
-function product(left: ReadonlySet<string>, right: ReadonlySet<string>): Set<string> | null {
-  if (left.size * right.size > MAX_EXACT) return null;
-  const out = new Set<string>();
-  for (const a of left) for (const b of right) out.add(a + b);
+function product(left: readonly string[], right: readonly string[]): string[] | null {
+  if (left.length * right.length > MAX_EXACT) return null;
+  const out: string[] = [];
+  for (const a of left) for (const b of right) if (!out.includes(a + b)) out.push(a + b);
   return out;
-}
-
-/** An element's info; a small fixed repeat (`\d{3}`, `x{2}`) becomes that many copies. */
-function expand(element: AST.Element): Info[] {
-  if (
-    element.type === 'Quantifier' &&
-    element.min === element.max &&
-    element.min >= 1 &&
-    element.min <= MAX_REPEAT
-  ) {
-    const inner = node(element.element);
-    if (inner.exact !== null) return Array.from({ length: element.min }, () => inner);
-  }
-  return [node(element)];
 }
 
 function node(element: AST.Element): Info {
   switch (element.type) {
     case 'Character':
-      return character(element.value);
+      return element.value < 128 ? (ASCII_INFO[element.value] as Info) : ANY;
     case 'Assertion':
       // Zero-width: `^ $ \b \B` and lookarounds consume nothing of the match.
       return EMPTY;
@@ -241,7 +356,8 @@ function node(element: AST.Element): Info {
     case 'CharacterClass':
       return characterClass(element);
     case 'CharacterSet':
-      if (element.kind === 'digit' && !element.negate) return { exact: digits(), atoms: null };
+      if (element.kind === 'digit' && !element.negate)
+        return { exact: DIGITS, atoms: null, prefix: Infinity };
       return ANY;
     default:
       return ANY;
@@ -251,42 +367,43 @@ function node(element: AST.Element): Info {
 function quantifier(q: AST.Quantifier): Info {
   const inner = node(q.element);
   if (q.min === 0) {
-    if (q.max === 1 && inner.exact !== null && inner.exact.size < MAX_EXACT) {
-      return { exact: new Set(['', ...inner.exact]), atoms: null };
+    if (q.max === 1 && inner.exact !== null && inner.exact.length < MAX_EXACT) {
+      return {
+        exact: inner.exact.includes('') ? inner.exact : ['', ...inner.exact],
+        atoms: null,
+        prefix: Infinity,
+      };
     }
     return ANY;
   }
-  // At least one repetition: whatever every match of the element contains, every match contains.
-  return { exact: null, atoms: best([inner.atoms, validSet(inner.exact)]) };
+  // At least one repetition: whatever every match of the element contains, every match contains,
+  // and the first repetition's occurrence is as near the start as the element's own.
+  return info(null, best([own(inner), whole(inner)]));
 }
 
-function character(codePoint: number): Info {
-  if (codePoint > 0x7f) return ANY;
-  return { exact: new Set([String.fromCharCode(foldCodeUnit(codePoint))]), atoms: null };
-}
-
-function digits(): Set<string> {
-  return new Set('0123456789');
+function addFolded(out: string[], c: number): void {
+  const s = String.fromCharCode(foldCodeUnit(c));
+  if (!out.includes(s)) out.push(s);
 }
 
 function characterClass(cls: AST.CharacterClass): Info {
   if (cls.negate) return ANY;
-  const out = new Set<string>();
+  const out: string[] = [];
   for (const e of cls.elements) {
     if (e.type === 'Character') {
       if (e.value > 0x7f) return ANY;
-      out.add(String.fromCharCode(foldCodeUnit(e.value)));
+      addFolded(out, e.value);
     } else if (e.type === 'CharacterClassRange') {
       if (e.max.value > 0x7f || e.max.value - e.min.value >= MAX_CLASS) return ANY;
-      for (let c = e.min.value; c <= e.max.value; c++) out.add(String.fromCharCode(foldCodeUnit(c)));
+      for (let c = e.min.value; c <= e.max.value; c++) addFolded(out, c);
     } else if (e.type === 'CharacterSet' && e.kind === 'digit' && !e.negate) {
-      for (const d of digits()) out.add(d);
+      for (const d of DIGITS) if (!out.includes(d)) out.push(d);
     } else {
       return ANY;
     }
-    if (out.size > MAX_CLASS) return ANY;
+    if (out.length > MAX_CLASS) return ANY;
   }
-  return out.size === 0 ? ANY : { exact: out, atoms: null };
+  return out.length === 0 ? ANY : { exact: out, atoms: null, prefix: Infinity };
 }
 
 /**
@@ -296,14 +413,7 @@ function characterClass(cls: AST.CharacterClass): Info {
  * answer.
  */
 export function maxMatchLength(source: string): number | null {
-  let pattern: AST.Pattern;
-  try {
-    pattern = parser.parsePattern(source, 0, source.length, { unicode: true });
-  } catch {
-    return null;
-  }
-  const n = longestAlternation(pattern.alternatives);
-  return Number.isFinite(n) ? n : null;
+  return analyseSource(source).maxLength;
 }
 
 function longestAlternation(alternatives: readonly AST.Alternative[]): number {

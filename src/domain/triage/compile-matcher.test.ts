@@ -103,6 +103,8 @@ describe('compileMatcher (§13.3)', () => {
       mark('\\bgate\\b'),
       mark('.{0,40}gateway'),
       mark('ü.{0,3}ller gmbh'),
+      mark('(?:big|small)?\\s?norgate\\s+motors'), // bounded lead, unbounded length
+      mark('\\bnorgate\\s+\\w'),
     ];
     const texts = [
       'a.very.long.local.part.that.keeps.going.on.and.on@mail.sub.dom.example',
@@ -113,6 +115,8 @@ describe('compileMatcher (§13.3)', () => {
       'northgate gate gateway',
       'ÜÜ😀 Müller GmbH, über Mü ller GMBH ÜxLLER GMBH',
       '😀😀😀😀😀😀😀 a gateway',
+      'xnorgate motors, small norgate  motors, big norgate\tMOTORS, norgate, 😀norgate x',
+      'smallnorgate motors norgatemotors',
     ];
     const compiled = compileMatcher(marks);
     const naive = createNaiveMatcher(marks);

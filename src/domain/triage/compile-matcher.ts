@@ -19,7 +19,7 @@ import { MAIL_PARTS } from '../mail/mail-message.ts';
 import type { MailMessage, MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
 import { buildAhoCorasick } from './aho-corasick.ts';
-import { literalAtoms, maxMatchLength, plainLiteral } from './atoms.ts';
+import { analyseSource, plainLiteral } from './atoms.ts';
 import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
 
 /** Most patterns per RE2.Set (a shard-size sweep on this machine found ~1k best). */
@@ -68,13 +68,14 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
   const partMask = new Uint8Array(n);
   const literalLength = new Int32Array(n);
   const reach = new Int32Array(n); // longest match in code units, -1 when unbounded
+  const lead = new Int32Array(n); // most code units a match runs before its first atom, -1 when unbounded
   const keyIndex = new Map<string, number>();
   const keys: string[] = [];
   const keyMarks: number[][] = [];
   const setMarksByPart: number[][] = MAIL_PARTS.map(() => []);
   const analysed = new Map<
     string,
-    { literal: string | null; atoms: readonly string[] | null; reach: number }
+    { literal: string | null; atoms: readonly string[] | null; reach: number; lead: number }
   >();
   let literalMarks = 0;
   let atomMarks = 0;
@@ -101,8 +102,14 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
     let a = analysed.get(mark.source);
     if (a === undefined) {
       const literal = plainLiteral(mark.source);
-      const atoms = literal === null ? literalAtoms(mark.source) : null;
-      a = { literal, atoms, reach: atoms === null ? -1 : (maxMatchLength(mark.source) ?? -1) };
+      const analysis = literal === null ? analyseSource(mark.source) : null;
+      const atoms = analysis?.atoms ?? null;
+      a = {
+        literal,
+        atoms,
+        reach: atoms === null ? -1 : (analysis?.maxLength ?? -1),
+        lead: atoms === null ? -1 : (analysis?.maxPrefix ?? -1),
+      };
       analysed.set(mark.source, a);
     }
     if (a.literal !== null) {
@@ -113,6 +120,7 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
     } else if (a.atoms !== null) {
       kind[m] = KIND_ATOMS;
       reach[m] = a.reach;
+      lead[m] = a.lead;
       for (const atom of a.atoms) addKey(atom, m);
       atomMarks++;
     } else {
@@ -137,11 +145,14 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
   keyMarks.forEach((list, k) => keyMark.set(list, keyStart[k]));
 
   const shardsByPart: Shard[][] = setMarksByPart.map((list) => buildShards(marks, list, shardSize));
-  const confirm = createRegexCache(options.confirmCacheSize ?? CONFIRM_CACHE_SIZE);
+  const confirm = createRegexCache(options.confirmCacheSize ?? CONFIRM_CACHE_SIZE, 'giu');
+  const confirmSticky = createRegexCache(options.confirmCacheSize ?? CONFIRM_CACHE_SIZE, 'iuy');
+  const keyLength = Int32Array.from(keys, (k) => k.length);
 
   // Per-(message, part) bookkeeping without allocating per mark: a mark is "seen" in the current part
   // when its stamp equals the part's stamp.
   const seen = new Uint32Array(n);
+  const slot = new Int32Array(n); // a candidate mark's index in the current part's candidate list
   let stamp = 0;
 
   return {
@@ -162,32 +173,50 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
         stamp = stamp === 0xffffffff ? 1 : stamp + 1;
         if (stamp === 1) seen.fill(0);
         const current = stamp;
-        const candidates: number[] = []; // pairs: mark, end of its first atom hit
+        const candidates: number[] = []; // regex marks with an atom hit in this part, in first-hit order
+        const hitEnds: number[][] = []; // per candidate: every atom hit end (or start, see below)
         automaton.scan(text, (key, end) => {
           for (let i = keyStart[key] as number, to = keyStart[key + 1] as number; i < to; i++) {
             const m = keyMark[i] as number;
-            if ((partMask[m]! & bit) === 0 || seen[m] === current) continue;
+            if ((partMask[m]! & bit) === 0) continue;
+            if (seen[m] === current) {
+              // A bounded regex is confirmed around every hit, one with a bounded lead just before
+              // every hit's start; the others need only the first.
+              if (kind[m] === KIND_ATOMS) {
+                const ends = hitEnds[slot[m]!] as number[];
+                if (reach[m]! >= 0) {
+                  if (ends[ends.length - 1] !== end) ends.push(end);
+                } else if (lead[m]! >= 0) {
+                  ends.push(end + 1 - keyLength[key]!);
+                }
+              }
+              continue;
+            }
             seen[m] = current;
             if (kind[m] === KIND_LITERAL) {
               found.push({ m, p, text: text.slice(end + 1 - literalLength[m]!, end + 1) });
             } else {
-              candidates.push(m, end);
+              slot[m] = candidates.length;
+              candidates.push(m);
+              hitEnds.push([reach[m]! < 0 && lead[m]! >= 0 ? end + 1 - keyLength[key]! : end]);
             }
           }
         });
         const shards = shardsByPart[p] as Shard[];
         if (candidates.length === 0 && shards.length === 0) return;
         const subject = new Subject(text);
-        for (let i = 0; i < candidates.length; i += 2) {
-          const m = candidates[i] as number;
-          const end = candidates[i + 1] as number;
+        candidates.forEach((m, c) => {
+          const source = (marks[m] as IndexedMark).source;
           const r = reach[m] as number;
-          // A match contains an atom occurrence ending at or after `end` and spans at most `r` units,
-          // so no match starts before end + 1 - r: re2's leftmost match from there is its leftmost match.
-          const from = r < 0 ? 0 : Math.max(0, end + 1 - r);
-          const hit = subject.exec(confirm((marks[m] as IndexedMark).source), from);
+          const l = lead[m] as number;
+          const hit =
+            r >= 0
+              ? subject.execAround(confirm(source), hitEnds[c] as number[], r)
+              : l >= 0
+                ? subject.execAt(confirmSticky(source), hitEnds[c] as number[], l)
+                : subject.exec(confirm(source), 0);
           if (hit !== null) found.push({ m, p, text: hit });
-        }
+        });
         for (const shard of shards) {
           for (const m of subject.setMatches(shard)) {
             const hit = subject.exec(confirm((marks[m] as IndexedMark).source), 0);
@@ -230,8 +259,11 @@ function shard(marks: readonly IndexedMark[], ids: readonly number[]): Shard[] {
   }
 }
 
-/** An LRU of compiled re2 objects by source ('giu': the 'g' only lets a search start at lastIndex). */
-function createRegexCache(capacity: number): (source: string) => RE2 {
+/**
+ * An LRU of compiled re2 objects by source. Flags are 'iu' plus 'g' (a search may start at
+ * lastIndex) or 'y' (a match must start at lastIndex); neither changes what matches where.
+ */
+function createRegexCache(capacity: number, flags: 'giu' | 'iuy'): (source: string) => RE2 {
   const cache = new Map<string, RE2>();
   return (source) => {
     let re = cache.get(source);
@@ -240,7 +272,7 @@ function createRegexCache(capacity: number): (source: string) => RE2 {
       cache.set(source, re);
       return re;
     }
-    re = new RE2(source, 'giu');
+    re = new RE2(source, flags);
     cache.set(source, re);
     if (cache.size > capacity) cache.delete(cache.keys().next().value as string);
     return re;
@@ -265,6 +297,71 @@ class Subject {
     const m = re.exec(this.bytes);
     re.lastIndex = 0;
     return m === null ? null : m[0].toString('utf8');
+  }
+
+  /**
+   * re2's leftmost match in the whole text, for a regex whose matches span at most `reach` code units
+   * and each contain an atom occurrence ending at one of `ends` (increasing).
+   *
+   * Every match lies in the window [end + 1 - reach, end + reach] of one of its atom hits, so re2
+   * runs only on those windows (merged, in order), each cut two code units wider on both sides so
+   * that `\b`, `^` and `$` see their real neighbours inside the window. A match found inside the
+   * window proper is a match of the whole text, and the first window holding one holds the leftmost;
+   * anything found at a cut edge is set aside for one exact search of the whole text from that window.
+   */
+  execAround(re: RE2, ends: readonly number[], reach: number): string | null {
+    const length = this.text.length;
+    let i = 0;
+    while (i < ends.length) {
+      const start = Math.max(0, (ends[i] as number) + 1 - reach);
+      let stop = Math.min(length, (ends[i] as number) + reach);
+      i++;
+      while (i < ends.length && (ends[i] as number) + 1 - reach <= stop) {
+        stop = Math.min(length, (ends[i] as number) + reach);
+        i++;
+      }
+      // Two code units of context each side: a cut inside a surrogate pair loses at most one.
+      const cutFromUnit = Math.max(0, start - 2);
+      const cutToUnit = Math.min(length, stop + 3);
+      if (cutFromUnit === 0 && cutToUnit === length) return this.exec(re, 0);
+      const cutFrom = this.byteOffset(cutFromUnit);
+      const cutTo = this.byteOffset(cutToUnit);
+      re.lastIndex = 0;
+      const m = re.exec(this.bytes.subarray(cutFrom, cutTo));
+      if (m === null) continue;
+      const matchFrom = cutFrom + m.index;
+      const matchTo = matchFrom + m[0].length;
+      const inside =
+        (cutFromUnit === 0 || matchFrom >= this.byteOffset(start)) &&
+        (cutToUnit === length || matchTo <= this.byteOffset(Math.min(length, stop + 1)));
+      return inside ? m[0].toString('utf8') : this.exec(re, start);
+    }
+    return null;
+  }
+
+  /**
+   * re2's leftmost match in the whole text, for a regex whose matches start at most `lead` code units
+   * before the start of an atom occurrence they contain, `starts` being every atom hit's start: the
+   * leftmost position in those ranges where an anchored ('y') match exists starts the leftmost match.
+   */
+  execAt(re: RE2, starts: number[], lead: number): string | null {
+    starts.sort((a, b) => a - b);
+    let next = 0; // first position not tried yet
+    for (const h of starts) {
+      for (let at = Math.max(next, h - lead, 0); at <= h; at++) {
+        const byte = this.byteOffset(at);
+        if (at > 0 && byte === this.byteOffset(at - 1)) continue; // inside a surrogate pair
+        re.lastIndex = byte;
+        const m = re.exec(this.bytes);
+        if (m !== null) {
+          re.lastIndex = 0;
+          return m[0].toString('utf8');
+        }
+      }
+      next = Math.max(next, h + 1);
+    }
+    re.lastIndex = 0;
+    return null;
   }
 
   /** Indices (in `shard.marks`) of the shard's marks that match. */
