@@ -11,6 +11,9 @@
  */
 import { foldCodeUnit } from './atoms.ts';
 
+/** Cells of full transition rows kept (4 bytes each). */
+const MAX_GOTO_CELLS = 2_000_000;
+
 export interface AhoCorasick {
   readonly keyCount: number;
   readonly nodeCount: number;
@@ -144,11 +147,29 @@ export function buildAhoCorasick(keys: readonly string[]): AhoCorasick {
     }
   }
 
+  // Full transition rows (failure links resolved) for the first nodes in breadth-first order, where
+  // the scan spends most of its steps; a node's failure target always comes earlier, so has a row.
+  const rows = Math.min(nodes, Math.max(1, Math.floor(MAX_GOTO_CELLS / width)));
+  const gotoRow = new Int32Array(nodes).fill(-1);
+  const gotoTable = new Int32Array(rows * width);
+  const fillRow = (node: number, row: number): void => {
+    gotoRow[node] = row;
+    const base = row * width;
+    const failBase = node === 0 ? -1 : (gotoRow[fail[node] as number] as number) * width;
+    for (let sym = 1; sym < width; sym++) {
+      const c = child(node, sym);
+      gotoTable[base + sym] = c !== -1 ? c : failBase < 0 ? 0 : (gotoTable[failBase + sym] as number);
+    }
+  };
+  fillRow(0, 0);
+  for (let i = 0; i < rows - 1 && i < tail; i++) fillRow(queue[i] as number, i + 1);
+
   const step = (state: number, s: number): number => {
     for (;;) {
+      const row = gotoRow[state] as number;
+      if (row !== -1) return gotoTable[row * width + s] as number;
       const next = child(state, s);
       if (next !== -1) return next;
-      if (state === 0) return 0;
       state = fail[state] as number;
     }
   };
