@@ -1,7 +1,7 @@
 // Invariant: every match of a pattern (re2, 'iu') contains one of its literal atoms once folded (§13.3).
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
-import { foldCodeUnit, literalAtoms, plainLiteral } from './atoms.ts';
+import { analyseSource, foldCodeUnit, literalAtoms, plainLiteral } from './atoms.ts';
 
 function fold(text: string): string {
   let out = '';
@@ -126,5 +126,18 @@ describe('plainLiteral', () => {
     for (const s of ['a.b', 'a\\db', 'a|b', '(ab)', 'a?', 'müller', 'a\\', '\\bword', '']) {
       expect(plainLiteral(s)).toBeNull();
     }
+  });
+});
+
+describe('analyseSource', () => {
+  it('bounds how far a match runs before its first atom and how long it is (two units a character)', () => {
+    expect(analyseSource('norgate\\s+motors')).toEqual({ atoms: ['norgate'], maxLength: null, maxPrefix: 0 });
+    expect(analyseSource('(?:x|y)?abcd\\s+')).toMatchObject({ atoms: ['abcd'], maxPrefix: 2 });
+    expect(analyseSource('XYZ-20\\d{2}-\\d{4}')).toMatchObject({ maxLength: 26, maxPrefix: 0 });
+    expect(analyseSource('[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example')).toMatchObject({
+      maxLength: null,
+      maxPrefix: null,
+    });
+    expect(analyseSource('(?P<x>abcd)')).toEqual({ atoms: null, maxLength: null, maxPrefix: null });
   });
 });
