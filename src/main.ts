@@ -24,7 +24,7 @@ import { createRemoteDefinitionSource, type DefinitionSource } from './http/remo
 import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
 import { createServer, type AppServer } from './server.ts';
-import { openDatabase } from './store/database.ts';
+import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
 import { createSqliteTaskPins } from './store/sqlite-task-pins.ts';
@@ -33,7 +33,7 @@ import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
 /** The demo directory imported on first start. */
 export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
 /** The database file under DATA_DIR. */
-export const DATABASE_FILE = 'learnables-triage.sqlite';
+export { DATABASE_FILE_NAME as DATABASE_FILE } from './store/database.ts';
 /** Definition versions kept compiled at once (the active one and those pinned tasks still use). */
 const MATCHER_CACHE_VERSIONS = 4;
 /** Where the first-start token is written (mode 0600). */
@@ -55,7 +55,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const db = await openDatabase({ file: join(dataDir, DATABASE_FILE) });
+  const db = await openDatabase({ file: join(dataDir, DATABASE_FILE_NAME) });
   try {
     const tokens = createSqliteTokenStore(db);
     const settings = { identificationMargin: config.identificationMargin };

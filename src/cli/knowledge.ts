@@ -18,7 +18,8 @@ import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts
 import { UsageError, type CliIo } from './command.ts';
 
 /** The database file inside the data directory. */
-export const DB_FILE_NAME = 'learnables.sqlite';
+export { DATABASE_FILE_NAME as DB_FILE_NAME } from '../store/database.ts';
+import { DATABASE_FILE_NAME } from '../store/database.ts';
 
 export const COMMON_OPTIONS = {
   tenant: { type: 'string' },
@@ -65,7 +66,7 @@ export async function openKnowledge(
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const dbFile = join(dataDir, DB_FILE_NAME);
+  const dbFile = join(dataDir, DATABASE_FILE_NAME);
   const db = await openDatabase({ file: dbFile });
   const authority = createAuthority({
     store: createSqliteDefinitionStore(db),
@@ -102,5 +103,5 @@ export function shortId(versionId: string): string {
 }
 
 export const COMMON_USAGE = `  --tenant T       the tenant (default: demo)
-  --data-dir DIR   where learnables.sqlite lives (default: $DATA_DIR or ./data)
+  --data-dir DIR   where learnables-triage.sqlite lives (default: $DATA_DIR or ./data)
   --json           print JSON instead of text`;

@@ -36,3 +36,6 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely
   }
   return db;
 }
+
+/** The one database file under DATA_DIR, shared by the server and the CLI. */
+export const DATABASE_FILE_NAME = 'learnables-triage.sqlite';

@@ -13,7 +13,8 @@ const META = new Set([...'\\^$.|?*+()[]{}/-']);
 export function identifierMatcher(identifier: string): RegExp {
   let src = '';
   for (const ch of identifier) {
-    const lit = ch.replace(/[\\^$.|?*+()[\]{}/-]/g, '\\$&');
+    // Under the 'u' flag only syntax characters and '/' may be escaped; '-' stays bare.
+    const lit = ch.replace(/[\\^$.|?*+()[\]{}/]/g, '\\$&');
     src += META.has(ch) ? `\\\\?${lit}` : lit;
   }
   return new RegExp(src, 'giu');
