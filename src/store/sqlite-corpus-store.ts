@@ -4,7 +4,7 @@
  * (`instr`), and the sender address for sender history. Every query is scoped by tenant (§13.2).
  * Deliberately not here: matching, reading, deciding retention (the caller passes `olderThan`).
  */
-import type { Generated, Kysely, Selectable } from 'kysely';
+import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
 import type {
   CorpusEntry,
   CorpusListOptions,
@@ -109,6 +109,10 @@ export class SqliteCorpusStore implements CorpusStore {
     }
     if (options.fromAddress !== undefined)
       q = q.where('from_address', '=', options.fromAddress.toLowerCase());
+    if (options.fromDomain !== undefined) {
+      const domain = options.fromDomain.toLowerCase().replace(/[\\%_]/g, '\\$&');
+      q = q.where(sql<boolean>`from_address like ${`%@${domain}`} escape '\\'`);
+    }
     const rows = await q
       .orderBy('seq', 'asc')
       .limit(limit + 1)

@@ -271,15 +271,67 @@ describe('scope traps (§8, §13.1)', () => {
     expect(matcherOf(s)(mail({ from: m.from, body: 'nothing else' }))).toBe(false);
   });
 
-  it('never suggests what matches a message the corpus already read as another customer', async () => {
+  it('never suggests what matches messages the corpus read as two different customers', async () => {
     const sender = { address: 'desk@sharedbroker.example', name: '' };
     await seen(mail({ from: sender, subject: 'Pre-alert PA-2026-0901' }), 'gulftrade');
+    await seen(
+      mail({ from: { address: 'desk2@sharedbroker.example', name: '' }, subject: 'Re: PA-2026-0901' }),
+      'northgate',
+    );
     const m = mail({ from: sender, subject: 'Pre-alert PA-2026-0901', body: 'details' });
     const o = await suggestFor(m);
     expect('none' in o && o.none).toContain('already been read as Gulftrade');
     expect('none' in o && o.none).toContain(
-      'PA-2026-0901 in the subject also matches messages already read (1 as Gulftrade)',
+      'PA-2026-0901 in the subject also matches messages already read (1 as Gulftrade and 1 as Northgate Motors Ltd)',
     );
+  });
+
+  it('offers evidence that matches one customer’s mail only as that customer’s, and never a broker’s address or domain', async () => {
+    const sender = { address: 'desk@sharedbroker.example', name: '' };
+    const earlier = mail({ from: sender, subject: 'Pre-alert PA-2026-0901' });
+    await seen(earlier, 'gulftrade');
+    const m = mail({ from: sender, subject: 'Customs PA-2026-0901', body: 'details' });
+    const s = expectSuggestion(await suggestFor(m));
+    expect(s.forEntry).toBe('gulftrade');
+    expect(s.suggestionLabel).toBe(
+      'the reference PA-2026-0901 in the subject, as in a message already read as Gulftrade',
+    );
+    const hits = matcherOf(s);
+    expect(hits(earlier)).toBe(true);
+    expect(hits(mail({ from: sender, subject: 'Pre-alert PA-2026-0902' }))).toBe(false);
+  });
+
+  it('suggests a customer’s own domain for new staff, only when all its mail was that customer’s', async () => {
+    const staff = (local: string) => ({ address: `${local}@gulftrade-shipping.example`, name: '' });
+    await seen(mail({ from: staff('karim'), subject: 'Invoice 1' }), 'gulftrade');
+    const m = mail({ from: staff('lena'), subject: 'Shipment' });
+    const s = expectSuggestion(await suggestFor(m));
+    expect(s.forEntry).toBe('gulftrade');
+    expect(s.suggestionLabel).toBe(
+      "the domain this message came from (@gulftrade-shipping.example), which Gulftrade's mail comes from",
+    );
+    const hits = matcherOf(s);
+    expect(hits(mail({ from: staff('omar') }))).toBe(true);
+    for (const other of [
+      'x@gulftrade-shipping.example.evil.example',
+      'x@gulftrade-shipping.examples',
+      'x@other.example',
+      'x@mail-gulftrade-shipping.example',
+    ])
+      expect(hits(mail({ from: { address: other, name: '' } })), other).toBe(false);
+    // Once the domain's mail has been read as two customers, it is nobody's.
+    await seen(mail({ from: staff('sam'), subject: 'For Northgate' }), 'northgate');
+    const o = await suggestFor(mail({ from: staff('tom'), subject: 'Shipment' }));
+    expect(expectSuggestion(o).suggestionLabel).toBe('the address this message came from');
+  });
+
+  it('never suggests a free-mail domain, even when all its mail so far was one customer’s', async () => {
+    await seen(mail({ from: { address: 'karim.gulftrade@gmail.com', name: '' } }), 'gulftrade');
+    const s = expectSuggestion(
+      await suggestFor(mail({ from: { address: 'lena.gulftrade@gmail.com', name: '' } })),
+    );
+    expect(s.suggestionLabel).toBe('the address this message came from');
+    expect(matcherOf(s)(mail({ from: { address: 'karim.gulftrade@gmail.com', name: '' } }))).toBe(false);
   });
 
   it('never suggests what matches most of the corpus', async () => {

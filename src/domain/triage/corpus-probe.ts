@@ -44,6 +44,8 @@ export interface CorpusProbe {
     options?: { readonly hint?: string },
   ): Promise<ProbeResult>;
   sender(address: string): Promise<SenderHistory>;
+  /** The same, for every address at a domain. */
+  domain(domain: string): Promise<SenderHistory>;
 }
 
 /** A probe over one tenant's corpus, leaving out the message being asked about (`exceptKey`). */
@@ -52,6 +54,17 @@ export function createCorpusProbe(
   tenant: TenantId,
   exceptKey: string | null,
 ): CorpusProbe {
+  async function history(filter: { fromAddress?: string; fromDomain?: string }): Promise<SenderHistory> {
+    let messages = 0;
+    const settledCustomers = new Map<string, number>();
+    for await (const record of scanCorpus(store, tenant, filter)) {
+      if (record.key === exceptKey) continue;
+      messages++;
+      count(settledCustomers, settledAs(record.lastReading, 'customers'));
+    }
+    return { messages, settledCustomers };
+  }
+
   return {
     async total() {
       const n = await store.count(tenant);
@@ -73,15 +86,12 @@ export function createCorpusProbe(
       return { matches, settled };
     },
 
-    async sender(address) {
-      let messages = 0;
-      const settledCustomers = new Map<string, number>();
-      for await (const record of scanCorpus(store, tenant, { fromAddress: address })) {
-        if (record.key === exceptKey) continue;
-        messages++;
-        count(settledCustomers, settledAs(record.lastReading, 'customers'));
-      }
-      return { messages, settledCustomers };
+    sender(address) {
+      return history({ fromAddress: address });
+    },
+
+    domain(domain) {
+      return history({ fromDomain: domain });
     },
   };
 }

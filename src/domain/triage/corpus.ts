@@ -53,6 +53,8 @@ export interface CorpusListOptions {
   readonly containing?: string;
   /** Only messages from this sender address (case-insensitive). */
   readonly fromAddress?: string;
+  /** Only messages from an address at this domain (case-insensitive, e.g. "origin.example"). */
+  readonly fromDomain?: string;
 }
 
 export interface CorpusPage {

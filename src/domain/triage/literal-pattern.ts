@@ -24,7 +24,7 @@ export function escapeRe2(text: string): string {
 const ALNUM = '\\p{L}\\p{N}';
 
 /** How a token may continue on each side; characters that would make it a longer token. */
-export type TokenShape = 'reference' | 'address' | 'words';
+export type TokenShape = 'reference' | 'address' | 'domain' | 'words';
 
 /**
  * The re2 source for `text` as a whole token of the given shape:
@@ -32,6 +32,7 @@ export type TokenShape = 'reference' | 'address' | 'words';
  *   letter, a digit, or a separator that joins on to another segment;
  * - address: an e-mail address; not preceded by anything an address's local part may hold, not
  *   followed by a letter, digit, or a `.`/`-` that joins on to more of a domain;
+ * - domain: `@` and a domain, not followed by anything that joins on to more of a domain;
  * - words: a name or phrase; each ASCII letter or digit end must not touch another one.
  */
 export function tokenPattern(text: string, shape: TokenShape): string {
@@ -41,6 +42,8 @@ export function tokenPattern(text: string, shape: TokenShape): string {
       return `(?:^|[^${ALNUM}/-]|(?:^|[^${ALNUM}])[-/])` + body + `(?:$|[^${ALNUM}/-]|[-/](?:$|[^${ALNUM}]))`;
     case 'address':
       return `(?:^|[^${ALNUM}._%+'-])` + body + `(?:$|[^${ALNUM}.-]|[.-](?:$|[^${ALNUM}]))`;
+    case 'domain':
+      return body + `(?:$|[^${ALNUM}.-]|[.-](?:$|[^${ALNUM}]))`;
     case 'words': {
       // An ASCII end gets a word boundary. A name ending in another script is left open on that
       // end: re2's \b is ASCII-only, and the matcher's prefilter (and so the learnable) needs a

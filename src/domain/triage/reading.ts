@@ -66,6 +66,11 @@ export interface Suggestion {
   readonly value: LessonValue;
   /** Where it came from, in a person's words: "the address this message came from". */
   readonly suggestionLabel: string;
+  /**
+   * The entry the evidence points to, when every message already read that the suggestion matches
+   * was read as that one entry; absent when nothing read so far says whose it is.
+   */
+  readonly forEntry?: string;
 }
 
 /** The §8 teach block, as carried in a question's metadata under the extension URI. */

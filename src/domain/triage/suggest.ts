@@ -5,10 +5,11 @@
  *
  * - every literal is escaped for re2 and anchored so it cannot match inside a longer token;
  * - a shipment reference is taken whole (`PA-2026-0901`, never `PA-2026`, §8 rationale);
- * - a sender is suggested by its full address, never its domain (so a free-mail or shared platform
- *   domain is never suggested);
- * - nothing is offered that matches a message the corpus already read as some customer, or most
- *   of the corpus.
+ * - a sender is suggested by its full address; its domain only when the domain is not free-mail or a
+ *   shared platform and every message already read from it was read as one and the same customer;
+ * - nothing is offered that matches messages the corpus read as two different customers, or most of
+ *   the corpus. When everything it matches was read as one customer, it is offered as that
+ *   customer's (`forEntry`), and the label says so; a sender's address never is (see below).
  *
  * A sender address is evidence about the sender, not always the customer. It is suggested only when
  * nothing says the sender writes for others: not a no-reply/platform sender, not a forward, no
@@ -32,6 +33,7 @@ import { tokenPattern, type TokenShape } from './literal-pattern.ts';
 import { listAnd } from './read-marked.ts';
 import type { CollectionReading, Suggestion } from './reading.ts';
 import { findReferences } from './references.ts';
+import { isSharedDomain } from './shared-domains.ts';
 
 export type SuggestOutcome = { readonly suggestion: Suggestion } | { readonly none: string };
 
@@ -145,6 +147,25 @@ async function customerEvidence(input: SuggestInput, notes: string[]): Promise<E
     });
   } else if (writesForOthers !== null) {
     notes.push(`I won't suggest the sender's address, because ${writesForOthers}`);
+  }
+
+  // The sender's domain, when all mail already read from it is one customer's (and it is nobody's
+  // shared domain): new staff of a known customer. Offered before the narrower address.
+  if (writesForOthers === null && message.from !== null) {
+    const domain = message.from.address.split('@')[1] ?? '';
+    if (domain !== '' && !isSharedDomain(domain)) {
+      const seen = await input.probe.domain(domain);
+      const [owner, more] = [...seen.settledCustomers.keys()];
+      // Only a domain that is the customer's own: named like it (a broker's domain never is).
+      if (owner !== undefined && more === undefined && domainNamedLike(domain, labelOf(input, owner))) {
+        out.unshift({
+          text: `@${domain}`,
+          shape: 'domain',
+          part: 'from',
+          label: `the domain this message came from (@${domain}), which ${labelOf(input, owner)}'s mail comes from`,
+        });
+      }
+    }
   }
 
   // A known customer the message names (its label), when exactly one is named.
@@ -331,17 +352,44 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
   });
   if (!selfMatch) return { none: `${e.label} would not match this message` };
 
-  // §13.1: never a suggestion that matches mail already read as some customer, or most mail.
+  // §13.1: never a suggestion that matches mail already read as two customers, or most mail. A
+  // sender's address must match none read as any customer (it may write for others).
   const result = await probe.matching(marks, learnable.collection, { hint: e.text.toLowerCase() });
-  if (result.settled.size > 0) {
-    const read = [...result.settled].map(([name, n]) => `${n} as ${labelOf(input, name)}`);
+  const read = [...result.settled].map(([name, n]) => `${n} as ${labelOf(input, name)}`);
+  if (result.settled.size > 1 || (result.settled.size === 1 && e.shape === 'address')) {
     return { none: `${e.label} also matches messages already read (${listAnd(read)})` };
   }
   const total = await probe.total();
   if (total >= MIN_CORPUS_FOR_MAJORITY && result.matches * 2 > total) {
     return { none: `${e.label} matches ${result.matches} of the ${total} messages seen, most of them` };
   }
-  return { suggestion: { collection: learnable.collection, value, suggestionLabel: e.label } };
+  const [owner] = [...result.settled.keys()];
+  if (owner === undefined)
+    return { suggestion: { collection: learnable.collection, value, suggestionLabel: e.label } };
+  const n = result.settled.get(owner)!;
+  const said =
+    e.shape === 'domain'
+      ? e.label
+      : `${e.label}, as in ${n === 1 ? 'a message' : `${n} messages`} already read as ${labelOf(input, owner)}`;
+  return { suggestion: { collection: learnable.collection, value, suggestionLabel: said, forEntry: owner } };
+}
+
+/**
+ * Whether a domain carries the customer's name ("northgatemotors.example" for "Northgate Motors Ltd",
+ * "alhamra-trading.example" for "Al Hamra Trading"): the mark of a customer's own mail domain.
+ */
+export function domainNamedLike(domain: string, label: string): boolean {
+  const compact = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const name = compact(label);
+  const firstWord = compact(label.split(/\s+/u)[0] ?? '');
+  const labels = domain.toLowerCase().split('.').slice(0, -1).map(compact);
+  return labels.some(
+    (d) =>
+      d.length >= MIN_EVIDENCE_CHARS &&
+      (name.startsWith(d) ||
+        d.startsWith(name) ||
+        (firstWord.length >= MIN_EVIDENCE_CHARS && d.includes(firstWord))),
+  );
 }
 
 function labelOf(input: SuggestInput, entry: string): string {

@@ -173,9 +173,6 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   ): Promise<TriageQuestion | null> {
     const learnable = deps.learnables.find((l) => l.collection === reading.collection);
     if (learnable === undefined || reading.settled) return null;
-    const entries = teachEntries(reading, [
-      ...(pinned.definition.collections.get(learnable.collection)?.keys() ?? []),
-    ]);
     const outcome = await suggest({
       message,
       reading,
@@ -185,6 +182,12 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       probe: createCorpusProbe(deps.corpus, tenant, key),
       settings: deps.settings,
     });
+    const known = [...(pinned.definition.collections.get(learnable.collection)?.keys() ?? [])];
+    const entries = teachEntries(
+      reading,
+      known,
+      'suggestion' in outcome ? outcome.suggestion.forEntry : undefined,
+    );
     const lessonFields = learnable.descriptor(deps.settings).lessonFields;
     const ask = QUESTIONS[learnable.collection] ?? `Which ${learnable.entryNoun} is this?`;
     const text = `${ask} ${ensureStop(reading.reads)}`;
@@ -303,9 +306,17 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   };
 }
 
-/** Candidates first (most likely answers), then the other entries, at most MAX_TEACH_ENTRIES. */
-function teachEntries(reading: CollectionReading, all: readonly string[]): string[] {
+/**
+ * The entry the suggestion points to first, then candidates (most likely answers), then the other
+ * entries, at most MAX_TEACH_ENTRIES.
+ */
+function teachEntries(
+  reading: CollectionReading,
+  all: readonly string[],
+  first: string | undefined,
+): string[] {
   const out = new Set<string>();
+  if (first !== undefined && all.includes(first)) out.add(first);
   for (const c of reading.candidates) if (c.score > 0) out.add(c.name);
   for (const name of [...all].sort()) {
     if (out.size >= MAX_TEACH_ENTRIES) break;
