@@ -23,6 +23,7 @@ import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
+import { composeMailIngest } from './compose-mail.ts';
 import { createServer, type AppServer } from './server.ts';
 import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
@@ -98,6 +99,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       config.role === 'authority'
         ? null
         : { triage, mail: mailReader, descriptors: () => source.descriptors() };
+    // Mail pipelines (MAILBOXES, INBOUND_WEBHOOKS): the same in-process path as triage_inbound.
+    let a2a: AppServer['a2a'] = null;
+    const mail = composeMailIngest({ config, db, submitMail: () => a2a?.submitMail.bind(a2a) ?? null });
     const server = createServer({
       config,
       db,
@@ -106,11 +110,15 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       taskPins: createSqliteTaskPins(db),
       dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
       agent,
+      ...(agent === null ? {} : { inbound: mail.router }),
     });
+    a2a = server.a2a;
+    if (agent !== null) await mail.start(); // pollers retry unreachable mailboxes in the background
     return {
       server,
       demoToken,
       async close() {
+        await mail.stop();
         await server.close();
         await db.destroy();
       },

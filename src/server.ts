@@ -11,7 +11,7 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express, type Request } from 'express';
+import express, { type Express, type Request, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
@@ -30,6 +30,7 @@ import {
 } from './http/authority-api.ts';
 import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
 import { healthRouter } from './http/health.ts';
+import { INBOUND_PATH } from './ingest/index.ts';
 
 /** What the agent needs to serve A2A. */
 export interface AgentDeps {
@@ -54,6 +55,8 @@ export interface ServerDeps {
   /** Null: an authority-only process. */
   readonly agent: AgentDeps | null;
   readonly log?: FaultLog;
+  /** The inbound-mail webhooks (src/ingest), mounted at /inbound/v1 with their own auth and body parsing. */
+  readonly inbound?: Router;
 }
 
 export interface RunningServer {
@@ -112,6 +115,7 @@ export function createServer(deps: ServerDeps): AppServer {
       }),
     );
   }
+  if (deps.inbound !== undefined) app.use(INBOUND_PATH, deps.inbound);
   app.use(notFoundHandler());
   app.use(errorHandler(log));
 

@@ -1,0 +1,68 @@
+/**
+ * Composition of the mail pipelines (part of the composition root, beside main.ts): the IMAP pollers of
+ * MAILBOXES and the webhook endpoints of INBOUND_WEBHOOKS, submitting through the agent's in-process
+ * triage_inbound (A2AApp.submitMail) for a mailbox principal of the tenant, with the ingest store on the
+ * server's database. Secrets are revealed here, handed to the adapters, and never logged.
+ */
+import type { Kysely } from 'kysely';
+import type { Config } from './config/config.ts';
+import type { Principal } from './domain/authority/principal.ts';
+import type { SubmitResult } from './domain/mail/ingest-store.ts';
+import { tenantId, type TenantId } from './domain/tenant.ts';
+import {
+  createMailIngest,
+  stderrIngestLog,
+  type IngestLog,
+  type MailIngest,
+  type MailSourceRef,
+} from './ingest/index.ts';
+import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
+
+export type SubmitMail = (principal: Principal, raw: Buffer, source: MailSourceRef) => Promise<SubmitResult>;
+
+/** The principal a mailbox or webhook acts as: a service of the tenant that may start triage tasks. */
+export function mailboxPrincipal(tenant: TenantId, source: MailSourceRef): Principal {
+  return { id: `mailbox:${source.kind}:${source.name}`, kind: 'service', tenant, roles: ['read'] };
+}
+
+export function composeMailIngest(options: {
+  readonly config: Pick<Config, 'mailboxes' | 'inboundWebhooks'>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
+  readonly db: Kysely<any>;
+  /** Late-bound: the A2A app exists only once the server is created. */
+  readonly submitMail: () => SubmitMail | null;
+  readonly log?: IngestLog;
+}): MailIngest {
+  const { config } = options;
+  return createMailIngest({
+    submitter: {
+      submit(tenant, raw, source) {
+        const submit = options.submitMail();
+        if (submit === null) throw new Error('the agent is not running in this process (ROLE=authority)');
+        return submit(mailboxPrincipal(tenant, source), raw, source);
+      },
+    },
+    store: new SqliteIngestStore(options.db),
+    log: options.log ?? stderrIngestLog,
+    mailboxes: config.mailboxes.map((m) => ({
+      name: m.name,
+      tenant: tenantId(m.tenant),
+      host: m.host,
+      port: m.port,
+      secure: m.secure,
+      ...(m.startTls === undefined ? {} : { startTls: m.startTls }),
+      user: m.user,
+      password: m.password.reveal(),
+      folder: m.folder,
+      processedFolder: m.processedFolder,
+      failedFolder: m.failedFolder,
+      pollIntervalMs: m.pollIntervalMs,
+    })),
+    webhooks: config.inboundWebhooks.map((w) => ({
+      tenant: tenantId(w.tenant),
+      token: w.token.reveal(),
+      ...(w.mailgunSigningKey === undefined ? {} : { mailgunSigningKey: w.mailgunSigningKey.reveal() }),
+      ...(w.providers === undefined ? {} : { providers: w.providers }),
+    })),
+  });
+}
