@@ -24,7 +24,8 @@ const PostmarkInbound = z.object({
     .array(
       z.object({
         Name: z.string(),
-        Content: z.base64(),
+        // Decoded leniently (line breaks, missing padding): refusing would lose the mail for good (403).
+        Content: z.string().regex(/^[A-Za-z0-9+/=\s]*$/, 'must be base64'),
         ContentType: z.string().default('application/octet-stream'),
         ContentID: z.string().optional(),
       }),
