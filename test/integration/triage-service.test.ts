@@ -209,6 +209,16 @@ describe('dry run (§13.1)', () => {
     ]);
   });
 
+  it('evaluates a lesson that would create a new entry', async () => {
+    await seed();
+    const r = await service.dryRun(core.tenant, {
+      collection: 'customers',
+      entry: 'origin',
+      value: { label: 'Origin Trading', pattern: 'billing@origin\\.example', where: 'from' },
+    });
+    expect(r).toMatchObject({ learned: true, matches: 2, newlySettled: 2, conflicts: 0 });
+  });
+
   it('refuses with the learnable’s own reason (§10.1)', async () => {
     const err = await service
       .dryRun(core.tenant, {
