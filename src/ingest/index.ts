@@ -3,7 +3,7 @@
  *
  *   const ingest = createMailIngest({ submitter, store, log, limits, mailboxes, webhooks });
  *   app.use(INBOUND_PATH, ingest.router);   // before any app-wide body parser
- *   await ingest.start();                   // after listen; pollers reconnect on their own
+ *   await ingest.start();                   // returns at once; pollers connect and reconnect on their own
  *   await ingest.stop();                    // before closing the database
  *
  * `submitter` is the in-process triage_inbound (A2AApp.submitMail for a mailbox principal of the
@@ -43,7 +43,7 @@ export interface MailIngest {
   /** Mount at INBOUND_PATH. Answers 401 to every post when no endpoint is configured. */
   readonly router: Router;
   readonly pollers: readonly ImapPoller[];
-  /** Starts every poller (a mailbox that cannot be reached yet is retried in the background). */
+  /** Starts every poller and returns at once: they connect, and retry unreachable mailboxes, in the background. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -63,8 +63,9 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
     intake,
     router: createInboundRouter({ endpoints: options.webhooks, intake, log: options.log, maxMessageBytes }),
     pollers,
-    async start() {
-      await Promise.all(pollers.map((p) => p.start()));
+    start() {
+      for (const p of pollers) void p.start(); // never rejects: connect() logs and retries its own failures
+      return Promise.resolve();
     },
     async stop() {
       await Promise.all(pollers.map((p) => p.stop()));

@@ -196,6 +196,37 @@ describe('IMAP poller on a real Dovecot', () => {
     expect(JSON.stringify(log.entries)).not.toContain(dovecot.password);
   });
 
+  it('keeps retrying a server that is down when it starts, and reads the mailbox once the server is up', async () => {
+    await client.append(folder, mail('waiting'));
+    await client.logout();
+    await dovecot.stop();
+    const submitter = recordingSubmitter();
+    const log = recordingLog();
+    const p = poller(submitter, { log });
+    await p.start();
+    expect(p.status().connected).toBe(false);
+    await waitFor('a failed attempt', () => log.entries.some((e) => e.message === 'IMAP connect failed'));
+    await dovecot.restart();
+    client = await dovecot.client();
+    await waitFor('the waiting message', () => submitter.submissions.length === 1);
+    expect(p.status().connected).toBe(true);
+  });
+
+  it('logs a refused login with the reason, never the password, and keeps retrying', async () => {
+    const log = recordingLog();
+    const p = poller(recordingSubmitter(), { log, config: { password: 'not-the-password-4711' } });
+    await p.start();
+    await waitFor(
+      'two failed attempts',
+      () => log.entries.filter((e) => e.message === 'IMAP connect failed').length >= 2,
+    );
+    expect(p.status().connected).toBe(false);
+    expect(String(log.entries.find((e) => e.message === 'IMAP connect failed')?.fields.error)).toMatch(
+      /AUTHENTICATIONFAILED|auth/i,
+    );
+    expect(JSON.stringify(log.entries)).not.toContain('not-the-password-4711');
+  });
+
   it('rescans the folder when UIDVALIDITY changes: new mail is triaged, already-triaged mail is not triaged again', async () => {
     const submitter = recordingSubmitter();
     let p = poller(submitter);

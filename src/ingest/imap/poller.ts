@@ -150,6 +150,9 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
       autoIdleDelay: config.idleDelayMs ?? 200,
       // Restart IDLE now and then: some servers drop an IDLE silently (postalsys/imapflow#14).
       maxIdleTime: 5 * 60_000,
+      // A black-holed host must not hold a reconnect (or the server's start) for imapflow's default 90 s.
+      connectionTimeout: 15_000,
+      greetingTimeout: 10_000,
       ...(deps.tls === undefined ? {} : { tls: deps.tls }),
     });
     client = c;
