@@ -63,6 +63,10 @@ async function rpc(method: string, params: unknown): Promise<any> {
   return res.json();
 }
 
+function messagesIn(status: false | { messages?: number }): number | undefined {
+  return status === false ? undefined : status.messages;
+}
+
 async function tasks(): Promise<any[]> {
   const listed = await rpc('ListTasks', { pageSize: 100 });
   return listed.result?.tasks ?? [];
@@ -103,9 +107,9 @@ describe('mail pipelines on the real server', () => {
     const m = await dovecot.client();
     await waitFor(
       'the inbox to empty',
-      async () => (await m.status('INBOX', { messages: true })).messages === 0,
+      async () => messagesIn(await m.status('INBOX', { messages: true })) === 0,
     );
-    expect((await m.status('Processed', { messages: true })).messages).toBe(2);
+    expect(messagesIn(await m.status('Processed', { messages: true }))).toBe(2);
     await m.logout();
     expect((await tasks()).length).toBe(before + 1);
   });
