@@ -33,7 +33,13 @@ export interface Random {
 }
 
 export type Kind = 'pre-alert' | 'invoice' | 'proof-of-delivery' | 'booking' | 'customs-query';
-export const KINDS: readonly Kind[] = ['pre-alert', 'invoice', 'proof-of-delivery', 'booking', 'customs-query'];
+export const KINDS: readonly Kind[] = [
+  'pre-alert',
+  'invoice',
+  'proof-of-delivery',
+  'booking',
+  'customs-query',
+];
 
 export interface Customer {
   readonly name: string; // entry name, e.g. "c017-northvale"
@@ -60,11 +66,66 @@ export interface StreamMessage {
   readonly sender: Sender;
   /** Narrowest mark a person would type to identify this message's customer (operator model). */
   readonly narrowest: { readonly pattern: string; readonly where: 'from' | 'subject' | 'body' };
+  /** What a person would type to mark this message's kind: the subject's words before the reference. */
+  readonly kindNarrowest: { readonly pattern: string; readonly where: 'subject' };
 }
 
-const SYL = ['nor', 'th', 'gate', 'al', 'ham', 'ra', 'gulf', 'trade', 'vel', 'mar', 'kin', 'ost', 'bel', 'dor', 'san', 'tek', 'lum', 'vik', 'zan', 'pol', 'rix', 'ter', 'cal', 'mon'];
-const SUFFIX = ['Motors Ltd', 'Trading', 'Logistics', 'Foods LLC', 'Textiles', 'Pharma GmbH', 'Electronics', 'Parts Co', 'Imports', 'Industries'];
-const FIRST = ['dana', 'omar', 'lena', 'raj', 'mei', 'tom', 'sara', 'ali', 'ines', 'kofi', 'yuki', 'pavel', 'nora', 'sam', 'li', 'ana'];
+const SYL = [
+  'nor',
+  'th',
+  'gate',
+  'al',
+  'ham',
+  'ra',
+  'gulf',
+  'trade',
+  'vel',
+  'mar',
+  'kin',
+  'ost',
+  'bel',
+  'dor',
+  'san',
+  'tek',
+  'lum',
+  'vik',
+  'zan',
+  'pol',
+  'rix',
+  'ter',
+  'cal',
+  'mon',
+];
+const SUFFIX = [
+  'Motors Ltd',
+  'Trading',
+  'Logistics',
+  'Foods LLC',
+  'Textiles',
+  'Pharma GmbH',
+  'Electronics',
+  'Parts Co',
+  'Imports',
+  'Industries',
+];
+const FIRST = [
+  'dana',
+  'omar',
+  'lena',
+  'raj',
+  'mei',
+  'tom',
+  'sara',
+  'ali',
+  'ines',
+  'kofi',
+  'yuki',
+  'pavel',
+  'nora',
+  'sam',
+  'li',
+  'ana',
+];
 const FREEMAIL = ['gmail.com', 'outlook.com', 'yahoo.com', 'gmx.de'];
 const HEADINGS: Record<string, readonly string[]> = {
   waybill: ['Air Waybill No', 'AWB', 'Waybill number', 'MAWB'],
@@ -84,7 +145,13 @@ export interface WorldOptions {
   readonly messagesPerWeek: number;
 }
 
-export const DEFAULT_WORLD: WorldOptions = { seed: 20261130, customers: 300, forwarders: 12, weeks: 6, messagesPerWeek: 400 };
+export const DEFAULT_WORLD: WorldOptions = {
+  seed: 20261130,
+  customers: 300,
+  forwarders: 12,
+  weeks: 6,
+  messagesPerWeek: 400,
+};
 
 export interface World {
   readonly customers: readonly Customer[];
@@ -132,7 +199,8 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
   for (let week = 1; week <= options.weeks; week++) {
     // New senders every week: some customers hire staff.
     if (week > 1) {
-      for (const c of customers) if (c.joinsInWeek <= week && r.chance(0.08)) c.staff.push(staffAddress(r, c.domain, c.name));
+      for (const c of customers)
+        if (c.joinsInWeek <= week && r.chance(0.08)) c.staff.push(staffAddress(r, c.domain, c.name));
     }
     const active = customers.filter((c) => c.joinsInWeek <= week);
     for (let n = 0; n < options.messagesPerWeek; n++) {
@@ -189,7 +257,8 @@ function composeMessage(
   m: { week: number; seq: number; customer: Customer; kind: Kind; sender: Sender; onBehalf: boolean },
 ): StreamMessage {
   const ref = reference(r, m.customer, m.week);
-  const subject = r.pick(SUBJECTS[m.kind]).replace('{ref}', ref);
+  const template = r.pick(SUBJECTS[m.kind]);
+  const subject = template.replace('{ref}', ref);
   const messageId = `w${m.week}.${m.seq}.${r.int(1e5, 9e5)}@stream.example`;
   const namesCustomer = m.sender.role !== 'staff' || r.chance(0.3);
   const lines = [
@@ -208,8 +277,11 @@ function composeMessage(
   let body = lines.join('\r\n');
   let mime = `Content-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n`;
   if (m.kind === 'pre-alert' && r.chance(0.5)) {
-    const cols = (Object.keys(HEADINGS) as (keyof typeof HEADINGS)[]).map((f) => r.pick(HEADINGS[f] ?? []));
-    const csv = [cols.join(','), `${r.int(100, 999)}-${r.int(10000000, 99999999)},${r.int(1, 40)},${r.int(20, 3000)}`].join('\r\n');
+    const cols = (Object.keys(HEADINGS)).map((f) => r.pick(HEADINGS[f] ?? []));
+    const csv = [
+      cols.join(','),
+      `${r.int(100, 999)}-${r.int(10000000, 99999999)},${r.int(1, 40)},${r.int(20, 3000)}`,
+    ].join('\r\n');
     const boundary = `b${m.seq}x`;
     body = `${body}\r\n`;
     mime =
@@ -229,5 +301,18 @@ function composeMessage(
     m.sender.role === 'staff'
       ? { pattern: escapeRe(m.sender.address), where: 'from' as const }
       : { pattern: escapeRe(m.customer.label), where: 'body' as const };
-  return { week: m.week, seq: m.seq, raw, messageId, truth: { customer: m.customer.name, kind: m.kind }, sender: m.sender, narrowest };
+  const kindWords = (template.split('{ref}')[0] ?? '')
+    .replace(/[\s:]+$/, '')
+    .replace(/\s+(?:for|on|from)$/i, '');
+  const kindNarrowest = { pattern: escapeRe(kindWords), where: 'subject' as const };
+  return {
+    week: m.week,
+    seq: m.seq,
+    raw,
+    messageId,
+    truth: { customer: m.customer.name, kind: m.kind },
+    sender: m.sender,
+    narrowest,
+    kindNarrowest,
+  };
 }

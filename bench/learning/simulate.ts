@@ -1,0 +1,380 @@
+/**
+ * One run of the learning curve: the seeded stream played against a fresh real server, with an
+ * operator who answers every question truthfully on the same task and, in the taught modes, turns
+ * each answer into a lesson (the agent's suggestion when one is offered, else the narrowest mark
+ * that identifies the message). Everything goes through the public interfaces (harness.ts).
+ *
+ * Modes: `taught` posts each lesson at once; `redeploy-weekly` collects the week's lessons and posts
+ * them at the end of the week; `discard` never teaches (the answers are thrown away).
+ */
+import {
+  AgentClient,
+  AuthorityClient,
+  reportOf,
+  startInProcess,
+  stateOf,
+  statusText,
+  teachBlockOf,
+  type TeachBlockWire,
+} from './harness.ts';
+import { KINDS, type StreamMessage, type World } from './world.ts';
+
+export type Mode = 'taught' | 'redeploy-weekly' | 'discard';
+
+export interface WeekStats {
+  week: number;
+  messages: number;
+  questions: number;
+  customerQuestions: number;
+  kindQuestions: number;
+  questionsPer100: number;
+  lessonsTaught: number;
+  lessonsRefused: number;
+  /** Lessons the authority already knew (the same lesson posted twice in a redeploy week). */
+  lessonsAlreadyKnown: number;
+  suggestionsAccepted: number;
+  /** Tasks that completed with the customer settled by rules naming the wrong customer. */
+  misroutes: number;
+  /** The same for the kind. */
+  kindMisreads: number;
+  /** Show-back after a lesson that did not read the message as the entry just taught. */
+  showBackMisses: number;
+  /** Questions where the agent would not take the true entry as the answer (the task stays parked). */
+  answersNotTaken: number;
+}
+
+export interface QuestionRecord {
+  week: number;
+  seq: number;
+  collection: string;
+  role: string;
+  sender: string;
+  /** Why it asked, in the operator's terms (new sender, lesson refused before, ...). */
+  cause: string;
+  /** What the agent said it saw. */
+  reads: string;
+  suggested: boolean;
+}
+
+export interface Refusal {
+  week: number;
+  collection: string;
+  entry: string;
+  typed: string;
+  suggested: boolean;
+  reason: string;
+}
+
+export interface RunResult {
+  mode: Mode;
+  weeks: WeekStats[];
+  questions: QuestionRecord[];
+  refusals: Refusal[];
+  misroutes: { week: number; seq: number; truth: string; read: string; reads: string; sender: string }[];
+  answersNotTaken: { week: number; seq: number; collection: string; entry: string; said: string }[];
+  seconds: number;
+}
+
+const OPERATOR = 'dana@forwarder.example';
+
+interface PendingLesson {
+  collection: string;
+  entry: string;
+  value: Record<string, unknown>;
+  typed: string;
+  suggested: boolean;
+}
+
+export async function simulate(
+  world: World,
+  mode: Mode,
+  progress: (line: string) => void,
+): Promise<RunResult> {
+  const started = performance.now();
+  const host = await startInProcess();
+  try {
+    const authority = new AuthorityClient(host.url, host.token);
+    const agent = await AgentClient.connect(host.url, host.token);
+    // The tenant starts from nothing learned, then gets its directory: the world's customers and
+    // kinds by name only (a label-only lesson each), no marks.
+    await authority.rollbackToNothing();
+    const seedStarted = performance.now();
+    for (const kind of KINDS) await seed(authority, 'kinds', kind, kindLabel(kind));
+    const seeded = new Set<string>();
+
+    const weeks: WeekStats[] = [];
+    const questions: QuestionRecord[] = [];
+    const refusals: Refusal[] = [];
+    const misroutes: RunResult['misroutes'] = [];
+    const answersNotTaken: RunResult['answersNotTaken'] = [];
+    const seenSenders = new Set<string>();
+    const askedSenders = new Set<string>(); // senders the operator answered a customer question for
+    const refusedFor = new Set<string>(); // collection|identifier the operator was refused on
+    const maxWeek = Math.max(...world.stream.map((m) => m.week));
+
+    for (let week = 1; week <= maxWeek; week++) {
+      // New business joins the directory at the start of its first week.
+      for (const c of world.customers) {
+        if (c.joinsInWeek <= week && !seeded.has(c.name)) {
+          await seed(authority, 'customers', c.name, c.label);
+          seeded.add(c.name);
+        }
+      }
+      if (week === 1)
+        progress(`  ${mode}: directory seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+      const stats: WeekStats = {
+        week,
+        messages: 0,
+        questions: 0,
+        customerQuestions: 0,
+        kindQuestions: 0,
+        questionsPer100: 0,
+        lessonsTaught: 0,
+        lessonsRefused: 0,
+        lessonsAlreadyKnown: 0,
+        suggestionsAccepted: 0,
+        misroutes: 0,
+        kindMisreads: 0,
+        showBackMisses: 0,
+        answersNotTaken: 0,
+      };
+      const pending: PendingLesson[][] = [];
+
+      const post = async (lesson: PendingLesson): Promise<boolean> => {
+        const r = await authority.teach({
+          collection: lesson.collection,
+          entry: lesson.entry,
+          value: lesson.value,
+          taughtBy: OPERATOR,
+          reason: lesson.suggested ? 'accepted the agent’s suggestion' : 'typed while answering',
+        });
+        if (!r.ok) {
+          stats.lessonsRefused++;
+          refusals.push({
+            week,
+            collection: lesson.collection,
+            entry: lesson.entry,
+            typed: lesson.typed,
+            suggested: lesson.suggested,
+            reason: `${r.code}: ${r.reason}`,
+          });
+          return false;
+        }
+        if (r.learned) stats.lessonsTaught++;
+        else stats.lessonsAlreadyKnown++;
+        return true;
+      };
+
+      const weekStarted = performance.now();
+      for (const m of world.stream.filter((s) => s.week === week)) {
+        stats.messages++;
+        if (process.env.BENCH_VERBOSE !== undefined && stats.messages % 25 === 0) {
+          progress(
+            `    ${mode}: week ${week}: ${stats.messages} messages, ${stats.questions} questions, ${((performance.now() - weekStarted) / stats.messages).toFixed(0)} ms/message`,
+          );
+        }
+        let task = await agent.triage(m.raw, `${m.seq}.eml`);
+        while (stateOf(task) === 'TASK_STATE_INPUT_REQUIRED') {
+          const teach = teachBlockOf(task);
+          if (teach === null)
+            throw new Error(`task ${task.id} asks without a teach block: ${statusText(task)}`);
+          const collection = teach.collection;
+          const entry = collection === 'customers' ? m.truth.customer : m.truth.kind;
+          const typed = typedMark(m, collection);
+          stats.questions++;
+          if (collection === 'customers') stats.customerQuestions++;
+          else stats.kindQuestions++;
+          questions.push({
+            week,
+            seq: m.seq,
+            collection,
+            role: m.sender.role,
+            sender: m.sender.address,
+            cause: causeOf(m, collection, typed, seenSenders, askedSenders, refusedFor),
+            reads: statusText(task).replace(/^[^?]*\?\s*/, ''),
+            suggested: teach.suggested !== undefined,
+          });
+
+          if (mode !== 'discard') {
+            const lessons = lessonsFor(teach, collection, entry, typed);
+            // Redeploy weekly: the operator writes the lesson down; it goes in at the week's end.
+            if (mode === 'redeploy-weekly') pending.push(lessons);
+            else
+              for (const lesson of lessons) {
+                const ok = await post(lesson);
+                if (ok) {
+                  if (lesson.suggested) stats.suggestionsAccepted++;
+                  // Show-back (§11): the operator checks the message now reads as what was taught.
+                  const shown = reportOf(await agent.recheck(task.id));
+                  const reading = shown?.[collection === 'customers' ? 'customer' : 'kind'];
+                  if (reading?.settled !== true || reading?.winner !== entry) stats.showBackMisses++;
+                  break;
+                }
+                refusedFor.add(`${collection}|${lesson.typed}`);
+              }
+          }
+          if (collection === 'customers') askedSenders.add(`${m.sender.address}|${entry}`);
+          task = await agent.answer(task.id, entry);
+          if (
+            stateOf(task) === 'TASK_STATE_INPUT_REQUIRED' &&
+            teachBlockOf(task)?.collection === collection
+          ) {
+            // The agent did not take the true entry as an answer. Left parked: the message is counted
+            // as asked, and nothing was decided for it.
+            stats.answersNotTaken++;
+            answersNotTaken.push({
+              week,
+              seq: m.seq,
+              collection,
+              entry,
+              said: statusText(task).slice(0, 200),
+            });
+            break;
+          }
+        }
+        if (stateOf(task) === 'TASK_STATE_INPUT_REQUIRED') {
+          seenSenders.add(m.sender.address);
+          seenSenders.add(`kinds|${m.kindNarrowest.pattern}`);
+          continue;
+        }
+        if (stateOf(task) !== 'TASK_STATE_COMPLETED') {
+          throw new Error(`message ${m.seq}: task ${task.id} ended ${stateOf(task)}: ${statusText(task)}`);
+        }
+        const report = reportOf(task);
+        const customer = report?.customer;
+        if (customer?.decidedBy === 'rules' && customer.winner !== m.truth.customer) {
+          stats.misroutes++;
+          misroutes.push({
+            week,
+            seq: m.seq,
+            truth: m.truth.customer,
+            read: String(customer.winner),
+            reads: String(customer.reads),
+            sender: m.sender.address,
+          });
+        }
+        const kind = report?.kind;
+        if (kind?.decidedBy === 'rules' && kind.winner !== m.truth.kind) stats.kindMisreads++;
+        seenSenders.add(m.sender.address);
+        seenSenders.add(`kinds|${m.kindNarrowest.pattern}`);
+      }
+
+      // Redeploy weekly: the week's lessons go in at its end, each with the typed fallback when refused.
+      for (const alternatives of pending) {
+        for (const lesson of alternatives) {
+          const ok = await post(lesson);
+          if (ok) {
+            if (lesson.suggested) stats.suggestionsAccepted++;
+            break;
+          }
+          refusedFor.add(`${lesson.collection}|${lesson.typed}`);
+        }
+      }
+      stats.questionsPer100 = round1((100 * stats.questions) / Math.max(1, stats.messages));
+      weeks.push(stats);
+      progress(
+        `  ${mode}: week ${week}: ${stats.messages} messages, ${stats.questionsPer100} questions/100, ` +
+          `${stats.lessonsTaught} taught, ${stats.lessonsRefused} refused, ${stats.misroutes} misroutes` +
+          (stats.answersNotTaken > 0 ? `, ${stats.answersNotTaken} answers not taken` : '') +
+          ` (${((performance.now() - weekStarted) / 1000).toFixed(0)} s)`,
+      );
+    }
+    return {
+      mode,
+      weeks,
+      questions,
+      refusals,
+      misroutes,
+      answersNotTaken,
+      seconds: round1((performance.now() - started) / 1000),
+    };
+  } finally {
+    await host.close();
+  }
+}
+
+async function seed(
+  authority: AuthorityClient,
+  collection: string,
+  entry: string,
+  label: string,
+): Promise<void> {
+  const r = await authority.teach({
+    collection,
+    entry,
+    value: { label },
+    taughtBy: OPERATOR,
+    reason: 'directory',
+  });
+  if (!r.ok) throw new Error(`seeding ${collection}/${entry} was refused: ${r.reason}`);
+}
+
+function kindLabel(kind: string): string {
+  const words = kind.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The mark a person would type for this message and collection (the world's operator model). */
+function typedMark(m: StreamMessage, collection: string): { pattern: string; where: string } {
+  return collection === 'customers' ? m.narrowest : m.kindNarrowest;
+}
+
+/**
+ * The lessons the operator would post, in order of preference: the suggestion as offered, then the
+ * typed mark. The typed value is filled into the block's own lesson fields, as a client rendering
+ * them blind would: the first text field gets the text, the first choice field the part.
+ */
+function lessonsFor(
+  teach: TeachBlockWire,
+  collection: string,
+  entry: string,
+  typed: { pattern: string; where: string },
+): PendingLesson[] {
+  const out: PendingLesson[] = [];
+  if (teach.suggested !== undefined) {
+    out.push({
+      collection,
+      entry,
+      value: { ...teach.suggested },
+      typed: JSON.stringify(teach.suggested),
+      suggested: true,
+    });
+  }
+  const textField = teach.lessonFields.find((f) => f.kind === 'text');
+  const choiceField = teach.lessonFields.find((f) => f.kind === 'choice');
+  if (textField !== undefined) {
+    const value: Record<string, unknown> = { [textField.name]: typed.pattern };
+    if (choiceField !== undefined && (choiceField.choices ?? []).includes(typed.where))
+      value[choiceField.name] = typed.where;
+    out.push({ collection, entry, value, typed: typed.pattern, suggested: false });
+  }
+  return out;
+}
+
+function causeOf(
+  m: StreamMessage,
+  collection: string,
+  typed: { pattern: string },
+  seen: ReadonlySet<string>,
+  asked: ReadonlySet<string>,
+  refused: ReadonlySet<string>,
+): string {
+  if (refused.has(`${collection}|${typed.pattern}`))
+    return `the mark the operator types ("${typed.pattern}") was refused before`;
+  if (collection !== 'customers') {
+    return seen.has(`kinds|${typed.pattern}`)
+      ? 'subject wording seen before, not yet taught'
+      : 'first subject with this wording';
+  }
+  if (!seen.has(m.sender.address)) return 'first message from this sender';
+  if (asked.has(`${m.sender.address}|${m.truth.customer}`)) {
+    return 'asked before about this sender and customer (the earlier lesson did not cover this message)';
+  }
+  if (m.sender.role === 'staff')
+    return 'known sender whose earlier mail settled on another mark, so its address was never taught';
+  return `shared ${m.sender.role} sender, first time for this customer`;
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
