@@ -325,6 +325,14 @@ describe('scope traps (§8, §13.1)', () => {
     expect(expectSuggestion(o).suggestionLabel).toBe('the address this message came from');
   });
 
+  it('offers the own domain, never the address, when that address’s mail was already read as the same customer', async () => {
+    const karim = { address: 'karim@gulftrade-shipping.example', name: '' };
+    await seen(mail({ from: karim, body: 'for Gulftrade' }), 'gulftrade');
+    const s = expectSuggestion(await suggestFor(mail({ from: karim, subject: 'Shipment' })));
+    expect(s.suggestionLabel).toMatch(/^the domain this message came from/);
+    expect(s.forEntry).toBe('gulftrade');
+  });
+
   it('never suggests a free-mail domain, even when all its mail so far was one customer’s', async () => {
     await seen(mail({ from: { address: 'karim.gulftrade@gmail.com', name: '' } }), 'gulftrade');
     const s = expectSuggestion(

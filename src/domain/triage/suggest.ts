@@ -137,7 +137,8 @@ export async function suggest(input: SuggestInput): Promise<SuggestOutcome> {
 async function customerEvidence(input: SuggestInput, notes: string[]): Promise<Evidence[]> {
   const { message } = input;
   const out: Evidence[] = [];
-  const writesForOthers = await senderWritesForOthers(input);
+  const sender = await senderWritesForOthers(input);
+  const writesForOthers = sender?.reason ?? null;
   if (writesForOthers === null && message.from !== null) {
     out.push({
       text: message.from.address,
@@ -149,15 +150,23 @@ async function customerEvidence(input: SuggestInput, notes: string[]): Promise<E
     notes.push(`I won't suggest the sender's address, because ${writesForOthers}`);
   }
 
-  // The sender's domain, when all mail already read from it is one customer's (and it is nobody's
-  // shared domain): new staff of a known customer. Offered before the narrower address.
-  if (writesForOthers === null && message.from !== null) {
+  // The sender's domain, when all mail already read from it is one customer's, the domain is named
+  // like that customer (a broker's never is) and nobody's shared domain: new staff of a known
+  // customer. The only objection to the sender that still allows it is its own history, when that
+  // history is the same customer. Offered before the narrower address.
+  if (message.from !== null && (sender === null || sender.history !== undefined)) {
     const domain = message.from.address.split('@')[1] ?? '';
     if (domain !== '' && !isSharedDomain(domain)) {
       const seen = await input.probe.domain(domain);
       const [owner, more] = [...seen.settledCustomers.keys()];
-      // Only a domain that is the customer's own: named like it (a broker's domain never is).
-      if (owner !== undefined && more === undefined && domainNamedLike(domain, labelOf(input, owner))) {
+      const historyAgrees =
+        sender?.history === undefined || (sender.history.size === 1 && sender.history.has(owner ?? ''));
+      if (
+        owner !== undefined &&
+        more === undefined &&
+        historyAgrees &&
+        domainNamedLike(domain, labelOf(input, owner))
+      ) {
         out.unshift({
           text: `@${domain}`,
           shape: 'domain',
@@ -208,28 +217,37 @@ async function customerEvidence(input: SuggestInput, notes: string[]): Promise<E
 }
 
 /**
- * Why the sender may write for more than one customer, in words; null when nothing says so.
+ * Why the sender may write for more than one customer, in words (with the customers its mail was
+ * read as, when that is the only reason); null when nothing says so.
  */
-async function senderWritesForOthers(input: SuggestInput): Promise<string | null> {
+async function senderWritesForOthers(
+  input: SuggestInput,
+): Promise<{ reason: string; history?: ReadonlyMap<string, number> } | null> {
   const { message, reading, probe } = input;
   const from = message.from;
-  if (from === null || from.address === '') return 'the message has no sender address';
+  if (from === null || from.address === '') return { reason: 'the message has no sender address' };
   const local = from.address.split('@')[0] ?? '';
   if (message.isAutomated)
-    return `${from.address} sends automated mail (a platform writes for many customers)`;
+    return { reason: `${from.address} sends automated mail (a platform writes for many customers)` };
   if (PLATFORM_LOCAL.test(local))
-    return `${from.address} is a no-reply or platform address that writes for many customers`;
-  if (message.isForward) return 'the message is a forward, so the sender is passing on someone else’s mail';
+    return { reason: `${from.address} is a no-reply or platform address that writes for many customers` };
+  if (message.isForward)
+    return { reason: 'the message is a forward, so the sender is passing on someone else’s mail' };
   const behalf = onBehalfPhrase(message);
-  if (behalf !== null) return `the text says it is written for someone else ("${behalf}")`;
+  if (behalf !== null) return { reason: `the text says it is written for someone else ("${behalf}")` };
   const taught = reading.candidates.filter((c) => c.evidence.some((e) => e.part === 'from'));
   if (taught.length > 0) {
-    return `the sender's address already gives away ${listAnd(taught.map((c) => c.label))}, so it writes for more than one customer`;
+    return {
+      reason: `the sender's address already gives away ${listAnd(taught.map((c) => c.label))}, so it writes for more than one customer`,
+    };
   }
   const history = await probe.sender(from.address);
   if (history.settledCustomers.size > 0) {
     const names = [...history.settledCustomers.keys()].map((n) => labelOf(input, n));
-    return `mail from ${from.address} has already been read as ${listAnd(names)}, so it may write for more than one customer`;
+    return {
+      reason: `mail from ${from.address} has already been read as ${listAnd(names)}, so it may write for more than one customer`,
+      history: history.settledCustomers,
+    };
   }
   return null;
 }
