@@ -32,6 +32,7 @@ import type { CorpusProbe } from './corpus-probe.ts';
 import { tokenPattern, type TokenShape } from './literal-pattern.ts';
 import { listAnd } from './read-marked.ts';
 import type { CollectionReading, Suggestion } from './reading.ts';
+import { namedEntries } from './label-index.ts';
 import { findReferences } from './references.ts';
 import { isSharedDomain } from './shared-domains.ts';
 
@@ -289,30 +290,18 @@ export function clientNamed(body: string): string | null {
   return name.length >= MIN_EVIDENCE_CHARS ? name : null;
 }
 
-/** Known entries whose label the subject or body names, as whole words. */
+/** Known entries whose label the subject or body names, as whole words (subject first). */
 function namedCustomers(input: SuggestInput): { entry: string; text: string; part: MailPart }[] {
   const { learnable, definition, message } = input;
   const entries = definition.collections.get(learnable.collection);
-  if (entries === undefined || learnable.label === undefined) return [];
-  const texts = (['subject', 'body'] as const).map((part) => ({
-    part,
-    text: partText(message, part),
-    lower: partText(message, part).toLowerCase(),
-  }));
-  const out: { entry: string; text: string; part: MailPart }[] = [];
-  for (const [entry, content] of entries) {
-    const label = learnable.label(entry, content).trim();
-    if (label.length < MIN_EVIDENCE_CHARS) continue;
-    const needle = label.toLowerCase();
-    for (const t of texts) {
-      const at = t.lower.indexOf(needle);
-      if (at < 0) continue;
-      if (!new RE2(tokenPattern(label, 'words'), 'iu').test(t.text)) continue;
-      out.push({ entry, text: t.text.slice(at, at + label.length), part: t.part });
-      break;
+  if (entries === undefined) return [];
+  const out = new Map<string, { entry: string; text: string; part: MailPart }>();
+  for (const part of ['subject', 'body'] as const) {
+    for (const n of namedEntries(learnable, entries, partText(message, part))) {
+      if (!out.has(n.entry)) out.set(n.entry, { ...n, part });
     }
   }
-  return out;
+  return [...out.values()];
 }
 
 /**
