@@ -4,7 +4,18 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tools/**', 'bench-results/**', 'fixtures/**', 'eslint.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'data/**',
+      '.tools/**',
+      'bench-results/**',
+      'fixtures/**',
+      '.scratch*/**',
+      'eslint.config.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -15,14 +26,22 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true },
+      ],
       // Dependencies point inward (docs/architecture.md): the domain imports only itself, node: builtins,
       // re2 and the regex parser; adapters never import each other; only server.ts, main.ts and cli/ wire them.
       'import-x/no-restricted-paths': [
         'error',
         {
           zones: [
-            { target: './src/domain', from: './src', except: ['./domain'], message: 'The domain imports only itself.' },
+            {
+              target: './src/domain',
+              from: './src',
+              except: ['./domain'],
+              message: 'The domain imports only itself.',
+            },
             { target: './src/store', from: ['./src/a2a', './src/http', './src/ingest', './src/cli'] },
             { target: './src/a2a', from: ['./src/store', './src/http', './src/ingest', './src/cli'] },
             { target: './src/ingest', from: ['./src/store', './src/http', './src/a2a', './src/cli'] },
@@ -40,7 +59,19 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['express', 'kysely', 'better-sqlite3', 'pg', 'zod', '@a2a-js/*', 'mailparser', 'imapflow'], message: 'The domain has no I/O: no express, zod, kysely, SDK or mail libraries.' },
+            {
+              group: [
+                'express',
+                'kysely',
+                'better-sqlite3',
+                'pg',
+                'zod',
+                '@a2a-js/*',
+                'mailparser',
+                'imapflow',
+              ],
+              message: 'The domain has no I/O: no express, zod, kysely, SDK or mail libraries.',
+            },
           ],
         },
       ],

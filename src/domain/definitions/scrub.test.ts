@@ -8,7 +8,9 @@ describe('scrub (§14)', () => {
     const text = "matches 'ops-desk@north-gate\\.example' in the from; taught by OPS-DESK@north-gate.example";
     expect(textMentions(text, id)).toBe(true);
     expect(scrubText(text, id)).toBe(`matches '${ERASED}' in the from; taught by ${ERASED}`);
-    expect(scrubText('HBL/2026/00412/A and HBL\\/2026\\/00412\\/A', 'HBL/2026/00412/A')).toBe(`${ERASED} and ${ERASED}`);
+    expect(scrubText('HBL/2026/00412/A and HBL\\/2026\\/00412\\/A', 'HBL/2026/00412/A')).toBe(
+      `${ERASED} and ${ERASED}`,
+    );
   });
   it('leaves text without the identifier untouched', () => {
     expect(textMentions('nothing here', 'a-b@c.example')).toBe(false);

@@ -5,12 +5,16 @@ export function partText(message: MailMessage, part: MailPart): string {
   switch (part) {
     case 'from':
       if (message.from === null) return '';
-      return message.from.name === '' ? message.from.address : `${message.from.name} <${message.from.address}>`;
+      return message.from.name === ''
+        ? message.from.address
+        : `${message.from.name} <${message.from.address}>`;
     case 'subject':
       return message.subject;
     case 'body':
       return message.body;
     case 'attachments':
-      return message.attachments.map((a) => (a.text === null ? a.filename : `${a.filename}\n${a.text}`)).join('\n');
+      return message.attachments
+        .map((a) => (a.text === null ? a.filename : `${a.filename}\n${a.text}`))
+        .join('\n');
   }
 }
