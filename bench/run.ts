@@ -26,7 +26,10 @@ interface Section {
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** Sections that run first, in this order. */
-const SECTIONS: readonly Section[] = [{ name: 'matching', file: resolve(here, 'matching.ts') }];
+const SECTIONS: readonly Section[] = [
+  { name: 'matching', file: resolve(here, 'matching.ts') },
+  { name: 'server', file: resolve(here, 'server.ts') },
+];
 
 function discovered(): Section[] {
   return readdirSync(here)

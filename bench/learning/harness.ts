@@ -62,9 +62,12 @@ export async function startInProcess(env: Record<string, string> = {}): Promise<
   };
 }
 
-/** `node --import tsx src/main.ts` with `env`, once it prints "listening on <url>". */
-export async function startChild(env: Record<string, string>): Promise<Host> {
-  const dir = tempDir();
+/**
+ * `node --import tsx src/main.ts` with `env`, once it prints "listening on <url>". `dataDir`: a
+ * prepared data directory to use (removed on close like a fresh one).
+ */
+export async function startChild(env: Record<string, string>, dataDir?: string): Promise<Host> {
+  const dir = dataDir ?? tempDir();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: {
@@ -172,8 +175,8 @@ export interface TeachBlockWire {
 }
 
 export function teachBlockOf(task: Task): TeachBlockWire | null {
-  const meta = task.status?.message?.metadata;
-  return meta?.[EXTENSION_URI]?.teach ?? null;
+  const block = task.status?.message?.metadata?.[EXTENSION_URI] as { teach?: TeachBlockWire } | undefined;
+  return block?.teach ?? null;
 }
 
 /** The text of a task's status message (the question in words). */
@@ -186,8 +189,10 @@ export function statusText(task: Task): string {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire JSON, read loosely
 export function reportOf(task: Task): Record<string, any> | null {
   const part = task.artifacts[0]?.parts.find((p) => p.content?.$case === 'data');
+  if (part?.content?.$case !== 'data') return null;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- wire JSON, read loosely
-  return part?.content?.$case === 'data' ? (part.content.value as Record<string, any>) : null;
+  const value: Record<string, any> = part.content.value as Record<string, any>;
+  return value;
 }
 
 /** The authority API (/authority/v1) with one bearer token. */

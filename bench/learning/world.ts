@@ -277,7 +277,7 @@ function composeMessage(
   let body = lines.join('\r\n');
   let mime = `Content-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n`;
   if (m.kind === 'pre-alert' && r.chance(0.5)) {
-    const cols = (Object.keys(HEADINGS)).map((f) => r.pick(HEADINGS[f] ?? []));
+    const cols = Object.keys(HEADINGS).map((f) => r.pick(HEADINGS[f] ?? []));
     const csv = [
       cols.join(','),
       `${r.int(100, 999)}-${r.int(10000000, 99999999)},${r.int(1, 40)},${r.int(20, 3000)}`,

@@ -1,0 +1,478 @@
+/**
+ * The server as a whole (issue 6), a section of `npm run bench`. Every number is taken through the
+ * server's public interfaces, with the server in its own process (`node --import tsx src/main.ts`):
+ *
+ * - triage throughput and latency: JSON-RPC SendMessage over loopback, each request a different
+ *   ~2 KB message, driven by autocannon, against the real server with a directory of 10,000
+ *   customers and against a minimal agent on the same SDK and transport that does no work
+ *   (bench/minimal-agent.ts); the ratio of their req/s is what triage costs (target >= 0.8);
+ * - lesson to effect: from posting a lesson to the first new task that reads the sender as
+ *   settled, with the embedded authority (target <= 50 ms) and with the authority in another
+ *   process (AUTHORITY_URL, target <= 1 s), median of TRIALS;
+ * - the server's resident memory with 100,000 marks loaded (after one triage compiled them).
+ *
+ * Directories are loaded with the operator's import verb (`learnables-triage import`, the CLI),
+ * the public way to load a directory in bulk (the HTTP API has no import route).
+ *
+ * Options: --server-duration=S (load-test seconds, default 10), --server-connections=N (default 10),
+ * --memory-customers=N (default 100000; 0 skips the memory measurement).
+ */
+import { execFile, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import { DB_FILE_NAME } from '../src/cli/knowledge.ts';
+import { DATABASE_FILE } from '../src/main.ts';
+import {
+  AgentClient,
+  AuthorityClient,
+  EXTENSION_URI,
+  median,
+  reportOf,
+  ROOT,
+  startChild,
+  stateOf,
+  type Host,
+} from './learning/harness.ts';
+
+export interface BenchContext {
+  readonly outDir: string;
+  readonly args: readonly string[];
+}
+
+const THROUGHPUT_CUSTOMERS = 10_000;
+const TRIALS = 20;
+const TEACHER = 'bench@forwarder.example';
+const TARGETS = { ratio: 0.8, embeddedMs: 50, remoteMs: 1000 } as const;
+
+function option(args: readonly string[], name: string, fallback: number): number {
+  const raw = args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`--${name}= must be a number of at least 0, not "${raw}"`);
+  return n;
+}
+
+function customerId(i: number): string {
+  return `k${String(i).padStart(6, '0')}`;
+}
+
+/** A directory of `n` customers, each with a label and one mark on its own domain, plus the kinds the load mail uses. */
+function directoryJson(n: number): string {
+  const customers: Record<string, unknown[]> = {};
+  for (let i = 0; i < n; i++) {
+    const id = customerId(i);
+    customers[id] = [{ label: `Kestrel ${id} Trading` }, { pattern: `@${id}\\.example`, where: 'from' }];
+  }
+  const kinds = { 'pre-alert': [{ label: 'Pre-alert' }, { cue: 'pre-?alert', where: 'subject' }] };
+  return JSON.stringify({ collections: { customers, kinds } });
+}
+
+/**
+ * A data directory holding `n` customers, loaded with `learnables-triage import`. Returns the
+ * directory and how long the import took.
+ */
+async function importedDataDir(n: number): Promise<{ dir: string; seconds: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'learnables-bench-'));
+  const file = join(dir, 'directory.json');
+  writeFileSync(file, directoryJson(n));
+  const started = performance.now();
+  await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'import', file, '--by', TEACHER, '--data-dir', dir],
+    { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  rmSync(file);
+  // Workaround: the CLI (src/cli/knowledge.ts) and the server (src/main.ts) name the database file
+  // differently; move what the CLI wrote to where the server reads it.
+  const cliFile: string = DB_FILE_NAME;
+  const serverFile: string = DATABASE_FILE;
+  if (cliFile !== serverFile) {
+    for (const suffix of ['', '-wal', '-shm']) {
+      const from = join(dir, cliFile + suffix);
+      if (existsSync(from)) renameSync(from, join(dir, serverFile + suffix));
+    }
+  }
+  return { dir, seconds };
+}
+
+function copyDataDir(from: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'learnables-bench-'));
+  copyFileSync(join(from, DATABASE_FILE), join(dir, DATABASE_FILE));
+  return dir;
+}
+
+const FILLER = [
+  'Please find below the details of the shipment. The cargo was received at origin in good order and condition.',
+  'Kindly arrange customs clearance on arrival and advise the delivery slot at least one day in advance.',
+  'The commercial invoice and packing list are attached to the booking in the portal; originals follow by courier.',
+  'Temperature range 15 to 25 degrees, keep dry, do not stack more than two high, handle with care.',
+  'Should you have any questions about this consignment, reply to this message and quote the reference.',
+];
+
+/** One ~2 KB message, different for every i (its own Message-ID, reference and numbers). */
+export function loadMail(i: number, customers: number, tag: string, from?: string): string {
+  const id = customerId((i * 7919) % customers);
+  const ref = `${id.toUpperCase()}-${tag}-${i}`;
+  const lines = [
+    `From: Operations <${from ?? `ops@${id}.example`}>`,
+    'To: imports@forwarder.example',
+    `Subject: Pre-alert ${ref}`,
+    `Message-ID: <${tag}.${i}@load.example>`,
+    'Date: Mon, 07 Sep 2026 09:00:00 +0000',
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Hello team,',
+    '',
+  ];
+  let n = 0;
+  while (lines.join('\r\n').length < 1900) {
+    lines.push(
+      `${FILLER[n % FILLER.length]} Line ${n + 1}: ${((i * 31 + n * 17) % 997) + 3} pieces, ${((i * 13 + n) % 4999) + 20} kg, ref ${ref}.`,
+    );
+    n++;
+  }
+  lines.push('', 'Kind regards,', 'Operations', '');
+  return lines.join('\r\n');
+}
+
+function sendMessageBody(i: number, raw: string, tag: string): string {
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id: i,
+    method: 'SendMessage',
+    params: {
+      message: {
+        messageId: `${tag}-${i}`,
+        role: 'ROLE_USER',
+        parts: [
+          {
+            raw: Buffer.from(raw, 'utf8').toString('base64'),
+            mediaType: 'message/rfc822',
+            filename: `${i}.eml`,
+          },
+        ],
+      },
+    },
+  });
+}
+
+interface LoadResult {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  completed: number;
+  otherResponses: number;
+  errors: number;
+  non2xx: number;
+  meanRequestBytes: number;
+}
+
+/** autocannon against a JSON-RPC endpoint, every request a new message. */
+async function load(
+  url: string,
+  token: string | null,
+  tag: string,
+  seconds: number,
+  connections: number,
+  expectSettled: boolean,
+): Promise<LoadResult> {
+  let next = 0;
+  let completed = 0;
+  let other = 0;
+  let bytes = 0;
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'a2a-version': '1.0',
+    'a2a-extensions': EXTENSION_URI,
+  };
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  const result = await autocannon({
+    url: `${url}/a2a/jsonrpc`,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          const i = next++;
+          const body = sendMessageBody(i, loadMail(i, THROUGHPUT_CUSTOMERS, tag), tag);
+          bytes += body.length;
+          return { ...req, body };
+        },
+        onResponse: (status, body) => {
+          const ok =
+            status === 200 &&
+            body.includes('"TASK_STATE_COMPLETED"') &&
+            (!expectSettled || body.includes('"settled":true'));
+          if (ok) completed++;
+          else other++;
+        },
+      },
+    ],
+  });
+  return {
+    reqPerSec: round(result.requests.average, 1),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    completed,
+    otherResponses: other,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    meanRequestBytes: Math.round(bytes / Math.max(1, next)),
+  };
+}
+
+async function startMinimalAgentChild(): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/minimal-agent.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((ok, fail) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m !== null) ok(m[1]!);
+    });
+    child.once('exit', (code) => fail(new Error(`minimal agent exited with ${code}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Resident set size of a process, in MiB (Linux /proc). */
+function rssMiB(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m === null ? null : round(Number(m[1]) / 1024, 1);
+  } catch {
+    return null;
+  }
+}
+
+function escapeAddress(address: string): string {
+  return address.replace(/[.+]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Lesson to effect, TRIALS times: a new sender is taught to a customer through `authority`, then
+ * new messages from that sender go to `agent` until one reads as that customer (each try a new
+ * task with a new message). Returns the milliseconds from posting the lesson to that reading.
+ */
+async function lessonToEffect(
+  agent: AgentClient,
+  authority: AuthorityClient,
+  tag: string,
+): Promise<{ medianMs: number; samplesMs: number[]; medianTries: number; postMedianMs: number }> {
+  const samples: number[] = [];
+  const tries: number[] = [];
+  const posts: number[] = [];
+  for (let t = 0; t < TRIALS; t++) {
+    const sender = `desk${t}.${tag}@newco${t}.example`;
+    const entry = customerId((t * 131) % THROUGHPUT_CUSTOMERS);
+    const started = performance.now();
+    const r = await authority.teach({
+      collection: 'customers',
+      entry,
+      value: { pattern: escapeAddress(sender), where: 'from' },
+      taughtBy: TEACHER,
+      reason: 'lesson-to-effect benchmark',
+    });
+    posts.push(performance.now() - started);
+    if (!r.ok) throw new Error(`lesson-to-effect: the lesson for ${sender} was refused: ${r.reason}`);
+    for (let n = 1; ; n++) {
+      const task = await agent.triage(
+        loadMail(100_000 + t * 1000 + n, THROUGHPUT_CUSTOMERS, `${tag}e`, sender),
+      );
+      const customer = reportOf(task)?.customer;
+      if (
+        stateOf(task) === 'TASK_STATE_COMPLETED' &&
+        customer?.settled === true &&
+        customer.winner === entry
+      ) {
+        samples.push(performance.now() - started);
+        tries.push(n);
+        break;
+      }
+      if (n >= 500)
+        throw new Error(`lesson-to-effect: ${sender} still not read as ${entry} after ${n} tasks`);
+      await new Promise((ok) => setTimeout(ok, 5));
+    }
+  }
+  return {
+    medianMs: round(median(samples), 1),
+    samplesMs: samples.map((x) => round(x, 1)),
+    medianTries: median(tries),
+    postMedianMs: round(median(posts), 1),
+  };
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function verdict(met: boolean): string {
+  return met ? 'met' : 'NOT MET';
+}
+
+export async function run(context: BenchContext): Promise<void> {
+  const seconds = option(context.args, 'server-duration', 10);
+  const connections = option(context.args, 'server-connections', 10);
+  const memoryCustomers = option(context.args, 'memory-customers', 100_000);
+  const tag = `r${Date.now().toString(36)}`;
+  const hosts: { close(): Promise<void> }[] = [];
+  const results: Record<string, unknown> = { seconds, connections };
+  try {
+    // 1. Throughput and latency: the real server (10,000 customers) against the minimal agent.
+    console.log(`Importing ${THROUGHPUT_CUSTOMERS} customers with the import verb …`);
+    const base = await importedDataDir(THROUGHPUT_CUSTOMERS);
+    console.log(`  imported in ${base.seconds.toFixed(1)} s`);
+    const authorityDir = copyDataDir(base.dir);
+    const server: Host = await startChild({}, base.dir);
+    hosts.push(server);
+    const client = await AgentClient.connect(server.url, server.token);
+    const first = await client.triage(loadMail(0, THROUGHPUT_CUSTOMERS, `${tag}w`));
+    if (reportOf(first)?.customer?.settled !== true) {
+      throw new Error(`the load message is not read as settled: ${JSON.stringify(reportOf(first))}`);
+    }
+    console.log(`Load: ${seconds} s, ${connections} connections, every request a different ~2 KB message …`);
+    await load(server.url, server.token, `${tag}w`, 2, connections, true); // warm-up
+    const real = await load(server.url, server.token, `${tag}a`, seconds, connections, true);
+    const realRss = rssMiB(server.pid!);
+    const minimal = await startMinimalAgentChild();
+    hosts.push(minimal);
+    await load(minimal.url, null, `${tag}w`, 2, connections, false); // warm-up
+    const base0 = await load(minimal.url, null, `${tag}b`, seconds, connections, false);
+    const minimalRss = rssMiB(minimal.pid);
+    await minimal.close();
+    const ratio = round(real.reqPerSec / base0.reqPerSec, 3);
+    results.throughput = {
+      customers: THROUGHPUT_CUSTOMERS,
+      importSeconds: round(base.seconds, 1),
+      real,
+      minimal: base0,
+      ratio,
+      target: TARGETS.ratio,
+      met: ratio >= TARGETS.ratio,
+      rssMiB: { real: realRss, minimal: minimalRss },
+    };
+    console.log(
+      `  real server : ${real.reqPerSec} req/s, p50 ${real.p50Ms} ms, p99 ${real.p99Ms} ms ` +
+        `(${real.completed} completed settled, ${real.otherResponses} other, ${real.errors} errors, ~${real.meanRequestBytes} B/request)`,
+    );
+    console.log(
+      `  minimal agent: ${base0.reqPerSec} req/s, p50 ${base0.p50Ms} ms, p99 ${base0.p99Ms} ms (${base0.completed} completed, ${base0.otherResponses} other)`,
+    );
+    console.log(`  ratio ${ratio} (target >= ${TARGETS.ratio}: ${verdict(ratio >= TARGETS.ratio)})`);
+
+    // 2. Lesson to effect, embedded authority (the same 10,000-customer server).
+    console.log(`Lesson to effect (${TRIALS} trials each) …`);
+    const embedded = await lessonToEffect(client, new AuthorityClient(server.url, server.token), `${tag}e`);
+    await server.close();
+    hosts.splice(hosts.indexOf(server), 1);
+    console.log(
+      `  embedded authority: median ${embedded.medianMs} ms (POST alone ${embedded.postMedianMs} ms; target <= ${TARGETS.embeddedMs} ms: ${verdict(embedded.medianMs <= TARGETS.embeddedMs)})`,
+    );
+
+    // 3. Lesson to effect, authority in another process.
+    const authority = await startChild({ ROLE: 'authority' }, authorityDir);
+    hosts.push(authority);
+    const agent = await startChild({ AUTHORITY_URL: authority.url, AUTHORITY_TOKEN: authority.token });
+    hosts.push(agent);
+    const remote = await lessonToEffect(
+      await AgentClient.connect(agent.url, agent.token),
+      new AuthorityClient(authority.url, authority.token),
+      `${tag}r`,
+    );
+    await agent.close();
+    await authority.close();
+    hosts.length = 0;
+    console.log(
+      `  authority in another process: median ${remote.medianMs} ms (median ${remote.medianTries} tasks; target <= ${TARGETS.remoteMs} ms: ${verdict(remote.medianMs <= TARGETS.remoteMs)})`,
+    );
+    results.lessonToEffect = {
+      trials: TRIALS,
+      directoryCustomers: THROUGHPUT_CUSTOMERS,
+      embedded: { ...embedded, target: TARGETS.embeddedMs, met: embedded.medianMs <= TARGETS.embeddedMs },
+      remote: { ...remote, target: TARGETS.remoteMs, met: remote.medianMs <= TARGETS.remoteMs },
+    };
+
+    // 4. Memory with many marks loaded.
+    if (memoryCustomers > 0) {
+      console.log(`Memory: importing ${memoryCustomers} customers with one mark each …`);
+      const big = await importedDataDir(memoryCustomers);
+      console.log(`  imported in ${big.seconds.toFixed(1)} s`);
+      const bigServer = await startChild({}, big.dir);
+      hosts.push(bigServer);
+      const idleRss = rssMiB(bigServer.pid!);
+      const started = performance.now();
+      const task = await (
+        await AgentClient.connect(bigServer.url, bigServer.token)
+      ).triage(loadMail(1, memoryCustomers, `${tag}m`));
+      const firstTriageMs = round(performance.now() - started, 0);
+      const settled = reportOf(task)?.customer?.settled === true;
+      await new Promise((ok) => setTimeout(ok, 500));
+      const loadedRss = rssMiB(bigServer.pid!);
+      await bigServer.close();
+      hosts.length = 0;
+      results.memory = {
+        marks: memoryCustomers,
+        importSeconds: round(big.seconds, 1),
+        rssBeforeFirstTriageMiB: idleRss,
+        rssMiB: loadedRss,
+        firstTriageMs,
+        firstTriageSettled: settled,
+      };
+      console.log(
+        `  RSS with ${memoryCustomers} marks compiled: ${loadedRss} MiB (${idleRss} MiB before the first triage; first triage ${firstTriageMs} ms)`,
+      );
+    }
+
+    // Storage per lesson is bench/storage.ts's (issue 2); quoted here when it ran before this section.
+    const storageFile = join(context.outDir, 'storage.json');
+    if (existsSync(storageFile)) {
+      results.storage = JSON.parse(readFileSync(storageFile, 'utf8')) as unknown;
+      console.log(`Storage per lesson: see ${storageFile}`);
+    }
+  } finally {
+    for (const h of hosts.reverse()) await h.close().catch(() => {});
+  }
+  writeFileSync(join(context.outDir, 'server.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`Wrote ${join(context.outDir, 'server.json')}`);
+}
+
+if (process.argv[1]?.endsWith('server.ts') === true) {
+  const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  const outDir = positional[0] ?? 'bench-results';
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(outDir, { recursive: true });
+  await run({ outDir, args: process.argv.slice(2) });
+}
