@@ -5,7 +5,8 @@
  * server's database. Secrets are revealed here, handed to the adapters, and never logged.
  */
 import type { Kysely } from 'kysely';
-import type { Config } from './config/config.ts';
+import { mailLimitsOf, type Config } from './config/config.ts';
+import type { MailLimits } from './domain/mail/limits.ts';
 import type { Principal } from './domain/authority/principal.ts';
 import type { SubmitResult } from './domain/mail/ingest-store.ts';
 import { tenantId, type TenantId } from './domain/tenant.ts';
@@ -26,7 +27,7 @@ export function mailboxPrincipal(tenant: TenantId, source: MailSourceRef): Princ
 }
 
 export function composeMailIngest(options: {
-  readonly config: Pick<Config, 'mailboxes' | 'inboundWebhooks'>;
+  readonly config: Pick<Config, 'mailboxes' | 'inboundWebhooks' | keyof MailLimits>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
   readonly db: Kysely<any>;
   /** Late-bound: the A2A app exists only once the server is created. */
@@ -43,6 +44,7 @@ export function composeMailIngest(options: {
       },
     },
     store: new SqliteIngestStore(options.db),
+    limits: mailLimitsOf(config),
     log: options.log ?? stderrIngestLog,
     mailboxes: config.mailboxes.map((m) => ({
       name: m.name,

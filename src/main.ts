@@ -11,7 +11,8 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MailReader } from './a2a/ports.ts';
-import { loadConfig, type Config } from './config/config.ts';
+import { loadConfig, mailLimitsOf, type Config } from './config/config.ts';
+import type { MailLimits } from './domain/mail/limits.ts';
 import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
 import { createAuthority } from './domain/authority/create-authority.ts';
 import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
@@ -98,7 +99,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const agent =
       config.role === 'authority'
         ? null
-        : { triage, mail: mailReader, descriptors: () => source.descriptors() };
+        : { triage, mail: mailReaderFor(mailLimitsOf(config)), descriptors: () => source.descriptors() };
     // Mail pipelines (MAILBOXES, INBOUND_WEBHOOKS): the same in-process path as triage_inbound.
     let a2a: AppServer['a2a'] = null;
     const mail = composeMailIngest({ config, db, submitMail: () => a2a?.submitMail.bind(a2a) ?? null });
@@ -129,11 +130,13 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   }
 }
 
-/** The A2A adapter's MailReader over the ingest parsers (mailparser; data-part fields). */
-const mailReader: MailReader = {
-  parse: (raw) => parseMail(raw),
-  fromFields: (fields) => messageFromFields(fields),
-};
+/** The A2A adapter's MailReader over the ingest parsers (mailparser; data-part fields), with the configured limits. */
+function mailReaderFor(limits: MailLimits): MailReader {
+  return {
+    parse: (raw) => parseMail(raw, limits),
+    fromFields: (fields) => messageFromFields(fields, limits),
+  };
+}
 
 /**
  * §13.2 first start: the demo tenant gets one admin token, printed once and written to a file only

@@ -71,3 +71,18 @@ describe('settings that go together', () => {
     expect(loadConfig({ ROLE: 'authority' }).role).toBe('authority');
   });
 });
+
+describe('mail limits (one config, every path)', () => {
+  it('defaults to the limits module and takes MAX_* overrides', async () => {
+    const { loadConfig, mailLimitsOf } = await import('./config.ts');
+    const { DEFAULT_MAIL_LIMITS } = await import('../domain/mail/limits.ts');
+    expect(mailLimitsOf(loadConfig({}))).toEqual(DEFAULT_MAIL_LIMITS);
+    expect(mailLimitsOf(loadConfig({ MAX_MESSAGE_BYTES: '1048576' })).maxMessageBytes).toBe(1_048_576);
+  });
+  it('names a bad limit with an example of a good one', async () => {
+    const { loadConfig } = await import('./config.ts');
+    expect(() => loadConfig({ MAX_ATTACHMENTS: 'lots' })).toThrow(
+      /MAX_ATTACHMENTS: "lots" is not usable.*MAX_ATTACHMENTS=50/s,
+    );
+  });
+});

@@ -9,11 +9,17 @@
  */
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
+import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/limits.ts';
 import { INBOUND_WEBHOOKS_SETTING, MAILBOXES_SETTING, resolveIngestSecrets } from './ingest-settings.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 const port = z.coerce.number().int().min(0).max(65535);
+/** A mail limit (src/domain/mail/limits.ts owns the defaults and the sentences a person reads). */
+const limit = (name: keyof MailLimits) => ({
+  schema: z.coerce.number().int().positive().default(DEFAULT_MAIL_LIMITS[name]),
+  example: String(DEFAULT_MAIL_LIMITS[name]),
+});
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
 /**
@@ -45,6 +51,14 @@ const SETTINGS = {
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
   role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },
   logLevel: { env: 'LOG_LEVEL', schema: z.enum(LOG_LEVELS).default('info'), example: 'info' },
+  /** Limits on reading one message (every path: A2A, IMAP, webhooks, CLI). */
+  maxMessageBytes: { env: 'MAX_MESSAGE_BYTES', ...limit('maxMessageBytes') },
+  maxAttachmentBytes: { env: 'MAX_ATTACHMENT_BYTES', ...limit('maxAttachmentBytes') },
+  maxHeaderBytes: { env: 'MAX_HEADER_BYTES', ...limit('maxHeaderBytes') },
+  maxAttachments: { env: 'MAX_ATTACHMENTS', ...limit('maxAttachments') },
+  maxTextChars: { env: 'MAX_TEXT_CHARS', ...limit('maxTextChars') },
+  parseTimeoutMs: { env: 'PARSE_TIMEOUT_MS', ...limit('parseTimeoutMs') },
+  maxNestingDepth: { env: 'MAX_NESTING_DEPTH', ...limit('maxNestingDepth') },
   /** IMAP mailboxes to poll (JSON array; passwords from the variables named by passwordEnv). */
   mailboxes: MAILBOXES_SETTING,
   /** Inbound-mail webhook endpoints (JSON array; tokens from the variables named by tokenEnv). */
@@ -121,6 +135,19 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return Object.freeze(out) as Config;
+}
+
+/** The mail limits this configuration sets (defaults where unset). */
+export function mailLimitsOf(config: Pick<Config, keyof MailLimits>): MailLimits {
+  return Object.freeze({
+    maxMessageBytes: config.maxMessageBytes,
+    maxAttachmentBytes: config.maxAttachmentBytes,
+    maxHeaderBytes: config.maxHeaderBytes,
+    maxAttachments: config.maxAttachments,
+    maxTextChars: config.maxTextChars,
+    parseTimeoutMs: config.parseTimeoutMs,
+    maxNestingDepth: config.maxNestingDepth,
+  });
 }
 
 /** The base URL the card advertises: PUBLIC_URL, else http://HOST:PORT (with the bound port). */

@@ -9,6 +9,7 @@ import type { CollectionReading } from '../../domain/triage/reading.ts';
 import { UsageError, type Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions, shortId } from '../knowledge.ts';
 import { openTriage } from '../open-triage.ts';
+import { loadConfig, mailLimitsOf } from '../../config/config.ts';
 
 export const readCommand: Command = {
   name: 'read',
@@ -27,7 +28,7 @@ ${COMMON_USAGE}`,
     } catch (e) {
       throw new UsageError(`cannot open ${file}: ${(e as Error).message}`);
     }
-    const message = await parseMail(raw);
+    const message = await parseMail(raw, mailLimitsOf(loadConfig(io.env)));
     const k = await openKnowledge(values, io);
     try {
       const out = await openTriage(k, io).triage(k.tenant, message);
