@@ -256,19 +256,21 @@ describe('scope traps (§8, §13.1)', () => {
   });
 
   it('never gives an address already taught to another customer', async () => {
-    const lessons = [
-      ...directory,
-      { collection: 'customers', entry: 'northgate', value: { pattern: 'Gulftrade', where: 'body' } },
-    ];
-    // The address matches northgate; the body names Gulftrade's reference: a tie, unsettled.
+    // The address gives away Northgate; the body carries Gulftrade's reference: a tie, unsettled.
     const m = mail({
       from: { address: 'ops@northgatemotors.example', name: '' },
-      body: 'Shipment GTS-2026-00412 for Gulftrade',
+      subject: 'Shipment',
+      body: 'Shipment GTS-2026-00412, pallet PLT-2026-7788',
     });
-    const o = await suggestFor(m, lessons);
-    const s = expectSuggestion(o);
-    expect(s.suggestionLabel).not.toBe('the address this message came from');
+    const s = expectSuggestion(await suggestFor(m));
+    expect(s.suggestionLabel).toBe('the reference PLT-2026-7788 in the body');
     expect(matcherOf(s)(mail({ from: m.from, body: 'nothing else' }))).toBe(false);
+    const none = await suggestFor(
+      mail({ from: m.from, subject: 'Shipment', body: 'Shipment GTS-2026-00412' }),
+    );
+    expect('none' in none && none.none).toContain(
+      "I won't suggest the sender's address, because the sender's address already gives away Northgate Motors Ltd",
+    );
   });
 
   it('never suggests what matches messages the corpus read as two different customers', async () => {
@@ -390,6 +392,27 @@ describe('scope traps (§8, §13.1)', () => {
     expect(s.suggestionLabel).toBe('the name "Al Hamra Trading" in the body');
   });
 
+  it('never offers text an existing mark already matched for another customer (a tie)', async () => {
+    // Gulftrade's staff writes about Al Hamra's shipment: the reference gives away Gulftrade's rival.
+    const lessons = [
+      ...directory,
+      { collection: 'customers', entry: 'alhamra', value: { pattern: 'AHT/\\d{4}/\\d{4}', where: 'any' } },
+      {
+        collection: 'customers',
+        entry: 'gulftrade',
+        value: { pattern: 'r\\.fernandes@gulftrade\\.example', where: 'from' },
+      },
+    ];
+    const m = mail({
+      from: { address: 'r.fernandes@gulftrade.example', name: '' },
+      subject: 'RE: Shared container AHT/2026/0391',
+    });
+    const o = await suggestFor(m, lessons);
+    expect('none' in o && o.none).toContain(
+      'the reference AHT/2026/0391 in the subject already gives away Al Hamra Trading',
+    );
+  });
+
   it('offers nothing for a settled reading', async () => {
     const o = await suggestFor(mail({ from: { address: 'ops@northgatemotors.example', name: '' } }));
     expect(o).toEqual({ none: 'The message is already settled; there is nothing to teach.' });
@@ -404,6 +427,19 @@ describe('kinds suggestions', () => {
     const hits = matcherOf(s, kinds);
     expect(hits(mail({ subject: 'Booking confirmation for X' }))).toBe(true);
     expect(hits(mail({ subject: 'Booking confirmations' }))).toBe(false);
+  });
+
+  it('offers no cue for a long subject about one message', async () => {
+    const o = await suggestFor(
+      mail({ subject: 'Our warehouse team will be closed next Friday afternoon' }),
+      directory,
+      'kinds',
+    );
+    expect('none' in o).toBe(true);
+    const s = expectSuggestion(
+      await suggestFor(mail({ subject: 'Weekly digest: rates ease, Red Sea update' }), directory, 'kinds'),
+    );
+    expect(s.suggestionLabel).toBe('the words "Weekly digest" in the subject');
   });
 
   it('offers none when the subject is only a reference', async () => {

@@ -27,23 +27,24 @@ const ALNUM = '\\p{L}\\p{N}';
 export type TokenShape = 'reference' | 'address' | 'domain' | 'words';
 
 /**
- * The re2 source for `text` as a whole token of the given shape:
- * - reference: letters/digits in segments joined by `-` or `/`; not preceded or followed by a
- *   letter, a digit, or a separator that joins on to another segment;
- * - address: an e-mail address; not preceded by anything an address's local part may hold, not
- *   followed by a letter, digit, or a `.`/`-` that joins on to more of a domain;
- * - domain: `@` and a domain, not followed by anything that joins on to more of a domain;
+ * The re2 source for `text` as a whole token of the given shape, kept short enough for the person
+ * confirming it to read:
+ * - reference: letters/digits in segments joined by `-` or `/`; not touching a letter, a digit or
+ *   another separator on either side (`PA-2026-0901` never inside `PA-2026-0901-7`);
+ * - address: a sender's whole address in the from part, which reads `Name <address>` or `address`
+ *   (partText), so it is bounded by `<`/`>` or the ends: `(?:^|<)billing@origin\.example(?:>|$)`;
+ * - domain: `@` and a sender's whole domain at the end of the from part;
  * - words: a name or phrase; each ASCII letter or digit end must not touch another one.
  */
 export function tokenPattern(text: string, shape: TokenShape): string {
   const body = escapeRe2(text);
   switch (shape) {
     case 'reference':
-      return `(?:^|[^${ALNUM}/-]|(?:^|[^${ALNUM}])[-/])` + body + `(?:$|[^${ALNUM}/-]|[-/](?:$|[^${ALNUM}]))`;
+      return `(?:^|[^${ALNUM}/-])` + body + `(?:$|[^${ALNUM}/-])`;
     case 'address':
-      return `(?:^|[^${ALNUM}._%+'-])` + body + `(?:$|[^${ALNUM}.-]|[.-](?:$|[^${ALNUM}]))`;
+      return `(?:^|<)${body}(?:>|$)`;
     case 'domain':
-      return body + `(?:$|[^${ALNUM}.-]|[.-](?:$|[^${ALNUM}]))`;
+      return `${body}(?:>|$)`;
     case 'words': {
       // An ASCII end gets a word boundary. A name ending in another script is left open on that
       // end: re2's \b is ASCII-only, and the matcher's prefilter (and so the learnable) needs a

@@ -29,7 +29,7 @@ import type { SuggestionValueBuilder } from '../learnables/suggestion-values.ts'
 import type { MailMessage, MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
 import type { CorpusProbe } from './corpus-probe.ts';
-import { tokenPattern, type TokenShape } from './literal-pattern.ts';
+import { displayText, tokenPattern, type TokenShape } from './literal-pattern.ts';
 import { listAnd } from './read-marked.ts';
 import type { CollectionReading, Suggestion } from './reading.ts';
 import { namedEntries } from './label-index.ts';
@@ -40,6 +40,8 @@ export type SuggestOutcome = { readonly suggestion: Suggestion } | { readonly no
 
 /** Below this many other messages, "matches most of the corpus" says nothing. */
 export const MIN_CORPUS_FOR_MAJORITY = 20;
+/** Most words in a suggested cue: a longer subject phrase is about one message, not a kind. */
+export const MAX_CUE_WORDS = 4;
 /** Shortest evidence text offered, in characters (the matcher's literal rule, §13.3). */
 export const MIN_EVIDENCE_CHARS = 4;
 
@@ -120,6 +122,14 @@ export async function suggest(input: SuggestInput): Promise<SuggestOutcome> {
       : subjectPhraseEvidence(input.message);
 
   for (const e of evidence) {
+    // Text an existing mark already matched gives away the entry that holds it, not another one.
+    const owner = reading.candidates.find((c) =>
+      c.evidence.some((m) => m.part === e.part && overlaps(displayText(m.text), e.text)),
+    );
+    if (owner !== undefined) {
+      notes.push(`${e.label} already gives away ${owner.label}`);
+      continue;
+    }
     const verdict = await judge(input, e);
     if ('suggestion' in verdict) return verdict;
     notes.push(verdict.none);
@@ -317,7 +327,9 @@ export function subjectPhraseEvidence(message: MailMessage): Evidence[] {
   }
   const firstRef = findReferences(subject)[0];
   let head = firstRef === undefined ? subject : subject.slice(0, firstRef.index);
-  head = head.split(/\d/u)[0] ?? '';
+  // The first phrase: up to a digit or a clause break, at most four words.
+  head = head.split(/\d|[:;,!?()[\]|]|\s[-–—]\s/u)[0] ?? '';
+  if (head.trim().split(/\s+/u).length > MAX_CUE_WORDS) return [];
   head = head
     .replace(/[\s:;,.#/-]+$/u, '')
     .replace(/\s+(?:for|on|of|from|to|für|pour|de|para|per|no\.?|nr\.?|ref\.?)$/iu, '')
@@ -397,6 +409,12 @@ export function domainNamedLike(domain: string, label: string): boolean {
         d.startsWith(name) ||
         (firstWord.length >= MIN_EVIDENCE_CHARS && d.includes(firstWord))),
   );
+}
+
+function overlaps(a: string, b: string): boolean {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x !== '' && y !== '' && (x.includes(y) || y.includes(x));
 }
 
 function labelOf(input: SuggestInput, entry: string): string {
