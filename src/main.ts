@@ -65,6 +65,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
 
     let authority: Authority | null = null;
     let source: DefinitionSource;
+    let remoteRulesInForce: Authority['rulesInForce'] | undefined;
     let tenant = DEMO_TENANT;
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
@@ -73,6 +74,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         token: config.authorityToken ?? '',
       });
       source = remote;
+      remoteRulesInForce = (t, versionId) => remote.rulesInForce(t, versionId);
       tenant = remote.tenant;
     } else {
       authority = createAuthority({
@@ -111,6 +113,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       taskPins: createSqliteTaskPins(db),
       dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
       agent,
+      ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
       ...(agent === null ? {} : { inbound: mail.router }),
     });
     a2a = server.a2a;

@@ -25,6 +25,7 @@ import { bearerAuth, principalOf, requireRole } from './http/auth.ts';
 import {
   AUTHORITY_API_PATH,
   createAuthorityRouter,
+  createRulesInForceRouter,
   type LessonDryRun,
   type TaskPinReader,
 } from './http/authority-api.ts';
@@ -54,6 +55,11 @@ export interface ServerDeps {
   readonly dryRun?: LessonDryRun;
   /** Null: an authority-only process. */
   readonly agent: AgentDeps | null;
+  /**
+   * With a remote authority (§12.1): the rules in force at a version, asked of that authority. The
+   * agent then serves GET /authority/v1/rules-in-force?taskId=… itself, since it holds the task pins.
+   */
+  readonly remoteRulesInForce?: Authority['rulesInForce'];
   readonly log?: FaultLog;
   /** The inbound-mail webhooks (src/ingest), mounted at /inbound/v1 with their own auth and body parsing. */
   readonly inbound?: Router;
@@ -111,6 +117,18 @@ export function createServer(deps: ServerDeps): AppServer {
         verifier: deps.verifier,
         taskPins: deps.taskPins ?? { pinOf: () => Promise.resolve(null) },
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
+        log,
+      }),
+    );
+  }
+  if (deps.authority === null && deps.remoteRulesInForce !== undefined && deps.taskPins !== undefined) {
+    // §13.4: "which rules were in force when task X was decided" stays one call against the agent.
+    app.use(
+      AUTHORITY_API_PATH,
+      createRulesInForceRouter({
+        verifier: deps.verifier,
+        taskPins: deps.taskPins,
+        rulesInForce: deps.remoteRulesInForce,
         log,
       }),
     );

@@ -188,8 +188,13 @@ export interface RulesInForceRouterDeps {
  */
 export function createRulesInForceRouter(deps: RulesInForceRouterDeps): Router {
   const router = express.Router();
-  router.use(bearerAuth(deps.verifier));
-  router.get('/rules-in-force', requireRole('read'), rulesInForceHandler(deps.taskPins, deps.rulesInForce));
+  // Only this route is served here; every other authority path is the authority's (404 here, not 401).
+  router.get(
+    '/rules-in-force',
+    bearerAuth(deps.verifier),
+    requireRole('read'),
+    rulesInForceHandler(deps.taskPins, deps.rulesInForce),
+  );
   router.use(notFoundHandler());
   router.use(errorHandler(deps.log ?? consoleFaultLog));
   return router;

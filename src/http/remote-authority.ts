@@ -154,9 +154,10 @@ export async function createRemoteDefinitionSource(
     return pending;
   }
 
-  async function currentHead(): Promise<Head> {
-    if (head !== null && performance.now() - head.fetchedAtMs < ttlMs) return head.value;
-    if (headInFlight === null) {
+  async function currentHead(fresh = false): Promise<Head> {
+    if (!fresh && head !== null && performance.now() - head.fetchedAtMs < ttlMs) return head.value;
+    // A fresh read (show-back, §11: the version active NOW) never rides on a request begun earlier.
+    if (headInFlight === null || fresh) {
       const startedMs = performance.now();
       headInFlight = get('/head')
         .then((body) => {
@@ -183,9 +184,9 @@ export async function createRemoteDefinitionSource(
   return Object.freeze({
     tenant,
     descriptors: () => descriptors,
-    async active(asked: TenantId): Promise<PinnedDefinition> {
+    async active(asked: TenantId, options?: { fresh?: boolean }): Promise<PinnedDefinition> {
       checkTenant(asked);
-      const h = await currentHead();
+      const h = await currentHead(options?.fresh === true);
       return Object.freeze({
         definitionVersion: h.definitionVersion,
         definition: await loadVersion(h.versionId),

@@ -222,6 +222,25 @@ async function playAppendixB(
   expect(decided.versionId).toBe(pin.versionId);
   expect(decided.customer.winner).toBe('northgate');
   expect(decided.customer.decidedBy).toBe('person');
+
+  // §13.4: which rules were in force when the next message was decided, and who put them there:
+  // one call to the agent (which holds the task's pin), answered from stored state.
+  const inForceRes = await fetch(`${agentUrl}/authority/v1/rules-in-force?taskId=${next.id}`, {
+    headers: { authorization: `Bearer ${agentToken}` },
+  });
+  expect(inForceRes.status).toBe(200);
+  const inForce = (await inForceRes.json()) as {
+    versionId: string;
+    rules: { entry: string; describes: string; taughtBy: string; activation: number }[];
+  };
+  expect(inForce.versionId).toBe(lesson.versionId);
+  expect(inForce.rules).toContainEqual(
+    expect.objectContaining({
+      entry: 'northgate',
+      taughtBy: 'dana@warehouse.example',
+      activation: lesson.definitionVersion,
+    }),
+  );
 }
 
 describe('Appendix B, end to end with the real SDK client', () => {

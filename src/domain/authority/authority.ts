@@ -53,8 +53,12 @@ export interface Authority {
   descriptors(): readonly LearnableDescriptor[];
   /** §10: absorb one lesson; refusals throw DomainError LESSON_REFUSED carrying the learnable's reason. */
   absorb(tenant: TenantId, principal: Principal, lesson: Lesson): Promise<LessonResult>;
-  /** The active definition (creates an empty version 0 view when the tenant has no history). */
-  active(tenant: TenantId): Promise<PinnedDefinition>;
+  /**
+   * The active definition (an empty version 0 view when the tenant has no history). `fresh`: a
+   * remote source asks its authority now rather than reuse a recently fetched head (show-back reads
+   * under the version active NOW, §11); the embedded authority is always fresh.
+   */
+  active(tenant: TenantId, options?: { fresh?: boolean }): Promise<PinnedDefinition>;
   /** Any version by id (§10.3: a pinned task can finish); tombstoned -> DEFINITION_VERSION_TOMBSTONED. */
   load(tenant: TenantId, versionId: VersionId): Promise<PinnedDefinition['definition']>;
   history(tenant: TenantId, options?: { limit?: number; beforeVersion?: number }): Promise<HistoryEntry[]>;

@@ -259,8 +259,8 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         if (record === null) return null;
         message = record.message;
       }
-      // §11: under the version active now; never pinned, never asks, never proposes.
-      return read(tenant, await deps.definitions.active(tenant), message);
+      // §11: under the version active now (asked fresh, never a cached head); never pinned, never asks, never proposes.
+      return read(tenant, await deps.definitions.active(tenant, { fresh: true }), message);
     },
 
     async recordAnswer(tenant, message, collection, entry) {
