@@ -83,7 +83,7 @@ function directoryJson(n: number): string {
  * A data directory holding `n` customers, loaded with `learnables-triage import`. Returns the
  * directory and how long the import took.
  */
-async function importedDataDir(n: number): Promise<{ dir: string; seconds: number }> {
+export async function importedDataDir(n: number): Promise<{ dir: string; seconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'learnables-bench-'));
   const file = join(dir, 'directory.json');
   writeFileSync(file, directoryJson(n));
