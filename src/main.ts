@@ -66,6 +66,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     let authority: Authority | null = null;
     let source: DefinitionSource;
     let remoteRulesInForce: Authority['rulesInForce'] | undefined;
+    // Readings name who taught each matched mark (§13.4): the handle behind the stable person id (§14).
+    let resolvePerson: ((t: TenantId, id: string) => Promise<string | null>) | undefined;
     let tenant = DEMO_TENANT;
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
@@ -77,8 +79,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       remoteRulesInForce = (t, versionId) => remote.rulesInForce(t, versionId);
       tenant = remote.tenant;
     } else {
+      const definitionStore = createSqliteDefinitionStore(db);
+      resolvePerson = (t, id) => definitionStore.personHandle(t, id);
       authority = createAuthority({
-        store: createSqliteDefinitionStore(db),
+        store: definitionStore,
         learnables,
         settings,
         clock: systemClock,
@@ -94,9 +98,15 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       definitions: source,
       corpus: new SqliteCorpusStore(db),
       learnables,
-      settings,
+      settings: {
+        ...settings,
+        ...(config.corpusRetentionDays === undefined
+          ? {}
+          : { corpusRetentionDays: config.corpusRetentionDays }),
+      },
       matcherCache: createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS }),
       clock: systemClock,
+      ...(resolvePerson === undefined ? {} : { resolvePerson }),
     });
     const agent =
       config.role === 'authority'

@@ -36,9 +36,16 @@ export function resolveAnswer(
 }
 
 /** The list of valid answers, for the message that asks again. */
-export function describeChoices(choices: readonly EntryChoice[]): string {
-  return choices.map((c) => (c.label === c.name ? `"${c.name}"` : `"${c.name}" (${c.label})`)).join(', ');
+export function describeChoices(choices: readonly EntryChoice[], max = MAX_LISTED_CHOICES): string {
+  const shown = choices
+    .slice(0, max)
+    .map((c) => (c.label === c.name ? `"${c.name}"` : `"${c.name}" (${c.label})`))
+    .join(', ');
+  return choices.length > max ? `${shown} and ${choices.length - max} more` : shown;
 }
+
+/** How many valid answers a re-asked question lists by name. */
+export const MAX_LISTED_CHOICES = 50;
 
 function answerText(parts: readonly Part[], keys: readonly string[]): string | null {
   for (const p of parts) {

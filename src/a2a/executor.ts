@@ -151,7 +151,7 @@ export class TriageExecutor implements AgentExecutor {
       throw e;
     }
     // §10.3: resolve the active definition once and pin the task to it.
-    const outcome = await this.deps.triage.triage(tenant, message);
+    const outcome = await this.deps.triage.triage(tenant, message, undefined, { taskId: turn.rc.taskId });
     const state: TriageTaskState = { skill: SKILL_TRIAGE, pin: outcome.pin, asking: null, answers: {} };
     turn.begin({ [EXTENSION_URI]: state });
     this.advance(turn, outcome, state, activated);
@@ -174,7 +174,7 @@ export class TriageExecutor implements AgentExecutor {
     const tenant = principalOfContext(turn.rc.context).tenant;
     const message = await this.readMail(input);
     // §10.3: everything the task does after it resumes uses the pinned version.
-    const outcome = await this.deps.triage.triage(tenant, message, stored.pin);
+    const outcome = await this.deps.triage.triage(tenant, message, stored.pin, { taskId: turn.rc.taskId });
     const question = outcome.questions.find((q) => q.collection === stored.asking);
     if (question === undefined) {
       throw new DomainError(
@@ -393,8 +393,12 @@ export function readTaskState(metadata: Task['metadata']): TriageTaskState | nul
   };
 }
 
-/** The entries a question offers, with labels from the reading's candidates where it has them. */
+/**
+ * The entries an answer may name: every entry of the collection in the pinned version (the teach
+ * block's list is capped for size, but a person may name any entry), with labels.
+ */
 function choicesFor(question: TriageQuestion, reading: MessageReading): EntryChoice[] {
+  if (question.choices !== undefined) return [...question.choices];
   const labels = new Map<string, string>();
   for (const r of collectionReadings(reading)) {
     if (r.collection !== question.collection) continue;

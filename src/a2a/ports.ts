@@ -24,6 +24,8 @@ export interface TriageQuestion {
   readonly text: string;
   /** The proposal; emitted only to clients that activated the extension (§7). */
   readonly teach: TeachBlock;
+  /** Every entry an answer may name (all of the pinned version's), with labels; else teach.entries. */
+  readonly choices?: readonly { readonly name: string; readonly label: string }[];
 }
 
 export interface TriageOutcome {
@@ -36,7 +38,12 @@ export interface TriageOutcome {
 /** Reading mail under a definition version (the triage service). */
 export interface TriagePort {
   /** Read `message` under `pin`, or under the active version (then pin to it) when absent. */
-  triage(tenant: TenantId, message: MailMessage, pin?: TaskPin): Promise<TriageOutcome>;
+  triage(
+    tenant: TenantId,
+    message: MailMessage,
+    pin?: TaskPin,
+    options?: { readonly taskId?: string },
+  ): Promise<TriageOutcome>;
   /**
    * §11 show-back: read a previously seen message under the version active now; never pinned,
    * never asks. `null` when no such message was seen for this tenant.

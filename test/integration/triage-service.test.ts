@@ -9,7 +9,11 @@ import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
 import { scratchDefinition, swapEntryMatcher } from '../../src/domain/triage/dry-run.ts';
 import { createMatcherCache } from '../../src/domain/triage/matcher-cache.ts';
 import { readMessage } from '../../src/domain/triage/read-message.ts';
-import { createTriageService, type TriageService } from '../../src/domain/triage/triage-service.ts';
+import {
+  createTriageService,
+  MAX_TEACH_ENTRIES,
+  type TriageService,
+} from '../../src/domain/triage/triage-service.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import { mail } from '../support/definitions.ts';
 import { openCore, steppingClock, type Core } from './knowledge-harness.ts';
@@ -114,6 +118,19 @@ describe('triage', () => {
     const fresh = await service.triage(core.tenant, m);
     expect(fresh.pin.versionId).toBe(taught.versionId);
     expect(fresh.reading.customer.winner).toBe('northgate');
+  });
+});
+
+describe('the answer a question accepts', () => {
+  it('offers every entry of the pinned version as a valid answer, beyond the capped teach-block list', async () => {
+    for (let i = 0; i < MAX_TEACH_ENTRIES + 5; i++) {
+      await teach(`c${String(i).padStart(3, '0')}`, { label: `Customer ${i}` });
+    }
+    const m = mail({ from: { address: 'billing@origin.example', name: 'Billing' }, subject: 'Shipment' });
+    const q = (await service.triage(core.tenant, m)).questions.find((x) => x.collection === 'customers')!;
+    expect(q.teach.entries.length).toBeLessThanOrEqual(MAX_TEACH_ENTRIES);
+    expect(q.choices.length).toBe(MAX_TEACH_ENTRIES + 5 + 2); // + northgate and gulftrade
+    expect(q.choices).toContainEqual({ name: 'c204', label: 'Customer 204' });
   });
 });
 

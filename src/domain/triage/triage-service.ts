@@ -50,6 +50,11 @@ export interface TriageQuestion {
   readonly teach: TeachBlock;
   /** Why there is no suggestion, in words, when there is none. */
   readonly noSuggestion?: string;
+  /**
+   * Every entry an answer may name: all entries of the collection in the pinned version, with their
+   * labels. The teach block's `entries` is capped for size; a person may still name any of these.
+   */
+  readonly choices: readonly { readonly name: string; readonly label: string }[];
 }
 
 export interface TriageOutcome {
@@ -182,7 +187,12 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       probe: createCorpusProbe(deps.corpus, tenant, key),
       settings: deps.settings,
     });
-    const known = [...(pinned.definition.collections.get(learnable.collection)?.keys() ?? [])];
+    const collection = pinned.definition.collections.get(learnable.collection);
+    const known = [...(collection?.keys() ?? [])];
+    const choices = [...(collection?.entries() ?? [])].map(([name, content]) => ({
+      name,
+      label: learnable.label?.(name, content) ?? name,
+    }));
     const entries = teachEntries(
       reading,
       known,
@@ -202,6 +212,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
           suggestionLabel: outcome.suggestion.suggestionLabel,
           lessonFields,
         },
+        choices,
       };
     }
     return {
@@ -209,6 +220,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       text,
       teach: { collection: learnable.collection, entries, lessonFields },
       noSuggestion: outcome.none,
+      choices,
     };
   }
 
