@@ -18,20 +18,11 @@
  * --memory-customers=N (default 100000; 0 skips the memory measurement).
  */
 import { execFile, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
-import { DB_FILE_NAME } from '../src/cli/knowledge.ts';
 import { DATABASE_FILE } from '../src/main.ts';
 import {
   AgentClient,
@@ -95,16 +86,6 @@ export async function importedDataDir(n: number): Promise<{ dir: string; seconds
   );
   const seconds = (performance.now() - started) / 1000;
   rmSync(file);
-  // Workaround: the CLI (src/cli/knowledge.ts) and the server (src/main.ts) name the database file
-  // differently; move what the CLI wrote to where the server reads it.
-  const cliFile: string = DB_FILE_NAME;
-  const serverFile: string = DATABASE_FILE;
-  if (cliFile !== serverFile) {
-    for (const suffix of ['', '-wal', '-shm']) {
-      const from = join(dir, cliFile + suffix);
-      if (existsSync(from)) renameSync(from, join(dir, serverFile + suffix));
-    }
-  }
   return { dir, seconds };
 }
 

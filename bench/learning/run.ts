@@ -139,8 +139,9 @@ async function main(argv: readonly string[]): Promise<void> {
     `\nWhy the last week still asks (taught run, ${asking.reduce((n, g) => n + g.count, 0)} questions):`,
   );
   for (const g of asking) {
+    const offered = g.example.suggestion === undefined ? '' : `; suggested ${g.example.suggestion}`;
     console.log(
-      `  ${pad(g.count, 4)}  ${g.group}\n        e.g. #${g.example.seq} from ${g.example.sender}: ${g.example.reads.slice(0, 160)}`,
+      `  ${pad(g.count, 4)}  ${g.group}\n        e.g. #${g.example.seq} from ${g.example.sender}: ${g.example.reads.slice(0, 160)}${offered}`,
     );
   }
   const refusedReasons = new Map<string, number>();

@@ -54,6 +54,8 @@ export interface QuestionRecord {
   /** What the agent said it saw. */
   reads: string;
   suggested: boolean;
+  /** The suggestion's label in the agent's words, when one was offered. */
+  suggestion?: string;
 }
 
 export interface Refusal {
@@ -194,6 +196,7 @@ export async function simulate(
             cause: causeOf(m, collection, typed, seenSenders, askedSenders, refusedFor),
             reads: statusText(task).replace(/^[^?]*\?\s*/, ''),
             suggested: teach.suggested !== undefined,
+            ...(teach.suggestionLabel === undefined ? {} : { suggestion: teach.suggestionLabel }),
           });
 
           if (mode !== 'discard') {
