@@ -204,7 +204,15 @@ export interface PatternRules {
   readonly onlyIn: string;
   /** What the pattern should say instead, for refusal reasons: "like an address or a reference". */
   readonly example: string;
+  /**
+   * A two- or three-character code (INV, POD, BL) is read as a whole word (`\bINV\b`) instead of
+   * being refused for its length (kinds: such codes are how whole kinds of mail are labelled).
+   * Customers keep the four-character rule: a short code cannot single out one customer.
+   */
+  readonly shortCodesAsWords?: boolean;
 }
+
+const SHORT_CODE = /^[\p{L}\p{N}]{2,3}$/u;
 
 export type PatternVerdict =
   { readonly ok: true; readonly source: string } | { readonly ok: false; readonly reason: string };
@@ -214,7 +222,9 @@ export type PatternVerdict =
  * the matcher will compile with PATTERN_FLAGS.
  */
 export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
-  const source = dropNeedlessEscapes(raw.trim());
+  const typed = dropNeedlessEscapes(raw.trim());
+  const wholeWordCode = rules.shortCodesAsWords === true && SHORT_CODE.test(typed);
+  const source = wholeWordCode ? `\\b${typed}\\b` : typed;
   const refuse = (why: string): PatternVerdict => ({
     ok: false,
     reason: `"${shorten(source)}" is not a usable ${rules.noun}: ${why}`,
@@ -270,7 +280,8 @@ export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
   // match (issue 3, §13.1); a pattern without one is also too loose to be a safe mark.
   // A plain literal in another script ("فاتورة") has no ASCII atom but is as narrow as its text:
   // the matcher runs such marks without a prefilter, and they are few.
-  if (literalAtoms(source) === null && !isPlainLiteral(source)) {
+  // A whole-word code is as narrow as the word; the matcher runs such marks without a prefilter.
+  if (!wholeWordCode && literalAtoms(source) === null && !isPlainLiteral(source)) {
     return refuse(
       `it has no fixed text to look for. Add at least four letters or digits that every match contains, ${rules.example} (e.g. PA-2026-\\d{4} rather than [A-Z]{2}-\\d{4}-\\d{4}).`,
     );

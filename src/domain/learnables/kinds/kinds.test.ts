@@ -1,4 +1,5 @@
 // Invariant: kinds speaks its own vocabulary (cue, not pattern; no from) and states the customers' rule over cues with the real margin (§6.2, §10).
+import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import type { Provenance } from '../learnable.ts';
 import { createKindsLearnable } from './kinds.ts';
@@ -75,5 +76,17 @@ describe('kinds', () => {
       labelAdded: stamp(1),
       cues: [{ cue: 'zustellnachweis', where: 'subject', added: stamp(1) }],
     });
+  });
+
+  it('reads a two- or three-character code (INV, POD) as a whole word, not a substring (§13.1)', () => {
+    const r = kinds.absorb('invoice', undefined, { cue: 'INV' }, stamp(1));
+    if (r.outcome !== 'learned') throw new Error(JSON.stringify(r));
+    const [mark] = kinds.marks('invoice', r.content);
+    expect(mark?.source).toBe('\\bINV\\b');
+    const re = new RE2(mark!.source, 'iu');
+    expect(re.test('INV HBL/2026/00412/A')).toBe(true);
+    expect(re.test('Inventory update')).toBe(false); // never a substring of a longer word
+    expect(kinds.absorb('invoice', r.content, { cue: 'inv' }, stamp(2)).outcome).toBe('unchanged'); // §10.2
+    expect(kinds.absorb('invoice', undefined, { cue: 'the' }, stamp(1)).outcome).toBe('refused');
   });
 });

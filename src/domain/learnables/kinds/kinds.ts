@@ -87,6 +87,7 @@ export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable>
       refuseFreightWords: false,
       onlyIn: 'only this kind of message contains',
       example: "like 'pre-alert' or 'proof of delivery'",
+      shortCodesAsWords: true,
     },
     phraseMark: phraseCue,
     labelFromName: kindLabelFromName,
