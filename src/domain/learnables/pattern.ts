@@ -212,7 +212,8 @@ export interface PatternRules {
   readonly shortCodesAsWords?: boolean;
 }
 
-const SHORT_CODE = /^[\p{L}\p{N}]{2,3}$/u;
+/** "INV", or "\bINV\b" as a suggestion spells it. */
+const SHORT_CODE = /^(?:\\b)?([\p{L}\p{N}]{2,3})(?:\\b)?$/u;
 
 export type PatternVerdict =
   { readonly ok: true; readonly source: string } | { readonly ok: false; readonly reason: string };
@@ -223,8 +224,9 @@ export type PatternVerdict =
  */
 export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
   const typed = dropNeedlessEscapes(raw.trim());
-  const wholeWordCode = rules.shortCodesAsWords === true && SHORT_CODE.test(typed);
-  const source = wholeWordCode ? `\\b${typed}\\b` : typed;
+  const code = rules.shortCodesAsWords === true ? SHORT_CODE.exec(typed)?.[1] : undefined;
+  const wholeWordCode = code !== undefined;
+  const source = wholeWordCode ? `\\b${code}\\b` : typed;
   const refuse = (why: string): PatternVerdict => ({
     ok: false,
     reason: `"${shorten(source)}" is not a usable ${rules.noun}: ${why}`,

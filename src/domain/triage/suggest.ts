@@ -334,8 +334,11 @@ export function subjectPhraseEvidence(message: MailMessage): Evidence[] {
     .replace(/[\s:;,.#/-]+$/u, '')
     .replace(/\s+(?:for|on|of|from|to|für|pour|de|para|per|no\.?|nr\.?|ref\.?)$/iu, '')
     .trim();
-  if (head.length < MIN_EVIDENCE_CHARS || !/\p{L}/u.test(head)) return [];
-  return [{ text: head, shape: 'words', part: 'subject', label: `the words "${head}" in the subject` }];
+  // A short upper-case code (INV, POD) names a kind of mail as a whole word; the kinds learnable reads it so.
+  const code = /^[A-Z]{2,3}$/.test(head);
+  if ((!code && head.length < MIN_EVIDENCE_CHARS) || !/\p{L}/u.test(head)) return [];
+  const label = code ? `the code "${head}" in the subject` : `the words "${head}" in the subject`;
+  return [{ text: head, shape: 'words', part: 'subject', label }];
 }
 
 /** Offer `e` if the learnable accepts it, it matches this message, and the corpus says it is narrow. */
