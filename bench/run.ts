@@ -29,6 +29,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const SECTIONS: readonly Section[] = [
   { name: 'matching', file: resolve(here, 'matching.ts') },
   { name: 'server', file: resolve(here, 'server.ts') },
+  { name: 'storage', file: resolve(here, 'storage.ts') },
 ];
 
 function discovered(): Section[] {

@@ -10,6 +10,7 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { sql, type Kysely } from 'kysely';
 import { createAuthority } from '../src/domain/authority/create-authority.ts';
 import { createLearnables } from '../src/domain/learnables/registry.ts';
@@ -53,7 +54,7 @@ async function measure(db: Kysely<any>, file: string) {
   };
 }
 
-async function run(customers: number): Promise<Row> {
+async function measureSize(customers: number): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'lt-bench-storage-'));
   const file = join(dir, 'learnables.sqlite');
   const db = await openDatabase({ file });
@@ -105,42 +106,49 @@ async function run(customers: number): Promise<Row> {
   }
 }
 
-const outDir = process.argv[2] ?? 'bench-results';
-const rows: Row[] = [];
-for (const n of SIZES) rows.push(await run(n));
+/** A section of `npm run bench` (bench/run.ts); also runnable alone. */
+export async function run(context: { readonly outDir: string }): Promise<void> {
+  const outDir = context.outDir;
+  const rows: Row[] = [];
+  for (const n of SIZES) rows.push(await measureSize(n));
 
-const header = [
-  'customers',
-  'objects/lesson',
-  'object bytes/lesson',
-  'history bytes/lesson',
-  'file bytes/lesson',
-  'directory object bytes',
-  'import s',
-];
-const lines = rows.map((r) =>
-  [
-    r.customers,
-    r.objectsPerLesson,
-    r.objectBytesPerLesson,
-    r.historyBytesPerLesson,
-    r.fileBytesPerLesson,
-    r.directoryObjectBytes,
-    r.importSeconds,
-  ].map(String),
-);
-const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-const fmt = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
-console.log(`storage growth per lesson (${LESSONS} lessons after importing the directory)`);
-console.log(fmt(header));
-for (const l of lines) console.log(fmt(l));
-const first = rows[0]!;
-const last = rows[rows.length - 1]!;
-console.log(
-  `ratio object bytes/lesson at ${last.customers} vs ${first.customers} customers: ${(last.objectBytesPerLesson / first.objectBytesPerLesson).toFixed(2)}x for a ${last.customers / first.customers}x directory`,
-);
-mkdirSync(outDir, { recursive: true });
-writeFileSync(
-  join(outDir, 'storage.json'),
-  `${JSON.stringify({ at: new Date().toISOString(), lessons: LESSONS, rows }, null, 2)}\n`,
-);
+  const header = [
+    'customers',
+    'objects/lesson',
+    'object bytes/lesson',
+    'history bytes/lesson',
+    'file bytes/lesson',
+    'directory object bytes',
+    'import s',
+  ];
+  const lines = rows.map((r) =>
+    [
+      r.customers,
+      r.objectsPerLesson,
+      r.objectBytesPerLesson,
+      r.historyBytesPerLesson,
+      r.fileBytesPerLesson,
+      r.directoryObjectBytes,
+      r.importSeconds,
+    ].map(String),
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
+  console.log(`storage growth per lesson (${LESSONS} lessons after importing the directory)`);
+  console.log(fmt(header));
+  for (const l of lines) console.log(fmt(l));
+  const first = rows[0]!;
+  const last = rows[rows.length - 1]!;
+  console.log(
+    `ratio object bytes/lesson at ${last.customers} vs ${first.customers} customers: ${(last.objectBytesPerLesson / first.objectBytesPerLesson).toFixed(2)}x for a ${last.customers / first.customers}x directory`,
+  );
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    join(outDir, 'storage.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), lessons: LESSONS, rows }, null, 2)}\n`,
+  );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await run({ outDir: process.argv[2] ?? 'bench-results' });
+}

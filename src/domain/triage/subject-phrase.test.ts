@@ -24,8 +24,8 @@ describe('subject phrase evidence for kinds', () => {
       { cue: source, where: 'subject' },
       { activation: 1, taughtBy: 'p', at: 't' },
     );
-    expect(r.outcome).toBe('learned');
-    const re = new RE2(kinds.marks('invoice', (r as { content: never }).content)[0]!.source, 'iu');
+    if (r.outcome !== 'learned') throw new Error(JSON.stringify(r));
+    const re = new RE2(kinds.marks('invoice', r.content)[0]!.source, 'iu');
     expect(re.test('INV HBL/2026/00412/A')).toBe(true);
     expect(re.test('Inventory report')).toBe(false);
   });
