@@ -4,7 +4,10 @@
  * versionId names immutable content (sha256 of the canonical form), so an entry never goes stale.
  * It owns caching only; compiling is `compileMatcher`'s.
  */
+import type { Definition } from '../definitions/definition.ts';
+import type { Learnable } from '../learnables/learnable.ts';
 import { compileMatcher } from './compile-matcher.ts';
+import { fullLayer, layerOver, type LayeredMatcher } from './layered-matcher.ts';
 import type { IndexedMark, Matcher } from './matcher.ts';
 
 export interface MatcherCacheOptions {
@@ -12,11 +15,25 @@ export interface MatcherCacheOptions {
   readonly maxVersions: number;
   /** How to compile; default `compileMatcher` (tests and benchmarks may count calls). */
   readonly compile?: (marks: readonly IndexedMark[]) => Matcher;
+  /**
+   * How many entries may differ from the last full compile before a new version is compiled in
+   * full again rather than layered over it (layered-matcher.ts). Default 256.
+   */
+  readonly maxLayeredEntries?: number;
 }
 
 export interface MatcherCache {
   /** The matcher for `versionId`, compiling `marks()` only when it is not cached. */
   get(versionId: string, marks: () => readonly IndexedMark[]): Matcher;
+  /**
+   * The matcher for a definition version: cached by versionId; on a miss, layered over the most
+   * recently built version (only the entries changed since its full compile are compiled), so a
+   * lesson takes effect without recompiling the directory. Exact: the same hits as a full compile.
+   */
+  forDefinition(
+    definition: Pick<Definition, 'versionId' | 'collections'>,
+    learnables: readonly Learnable[],
+  ): Matcher;
   /** Versions currently compiled, least recently used first. */
   readonly versions: () => readonly string[];
 }
@@ -28,8 +45,29 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
     );
   }
   const compile = options.compile ?? compileMatcher;
+  const maxLayered = options.maxLayeredEntries ?? 256;
   const cache = new Map<string, Matcher>();
+  let latest: LayeredMatcher | null = null;
+  const remember = (versionId: string, matcher: Matcher): void => {
+    cache.set(versionId, matcher);
+    while (cache.size > options.maxVersions) cache.delete(cache.keys().next().value as string);
+  };
   return {
+    forDefinition(definition, learnables) {
+      const cached = cache.get(definition.versionId);
+      if (cached !== undefined) {
+        cache.delete(definition.versionId);
+        cache.set(definition.versionId, cached);
+        return cached;
+      }
+      let layered: LayeredMatcher | null =
+        latest === null ? null : layerOver(latest, definition, learnables, compile);
+      if (layered === null || layered.changed.size > maxLayered)
+        layered = fullLayer(definition, learnables, compile);
+      latest = layered;
+      remember(definition.versionId, layered);
+      return layered;
+    },
     get(versionId, marks) {
       const cached = cache.get(versionId);
       if (cached !== undefined) {
@@ -38,8 +76,7 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
         return cached;
       }
       const matcher = compile(marks());
-      cache.set(versionId, matcher);
-      while (cache.size > options.maxVersions) cache.delete(cache.keys().next().value as string);
+      remember(versionId, matcher);
       return matcher;
     },
     versions: () => [...cache.keys()],

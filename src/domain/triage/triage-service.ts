@@ -123,7 +123,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   const lastPurge = new Map<TenantId, number>();
 
   const matcherFor = (definition: PinnedDefinition['definition']): Matcher =>
-    deps.matcherCache.get(definition.versionId, () => definitionMarks(definition, deps.learnables));
+    deps.matcherCache.forDefinition(definition, deps.learnables);
 
   /** Read with every matched mark's teacher resolved to a display form first (readers are sync). */
   async function read(
