@@ -24,7 +24,6 @@ import type { MailMessage } from '../mail/mail-message.ts';
 import type { TenantId } from '../tenant.ts';
 import { corpusKey, type CorpusRecord, type CorpusStore, type ReadingSummary } from './corpus.ts';
 import { createCorpusProbe } from './corpus-probe.ts';
-import { definitionMarks } from './definition-marks.ts';
 import { dryRun, type DryRunLesson, type DryRunResult } from './dry-run.ts';
 import type { Matcher } from './matcher.ts';
 import type { MatcherCache } from './matcher-cache.ts';
