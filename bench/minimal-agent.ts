@@ -11,6 +11,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import express from 'express';
+import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import { openDatabase } from '../src/store/database.ts';
 import { AgentCard, TaskState } from '@a2a-js/sdk';
 import {
   AgentEvent,
@@ -66,6 +68,8 @@ class CompleteAtOnce implements AgentExecutor {
 export async function startMinimalAgent(
   port = 0,
   host = '127.0.0.1',
+  /** A SQLite file: keep tasks in the SDK's DatabaseTaskStore there, as the real server does. */
+  durableFile?: string,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer();
   await new Promise<void>((ok) => server.listen(port, host, ok));
@@ -80,7 +84,9 @@ export async function startMinimalAgent(
     defaultOutputModes: ['text/plain'],
     skills: [],
   });
-  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new CompleteAtOnce());
+  const db = durableFile === undefined ? null : await openDatabase({ file: durableFile });
+  const store = db === null ? new InMemoryTaskStore() : new DatabaseTaskStore(db);
+  const handler = new DefaultRequestHandler(card, store, new CompleteAtOnce());
   const app = express();
   app.use(
     '/a2a/jsonrpc',
@@ -98,7 +104,13 @@ export async function startMinimalAgent(
 }
 
 if (process.argv[1]?.endsWith('minimal-agent.ts') === true) {
-  const agent = await startMinimalAgent(Number(process.env.PORT ?? 0));
+  const agent = await startMinimalAgent(
+    Number(process.env.PORT ?? 0),
+    '127.0.0.1',
+    process.env.DURABLE_FILE === undefined || process.env.DURABLE_FILE === ''
+      ? undefined
+      : process.env.DURABLE_FILE,
+  );
   process.stdout.write(`minimal agent listening on ${agent.url}\n`);
   process.once('SIGTERM', () => void agent.close().then(() => process.exit(0)));
 }

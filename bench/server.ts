@@ -221,10 +221,12 @@ async function load(
   };
 }
 
-async function startMinimalAgentChild(): Promise<{ url: string; pid: number; close(): Promise<void> }> {
+async function startMinimalAgentChild(
+  durableFile?: string,
+): Promise<{ url: string; pid: number; close(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/minimal-agent.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0' },
+    env: { PATH: process.env.PATH ?? '', PORT: '0', DURABLE_FILE: durableFile ?? '' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((ok, fail) => {
@@ -364,13 +366,26 @@ export async function run(context: BenchContext): Promise<void> {
     const base0 = await load(minimal.url, null, `${tag}b`, seconds, connections, false);
     const minimalRss = rssMiB(minimal.pid);
     await minimal.close();
+    // A second baseline that also keeps its tasks durably (the SDK's DatabaseTaskStore on SQLite, as
+    // the real server does): the ratio against it is what reading mail costs, storage aside.
+    const durableDir = mkdtempSync(join(tmpdir(), 'lt-minimal-'));
+    const durable = await startMinimalAgentChild(join(durableDir, 'tasks.sqlite'));
+    hosts.push(durable);
+    await load(durable.url, null, `${tag}x`, 2, connections, false); // warm-up
+    const base1 = await load(durable.url, null, `${tag}y`, seconds, connections, false);
+    await durable.close();
+    hosts.splice(hosts.indexOf(durable), 1);
+    rmSync(durableDir, { recursive: true, force: true });
     const ratio = round(real.reqPerSec / base0.reqPerSec, 3);
+    const durableRatio = round(real.reqPerSec / base1.reqPerSec, 3);
     results.throughput = {
       customers: THROUGHPUT_CUSTOMERS,
       importSeconds: round(base.seconds, 1),
       real,
       minimal: base0,
+      minimalDurable: base1,
       ratio,
+      ratioAgainstDurable: durableRatio,
       target: TARGETS.ratio,
       met: ratio >= TARGETS.ratio,
       rssMiB: { real: realRss, minimal: minimalRss },
@@ -382,7 +397,11 @@ export async function run(context: BenchContext): Promise<void> {
     console.log(
       `  minimal agent: ${base0.reqPerSec} req/s, p50 ${base0.p50Ms} ms, p99 ${base0.p99Ms} ms (${base0.completed} completed, ${base0.otherResponses} other)`,
     );
+    console.log(
+      `  minimal agent, durable tasks (SQLite): ${base1.reqPerSec} req/s, p50 ${base1.p50Ms} ms, p99 ${base1.p99Ms} ms`,
+    );
     console.log(`  ratio ${ratio} (target >= ${TARGETS.ratio}: ${verdict(ratio >= TARGETS.ratio)})`);
+    console.log(`  ratio against the durable minimal agent: ${durableRatio}`);
 
     // 2. Lesson to effect, embedded authority (the same 10,000-customer server).
     console.log(`Lesson to effect (${TRIALS} trials each) …`);
