@@ -3,8 +3,8 @@
  * teaching it: how many it matches, a few of them, how many it would newly settle, and which
  * would change from one entry to another. Nothing is written.
  */
-import { isPlainObject } from '../../domain/json.ts';
 import { UsageError, type Command } from '../command.ts';
+import { lessonValueFromOptions } from '../lesson-value.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions, shortId } from '../knowledge.ts';
 import { openTriage } from '../open-triage.ts';
 
@@ -28,25 +28,7 @@ ${COMMON_USAGE}`,
       throw new UsageError('name the collection with --collection, e.g. --collection customers');
     if (values.entry === undefined)
       throw new UsageError('name the entry with --entry, e.g. --entry northgate');
-    let value: Record<string, unknown> = {};
-    if (values.value !== undefined) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(values.value);
-      } catch (e) {
-        throw new UsageError(`--value is not JSON (${(e as Error).message})`);
-      }
-      if (!isPlainObject(parsed)) throw new UsageError('--value must be a JSON object');
-      value = { ...parsed };
-    }
-    for (const pair of values.set ?? []) {
-      const eq = pair.indexOf('=');
-      if (eq <= 0) throw new UsageError(`--set needs key=value, got "${pair}"`);
-      value[pair.slice(0, eq)] = pair.slice(eq + 1);
-    }
-    if (values.value === undefined && (values.set ?? []).length === 0) {
-      throw new UsageError('give the lesson value with --value JSON or --set key=value');
-    }
+    const value = lessonValueFromOptions(values);
     const k = await openKnowledge(values, io);
     try {
       const r = await openTriage(k, io).dryRun(k.tenant, {
