@@ -182,7 +182,7 @@ export class TriageExecutor implements AgentExecutor {
         `task ${task.id}: the pinned reading no longer asks about ${stored.asking}`,
       );
     }
-    const choices = choicesFor(question, outcome.reading);
+    const choices = choicesFor(question);
     const descriptor = this.deps.descriptors().find((d) => d.collection === question.collection);
     const keys = ['entry', question.collection, ...(descriptor === undefined ? [] : [descriptor.entry])];
     const answer = resolveAnswer(turn.rc.userMessage.parts, choices, keys);
@@ -393,25 +393,9 @@ export function readTaskState(metadata: Task['metadata']): TriageTaskState | nul
   };
 }
 
-/**
- * The entries an answer may name: every entry of the collection in the pinned version (the teach
- * block's list is capped for size, but a person may name any entry), with labels.
- */
-function choicesFor(question: TriageQuestion, reading: MessageReading): EntryChoice[] {
-  if (question.choices !== undefined) return [...question.choices];
-  const labels = new Map<string, string>();
-  for (const r of collectionReadings(reading)) {
-    if (r.collection !== question.collection) continue;
-    for (const c of r.candidates) labels.set(c.name, c.label);
-  }
-  return question.teach.entries.map((name) => ({ name, label: labels.get(name) ?? name }));
-}
-
-function collectionReadings(reading: MessageReading): CollectionReading[] {
-  return Object.values(reading).filter(
-    (v): v is CollectionReading =>
-      isPlainObject(v) && typeof v.collection === 'string' && Array.isArray(v.candidates),
-  );
+/** The entries an answer may name: every entry of the collection in the pinned version, with labels. */
+function choicesFor(question: TriageQuestion): EntryChoice[] {
+  return [...question.choices];
 }
 
 /** The completed task's reading: the pinned version, and each question a person answered marked so. */

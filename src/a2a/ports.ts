@@ -8,32 +8,11 @@ import type { Lesson, LessonResult } from '../domain/authority/lesson.ts';
 import type { Principal } from '../domain/authority/principal.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
 import type { TenantId } from '../domain/tenant.ts';
-import type { MessageReading, TeachBlock } from '../domain/triage/reading.ts';
+import type { MessageReading } from '../domain/triage/reading.ts';
 
-/** The definition a task is pinned to at its start (§10.3). */
-export interface TaskPin {
-  readonly definitionVersion: number;
-  readonly versionId: string;
-}
-
-/** One thing the agent could not decide and must ask a person (§8). */
-export interface TriageQuestion {
-  /** The collection the question is about (declared on the card). */
-  readonly collection: string;
-  /** The question in a person's words. */
-  readonly text: string;
-  /** The proposal; emitted only to clients that activated the extension (§7). */
-  readonly teach: TeachBlock;
-  /** Every entry an answer may name (all of the pinned version's), with labels; else teach.entries. */
-  readonly choices?: readonly { readonly name: string; readonly label: string }[];
-}
-
-export interface TriageOutcome {
-  readonly pin: TaskPin;
-  readonly reading: MessageReading;
-  /** Empty when everything a learnable covers is settled. */
-  readonly questions: readonly TriageQuestion[];
-}
+// The triage service's own shapes: one definition of a pin, a question and an outcome.
+export type { TaskPin, TriageOutcome, TriageQuestion } from '../domain/triage/triage-service.ts';
+import type { TaskPin, TriageOutcome } from '../domain/triage/triage-service.ts';
 
 /** Reading mail under a definition version (the triage service). */
 export interface TriagePort {
