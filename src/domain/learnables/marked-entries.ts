@@ -407,6 +407,23 @@ export function listWords(words: readonly string[]): string {
   return `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }
 
+/**
+ * The `how` sentence (§6.2) of the one decision rule every marked collection is read by
+ * (src/domain/triage/read-marked.ts), in that collection's words, with the real margin.
+ */
+export function markScoringHow(
+  words: { readonly intro: string; readonly mark: string; readonly holder: string },
+  settings: LearnableSettings,
+): string {
+  return (
+    `${words.intro}, each looked for in one part of the message. ` +
+    `Every ${words.mark} that matches scores one point for its ${words.holder}, however many parts it matches in, ` +
+    `and a ${words.holder}'s score is its share of all points scored. ` +
+    `The highest score wins if it leads the next by at least ${formatShare(settings.identificationMargin)} (the identification margin). ` +
+    'Nothing matches, nothing is claimed.'
+  );
+}
+
 /** Format a share (0..1) for prose: 0.5 -> "0.5", 0.333333 -> "0.333". */
 export function formatShare(n: number): string {
   return String(Number(n.toFixed(3)));

@@ -8,19 +8,16 @@
  * ../pattern.ts. Scoring a message is src/domain/triage/'s, and must follow `how` word for word.
  */
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
-import { createMarkedLearnable, formatShare } from '../marked-entries.ts';
+import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 
 /** `where` choices for a customer mark, in declaration order (§6.1). */
 export const CUSTOMER_WHERE = ['from', 'subject', 'body', 'attachments', 'any'] as const;
 
 /** §6.2 `how`, generated from the rule the reader applies and its real margin. */
 export function customersHow(settings: LearnableSettings): string {
-  return (
-    'Each customer carries marks - text that gives them away, each looked for in one part of the message. ' +
-    'Every mark that matches scores one point for its customer, however many parts it matches in, ' +
-    "and a customer's score is its share of all points scored. " +
-    `The highest score wins if it leads the next by at least ${formatShare(settings.identificationMargin)} (the identification margin). ` +
-    'Nothing matches, nothing is claimed.'
+  return markScoringHow(
+    { intro: 'Each customer carries marks - text that gives them away', mark: 'mark', holder: 'customer' },
+    settings,
   );
 }
 

@@ -9,19 +9,16 @@
  * are exactly what tells one kind from another. Scoring is src/domain/triage/'s and follows `how`.
  */
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
-import { createMarkedLearnable, formatShare } from '../marked-entries.ts';
+import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 
 /** `where` choices for a cue, in declaration order. The sender says whose, not what kind. */
 export const KIND_WHERE = ['subject', 'body', 'attachments', 'any'] as const;
 
 /** §6.2 `how`: the customers' rule applied to cues, with the same margin. */
 export function kindsHow(settings: LearnableSettings): string {
-  return (
-    'Each kind of message carries cues - words that mark it, each looked for in one part of the message. ' +
-    'Every cue that matches scores one point for its kind, however many parts it matches in, ' +
-    "and a kind's score is its share of all points scored. " +
-    `The highest score wins if it leads the next by at least ${formatShare(settings.identificationMargin)} (the identification margin). ` +
-    'Nothing matches, nothing is claimed.'
+  return markScoringHow(
+    { intro: 'Each kind of message carries cues - words that mark it', mark: 'cue', holder: 'kind' },
+    settings,
   );
 }
 
