@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { migrate } from './migrations/index.ts';
 
 /** How long a writer waits for another process's write lock before giving up, in ms. */
@@ -27,7 +27,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
   try {
     await migrate(db);
   } catch (e) {
@@ -35,6 +35,38 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely
     throw e;
   }
   return db;
+}
+
+/** Most compiled statements kept per database (the hot queries are a few dozen distinct texts). */
+export const STATEMENT_CACHE_SIZE = 200;
+
+/**
+ * The database as Kysely sees it, with compiled statements reused by SQL text: Kysely prepares
+ * every query afresh, and compiling the same few statements on every request is measurable under
+ * load. A statement still running (an unfinished iterate) is never handed out twice.
+ */
+function reusingStatements(sqlite: Database.Database): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      sqlite.close();
+    },
+    prepare(sql) {
+      const held = statements.get(sql);
+      if (held !== undefined && !held.busy) {
+        statements.delete(sql); // re-insert: Map order is recency order
+        statements.set(sql, held);
+        return held;
+      }
+      const statement = sqlite.prepare(sql);
+      if (held === undefined) {
+        statements.set(sql, statement);
+        if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      }
+      return statement;
+    },
+  };
 }
 
 /** The one database file under DATA_DIR, shared by the server and the CLI. */
