@@ -110,6 +110,7 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
     mail: deps.mail,
     descriptors: () => deps.descriptors,
     taskStore,
+    newTask: (taskId, context) => taskStore.expectNew(taskId, context),
     log,
   });
   const requestHandler = new DefaultRequestHandler(

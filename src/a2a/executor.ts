@@ -41,6 +41,8 @@ export interface TriageExecutorDeps {
   readonly descriptors: () => readonly LearnableDescriptor[];
   /** The SDK's task store, to find the message a referenced task read (recheck by task id). */
   readonly taskStore: TaskStore;
+  /** Told the id of each new task (one the SDK has just generated), before its first event. */
+  readonly newTask?: (taskId: string, context: RequestContext['context']) => void;
   readonly clock?: Clock;
   /** Where faults are reported (the cause is logged, never sent). */
   readonly log?: (message: string, cause: unknown) => void;
@@ -82,6 +84,8 @@ export class TriageExecutor implements AgentExecutor {
     // activated earlier, in the context builder).
     const activated = rc.context.requestedExtensions?.includes(EXTENSION_URI) === true;
     if (activated) rc.context.addActivatedExtension(EXTENSION_URI);
+    // No stored task: the request named none, so the SDK has just made this id up.
+    if (rc.task === undefined) this.deps.newTask?.(rc.taskId, rc.context);
     const turn = new Turn(rc, bus, this.clock);
     try {
       if (rc.task !== undefined) await this.resume(turn, rc.task, activated);

@@ -101,6 +101,27 @@ describe('recent-task store', () => {
     expect(await failing.load('t2', demo)).toBeUndefined();
   });
 
+  it('answers "not found" for a new task id without asking the durable store, and never hides a saved task', async () => {
+    let asked = 0;
+    const counting = recentTaskStore(
+      {
+        save: (t, c) => durable.save(t, c),
+        load: (id, c) => (asked++, durable.load(id, c)),
+        list: (p, c) => durable.list(p, c),
+      },
+      { ownerResolver: tenantOwnerResolver, nowMs: () => now },
+    );
+    counting.expectNew('t-new', demo);
+    expect(await counting.load('t-new', demo)).toBeUndefined();
+    expect(asked).toBe(0);
+    await counting.save(task('t-new', TaskState.TASK_STATE_SUBMITTED, 'one'), demo);
+    expect((await counting.load('t-new', demo))?.metadata).toEqual({ note: 'one' });
+    counting.expectNew('t-new', demo);
+    expect((await counting.load('t-new', demo))?.metadata).toEqual({ note: 'one' });
+    expect(await counting.load('t-new', contextOf('acme'))).toBeUndefined();
+    expect(asked).toBe(1); // only the other tenant's read reached the durable store
+  });
+
   it('keeps at most maxTasks copies, asking the durable store for the others', async () => {
     const small = recentTaskStore(durable, {
       ownerResolver: tenantOwnerResolver,

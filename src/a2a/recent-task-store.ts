@@ -11,7 +11,8 @@
  * The short age bounds what another process writing the same task row could make stale: in the
  * deployed topologies no other process writes tasks (the CLI and the authority never do).
  *
- * Deliberately does not: cache misses (a task not found is always asked of the inner store), or
+ * Deliberately does not: cache misses (a task not found is asked of the inner store, except an id
+ * the executor reports the SDK has just made up for a new task), or
  * share objects with the SDK (it mutates what it loads): copies go in and out with structuredClone.
  */
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
@@ -29,12 +30,21 @@ export interface RecentTaskStoreOptions {
 }
 
 interface Copy {
-  readonly task: Task;
+  /** Undefined: known not to exist (a task id the SDK has just made up). */
+  readonly task: Task | undefined;
   readonly savedAtMs: number;
   readonly seq: number;
 }
 
-export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOptions): TaskStore {
+export interface RecentTaskStore extends TaskStore {
+  /**
+   * A task id the SDK has just generated for a new task (the request named no task): nothing is
+   * stored under it yet, so the SDK's first read of it need not ask the inner store.
+   */
+  expectNew(taskId: string, context: ServerCallContext): void;
+}
+
+export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOptions): RecentTaskStore {
   const ttlMs = options.ttlMs ?? 1000;
   const maxTasks = Math.max(1, options.maxTasks ?? 256);
   const nowMs = options.nowMs ?? (() => performance.now());
@@ -68,10 +78,18 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
       const key = keyOf(taskId, context);
       const held = copies.get(key);
       if (held !== undefined) {
-        if (nowMs() - held.savedAtMs <= ttlMs) return structuredClone(held.task);
+        if (nowMs() - held.savedAtMs <= ttlMs)
+          return held.task === undefined ? undefined : structuredClone(held.task);
         copies.delete(key);
       }
       return inner.load(taskId, context);
+    },
+
+    expectNew(taskId, context) {
+      const key = keyOf(taskId, context);
+      if (copies.has(key)) return; // saved already: never hide it
+      copies.set(key, { task: undefined, savedAtMs: nowMs(), seq: ++seq });
+      while (copies.size > maxTasks) copies.delete(copies.keys().next().value!);
     },
 
     list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
