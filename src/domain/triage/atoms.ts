@@ -163,23 +163,31 @@ export function literalAtoms(source: string): readonly string[] | null {
  * ASCII only (then the prefilter's hit is already re2's answer), else null.
  */
 export function plainLiteral(source: string): string | null {
-  let out = '';
+  if (source.length === 0) return null;
+  let escapes = false;
   for (let i = 0; i < source.length; i++) {
-    let c = source.charCodeAt(i);
-    if (c > 0x7f) return null;
-    const ch = source[i] as string;
-    if (ch === '\\') {
-      const next = source[i + 1];
-      if (next === undefined || !/^[\^$\\.*+?()[\]{}|/\-@#:,'"!%&=<>`~ ;_]$/.test(next)) return null;
-      c = next.charCodeAt(0);
+    const c = source.charCodeAt(i);
+    if (c > 0x7f || META[c] === 1) return null;
+    if (c === 92) {
+      // A backslash escapes only a punctuation character that stands for itself.
+      if (i + 1 >= source.length || ESCAPABLE[source.charCodeAt(i + 1)] !== 1) return null;
+      escapes = true;
       i++;
-    } else if ('^$.*+?()[]{}|'.includes(ch)) {
-      return null;
     }
-    out += String.fromCharCode(foldCodeUnit(c));
   }
-  return out === '' ? null : out;
+  // ASCII only, so toLowerCase is foldCodeUnit (and gives a flat string, cheap to hash and sort).
+  return (escapes ? source.replace(/\\(.)/g, '$1') : source).toLowerCase();
 }
+
+const codeTable = (chars: string): Uint8Array => {
+  const table = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  return table;
+};
+/** Metacharacters that make a source more than a literal (the backslash is handled apart). */
+const META = codeTable('^$.*+?()[]{}|');
+/** Characters a backslash may escape in a literal. */
+const ESCAPABLE = codeTable('^$\\.*+?()[]{}|/-@#:,\'"!%&=<>`~ ;_');
 
 function validSet(set: readonly string[] | null): readonly string[] | null {
   if (set === null || set.length === 0) return null;
@@ -241,23 +249,40 @@ const COMMON_WORDS = new Set(
   ).split(' '),
 );
 
+const COMMON_MIN = Math.min(...[...COMMON_WORDS].map((w) => w.length));
+const COMMON_MAX = Math.max(...[...COMMON_WORDS].map((w) => w.length));
+
 /** Expected cost of a set: the sum of each atom's chance to appear by accident (lower is better). */
 function cost(atoms: readonly string[]): number {
   let total = 0;
-  for (const a of atoms) {
-    if (COMMON_WORDS.has(a.replace(/^[\s_.-]+|[\s_.-]+$/g, ''))) {
-      total += 2 ** -12;
-      continue;
-    }
-    let bits = 0;
-    for (let i = 0; i < a.length; i++) {
-      const c = a.charCodeAt(i);
-      bits += c >= 97 && c <= 122 ? 4 : c >= 48 && c <= 57 ? 2.5 : 3;
-    }
-    // Each atom also costs a slot in the automaton: a few more atoms are worth it only when rarer.
-    total += 2 ** -bits + 2 ** -48;
-  }
+  for (const a of atoms) total += atomCost(a);
   return total;
+}
+
+/** [\s_.-], trimmed off an atom before it is looked up among the common words. */
+function isTrimCode(c: number): boolean {
+  return c === 95 || c === 46 || c === 45 || (c >= 9 && c <= 13) || c === 32;
+}
+
+function atomCost(a: string): number {
+  let from = 0;
+  let to = a.length;
+  while (from < to && isTrimCode(a.charCodeAt(from))) from++;
+  while (to > from && isTrimCode(a.charCodeAt(to - 1))) to--;
+  const length = to - from;
+  if (
+    length >= COMMON_MIN &&
+    length <= COMMON_MAX &&
+    COMMON_WORDS.has(from === 0 && to === a.length ? a : a.slice(from, to))
+  )
+    return 2 ** -12;
+  let bits = 0;
+  for (let i = 0; i < a.length; i++) {
+    const c = a.charCodeAt(i);
+    bits += c >= 97 && c <= 122 ? 4 : c >= 48 && c <= 57 ? 2.5 : 3;
+  }
+  // Each atom also costs a slot in the automaton: a few more atoms are worth it only when rarer.
+  return 2 ** -bits + 2 ** -48;
 }
 
 /** A node's own atom candidate. */
@@ -442,19 +467,25 @@ function sequence(elements: readonly AST.Element[]): Info {
   const count = elements.length;
   const after = new Array<number>(count);
   const afterStops = new Array<boolean>(count);
+  const lengths = new Array<number>(count);
+  const stopping = new Array<boolean>(count);
   let tail = 0;
   let tailStops = false;
   for (let i = count - 1; i >= 0; i--) {
     after[i] = tail;
     afterStops[i] = tailStops;
     const e = elements[i] as AST.Element;
-    tail += longest(e);
-    tailStops ||= canStop(e);
+    const length = longest(e);
+    const stops = canStop(e);
+    lengths[i] = length;
+    stopping[i] = stops;
+    tail += length;
+    tailStops ||= stops;
   }
   const walk = new SequenceWalk();
   elements.forEach((element, i) => {
-    const each = longest(element);
-    const stops = canStop(element);
+    const each = lengths[i] as number;
+    const stops = stopping[i] as boolean;
     const rest = after[i] as number;
     const restStops = afterStops[i] as boolean;
     // A run closed while visiting this element ends at or before its end: bound it by all of it.

@@ -126,6 +126,34 @@ describe('compileMatcher (§13.3)', () => {
     }
   });
 
+  it('reads a literal between \\b anchors without re2, exactly as re2 does: ASCII word characters only', () => {
+    const marks = [
+      mark('\\bnorgate\\b'),
+      mark('\\bask\\b'),
+      mark('\\bx_y\\.z\\b'),
+      mark('\\b-ref\\b'),
+      mark('foo\\\\b'), // a literal backslash then "b": not an anchor
+      mark('foo\\\\\\b'), // a literal backslash, then an anchor
+      mark('\\bpa-2026-0901'),
+    ];
+    const texts = [
+      'norgate',
+      'xnorgate norgate_ norgate9 norgateé énorgate NORGATE.',
+      'AS\u212A as\u212A ask\u212A \u212Aask a\u017Fk ask',
+      'x_y.z1 x_y.zz (x_y.z)',
+      'a-ref -ref a -refx -ref',
+      'foo\\b foo\\x foo\\',
+      'pa-2026-09012 xpa-2026-0901 _pa-2026-0901 PA-2026-0901',
+    ];
+    const compiled = compileMatcher(marks);
+    expect(compiled.stats.literalMarks).toBe(marks.length);
+    const naive = createNaiveMatcher(marks);
+    for (const body of texts) {
+      const m = message({ body, subject: `${body} ${body.toUpperCase()}` });
+      expect(show(compiled.match(m)), body).toEqual(show(naive.match(m)));
+    }
+  });
+
   it('reports each (mark, part) once and a mark in every part it names', () => {
     const marks = [mark('gulftrade')];
     const hits = compileMatcher(marks).match(

@@ -4,10 +4,14 @@
  * - One Aho-Corasick automaton over case-folded UTF-16 text holds every plain literal mark and the
  *   literal atoms (`literalAtoms`) of every regex mark; each part of a message is scanned once.
  * - A plain ASCII literal's first hit is already re2's answer (same leftmost match, same case folding:
- *   see `foldCodeUnit`), so it needs no confirmation.
- * - A regex mark whose atom hit is confirmed by its own re2 (compiled lazily, LRU-bounded), searching
- *   from the last position where a match containing that hit could start; that search returns
- *   exactly what re2 returns on the whole part.
+ *   see `foldCodeUnit`), so it needs no confirmation; so is the first hit of one between `\b`
+ *   anchors where both hold (re2's `\b` is ASCII-only, checked on the text as written).
+ * - A regex mark whose atom hits is confirmed by its own re2 (compiled on first use, at most
+ *   {@link CONFIRM_CACHE_SIZE} kept) on windows around the hits only: a match lies within its
+ *   analysed lead and trail of an atom hit (`analyseSource`), or, where a side has no length bound
+ *   but cannot hold whitespace, within the token; a mark bounded only before its atom is tried
+ *   anchored at each position where a match could start. Either returns exactly what re2 returns
+ *   on the whole part.
  * - Marks with no atoms run in RE2.Set shards of at most {@link SET_SHARD_SIZE} per part (larger sets
  *   thrash their DFA or fail to compile), then their own re2 gives the matched text.
  *
@@ -75,7 +79,7 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
   const kind = new Uint8Array(n);
   const partMask = new Uint8Array(n);
   const literalLength = new Int32Array(n);
-  const sourceOf = new Int32Array(n); // index into `sources`
+  const boundary = new Uint8Array(n); // a literal's \b: BOUNDARY_BEFORE | BOUNDARY_AFTER
   const confirmHow = new Uint8Array(n);
   // Where a match can lie around an atom hit [start, end] (code units, see SourceAnalysis):
   const lead = new Int32Array(n); // at most this far before the start, -1 when unbounded
@@ -84,11 +88,11 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
   const trailStops = new Uint8Array(n);
   const keyIndex = new Map<string, number>();
   const keys: string[] = [];
-  const keyMarks: number[][] = [];
+  // (key, mark) pairs, grouped by key below.
+  let pairKey = new Int32Array(Math.max(16, n + (n >> 1)));
+  let pairMark = new Int32Array(pairKey.length);
+  let pairs = 0;
   const setMarksByPart: number[][] = MAIL_PARTS.map(() => []);
-  const sourceIndex = new Map<string, number>();
-  const sources: string[] = [];
-  const analysed: (Analysed | undefined)[] = [];
   let literalMarks = 0;
   let atomMarks = 0;
   let setMarks = 0;
@@ -99,8 +103,13 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
       k = keys.length;
       keyIndex.set(key, k);
       keys.push(key);
-      keyMarks.push([mark]);
-    } else (keyMarks[k] as number[]).push(mark);
+    }
+    if (pairs === pairKey.length) {
+      pairKey = grow(pairKey);
+      pairMark = grow(pairMark);
+    }
+    pairKey[pairs] = k;
+    pairMark[pairs++] = mark;
   };
 
   for (let m = 0; m < n; m++) {
@@ -109,21 +118,11 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
     for (let i = 0; i < MAIL_PARTS.length; i++)
       if (mark.parts.includes(MAIL_PARTS[i] as MailPart)) mask |= 1 << i;
     partMask[m] = mask;
-    let id = sourceIndex.get(mark.source);
-    if (id === undefined) {
-      id = sources.length;
-      sourceIndex.set(mark.source, id);
-      sources.push(mark.source);
-    }
-    sourceOf[m] = id;
-    let a = analysed[id];
-    if (a === undefined) {
-      a = analyse(mark.source);
-      analysed[id] = a;
-    }
+    const a = analyse(mark.source);
     if (a.literal !== null) {
       kind[m] = KIND_LITERAL;
       literalLength[m] = a.literal.length;
+      boundary[m] = a.boundary;
       addKey(a.literal, m);
       literalMarks++;
     } else if (a.atoms !== null) {
@@ -149,22 +148,29 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
   }
 
   const automaton = buildAhoCorasick(keys);
-  // Flatten key -> marks into two arrays (start offsets and mark ids).
+  // Group the pairs by key (a counting sort; marks stay in order): key k's marks are
+  // keyMark[keyStart[k] .. keyStart[k + 1]).
   const keyStart = new Int32Array(keys.length + 1);
-  let total = 0;
-  for (let k = 0; k < keys.length; k++) {
-    keyStart[k] = total;
-    total += (keyMarks[k] as number[]).length;
+  for (let i = 0; i < pairs; i++) {
+    const next = (pairKey[i] as number) + 1;
+    keyStart[next] = (keyStart[next] as number) + 1;
   }
-  keyStart[keys.length] = total;
-  const keyMark = new Int32Array(total);
-  for (let k = 0; k < keys.length; k++) keyMark.set(keyMarks[k] as number[], keyStart[k]);
+  for (let k = 0; k < keys.length; k++)
+    keyStart[k + 1] = (keyStart[k + 1] as number) + (keyStart[k] as number);
+  const fill = keyStart.slice(0, keys.length);
+  const keyMark = new Int32Array(pairs);
+  for (let i = 0; i < pairs; i++) {
+    const k = pairKey[i] as number;
+    const at = fill[k] as number;
+    keyMark[at] = pairMark[i] as number;
+    fill[k] = at + 1;
+  }
   const keyLength = Int32Array.from(keys, (k) => k.length);
 
   const shardsByPart: Shard[][] = setMarksByPart.map((list) => buildShards(marks, list, shardSize));
   const capacity = options.confirmCacheSize ?? CONFIRM_CACHE_SIZE;
-  const searching = createRegexCache(sources, capacity, 'giu');
-  const anchored = createRegexCache(sources, capacity, 'iuy');
+  const searching = createRegexCache(marks, capacity, 'giu');
+  const anchored = createRegexCache(marks, capacity, 'iuy');
 
   // Per-(message, part) bookkeeping without allocating per mark: a mark is "seen" in the current part
   // when its stamp equals the part's stamp; a candidate's hits are a linked list in flat arrays.
@@ -212,6 +218,8 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
             if (((partMask[m] as number) & bit) === 0) continue;
             if (kind[m] === KIND_LITERAL) {
               if (seen[m] === current) continue;
+              const b = boundary[m] as number;
+              if (b !== 0 && !atBoundaries(text, end + 1 - (literalLength[m] as number), end, b)) continue;
               seen[m] = current;
               foundMark.push(m);
               foundPart.push(p);
@@ -254,7 +262,7 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
         const subject = new Subject(text);
         for (let c = 0; c < candidates; c++) {
           const m = candidateMark[c] as number;
-          const source = sourceOf[m] as number;
+          const source = m;
           const l = lead[m] as number;
           const t = trail[m] as number;
           const freeBefore = leadStops[m] === 0;
@@ -293,7 +301,7 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
         }
         for (const shard of shards) {
           for (const m of subject.setMatches(shard)) {
-            const hit = subject.exec(searching(sourceOf[m] as number), 0);
+            const hit = subject.exec(searching(m), 0);
             if (hit !== null) {
               foundMark.push(m);
               foundPart.push(p);
@@ -321,6 +329,8 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
 /** What compiling needs to know about one mark source. */
 interface Analysed {
   readonly literal: string | null;
+  /** With `literal`: which ends carry `\b` (BOUNDARY_BEFORE | BOUNDARY_AFTER). */
+  readonly boundary: number;
   readonly atoms: readonly string[] | null;
   readonly lead: number;
   readonly trail: number;
@@ -329,18 +339,61 @@ interface Analysed {
 }
 
 function analyse(source: string): Analysed {
-  const literal = plainLiteral(source);
+  const { literal, boundary } = boundedLiteral(source);
   if (literal !== null)
-    return { literal, atoms: null, lead: -1, trail: -1, leadStops: true, trailStops: true };
+    return { literal, boundary, atoms: null, lead: -1, trail: -1, leadStops: true, trailStops: true };
   const a = analyseSource(source);
   return {
     literal: null,
+    boundary: 0,
     atoms: a.atoms,
     lead: a.maxPrefix ?? -1,
     trail: a.maxSuffix ?? -1,
     leadStops: a.prefixStops,
     trailStops: a.suffixStops,
   };
+}
+
+const BOUNDARY_BEFORE = 1;
+const BOUNDARY_AFTER = 2;
+
+/**
+ * A plain literal (see `plainLiteral`), optionally between `\b` anchors (`\bnorgate\b`, the
+ * `words` shape of literal-pattern.ts): then the literal's first hit where those hold is re2's match.
+ */
+function boundedLiteral(source: string): { literal: string | null; boundary: number } {
+  let body = source;
+  let boundary = 0;
+  if (body.startsWith('\\b')) {
+    body = body.slice(2);
+    boundary |= BOUNDARY_BEFORE;
+  }
+  // A final `\b` after an even run of backslashes is an anchor; after an odd run, plainLiteral
+  // refuses what is left (a lone backslash), so nothing is misread.
+  if (body.endsWith('\\b')) {
+    body = body.slice(0, -2);
+    boundary |= BOUNDARY_AFTER;
+  }
+  const literal = body === source ? plainLiteral(source) : plainLiteral(body);
+  return literal === null ? { literal: plainLiteral(source), boundary: 0 } : { literal, boundary };
+}
+
+/** re2's ASCII word character (`\w` for `\b`): [0-9A-Za-z_]. */
+function isWordCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/** Whether re2's `\b` holds where `boundary` asks, around text[from..to]. */
+function atBoundaries(text: string, from: number, to: number, boundary: number): boolean {
+  if ((boundary & BOUNDARY_BEFORE) !== 0) {
+    const before = from > 0 && isWordCode(text.charCodeAt(from - 1));
+    if (before === isWordCode(text.charCodeAt(from))) return false;
+  }
+  if ((boundary & BOUNDARY_AFTER) !== 0) {
+    const after = to + 1 < text.length && isWordCode(text.charCodeAt(to + 1));
+    if (after === isWordCode(text.charCodeAt(to))) return false;
+  }
+  return true;
 }
 
 function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
@@ -420,22 +473,22 @@ function shard(marks: readonly IndexedMark[], ids: readonly number[]): Shard[] {
 }
 
 /**
- * Compiled re2 objects by source index, made on first use; at most `capacity` are kept (the oldest
+ * Compiled re2 objects by mark, made on first use; at most `capacity` are kept (the oldest
  * made is dropped first). Flags are 'iu' plus 'g' (a search may start at lastIndex) or 'y' (a match
  * must start at lastIndex); neither changes what matches where.
  */
 function createRegexCache(
-  sources: readonly string[],
+  marks: readonly IndexedMark[],
   capacity: number,
   flags: 'giu' | 'iuy',
-): (source: number) => RE2 {
-  const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(sources.length);
+): (mark: number) => RE2 {
+  const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(marks.length);
   const ring = new Int32Array(Math.max(1, capacity)).fill(-1);
   let next = 0;
   return (source) => {
     let re = compiled[source];
     if (re !== undefined) return re;
-    re = new RE2(sources[source] as string, flags);
+    re = new RE2((marks[source] as IndexedMark).source, flags);
     compiled[source] = re;
     const old = ring[next] as number;
     if (old !== -1) compiled[old] = undefined;
@@ -446,9 +499,10 @@ function createRegexCache(
 }
 
 /**
- * One part's text as re2 sees it. Windows are searched as short strings (re2 converts only them);
- * whole-text searches use UTF-8 bytes made once per part, when first needed, so confirmations do
- * not convert the string again (node-re2 caches only the last string per regex).
+ * One part's text as re2 sees it: UTF-8 bytes made once per part, when first needed, so
+ * confirmations do not convert the string again (node-re2 caches only the last string per regex,
+ * and a short string costs re2 about twice what a slice of bytes does), with code-unit to byte
+ * offsets when the text is not ASCII.
  */
 class Subject {
   private bytesCache: Buffer | null = null;
@@ -502,12 +556,16 @@ class Subject {
       if (cutFrom > 0 && isLowSurrogate(text.charCodeAt(cutFrom))) cutFrom--;
       if (cutTo < length && isLowSurrogate(text.charCodeAt(cutTo))) cutTo++;
       if (cutFrom === 0 && cutTo === length) return this.exec(re, start);
-      re.lastIndex = start - cutFrom;
-      const m = re.exec(text.substring(cutFrom, cutTo));
+      const bytes = this.bytes;
+      const cutFromByte = this.byteOffset(cutFrom);
+      re.lastIndex = this.byteOffset(start) - cutFromByte;
+      const m = re.exec(bytes.subarray(cutFromByte, this.byteOffset(cutTo)));
       re.lastIndex = 0;
       if (m === null) continue;
-      const matchTo = cutFrom + m.index + m[0].length;
-      return cutTo === length || matchTo <= stop + 1 ? m[0] : this.exec(re, start);
+      const matchTo = cutFromByte + m.index + m[0].length;
+      return cutTo === length || matchTo <= this.byteOffset(stop + 1)
+        ? m[0].toString('utf8')
+        : this.exec(re, start);
     }
     return null;
   }
