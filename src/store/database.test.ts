@@ -1,7 +1,10 @@
-// Invariant: reusing compiled statements by SQL text changes no result: each run binds its own parameters, and a statement prepared before a schema change still reads the new schema.
+// Invariant: reusing compiled statements by SQL text changes no result, and checkpointing on a thread of its own loses no committed write: the WAL is folded into the file while the server runs and at close.
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, STATEMENT_CACHE_SIZE } from './database.ts';
 
 describe('openDatabase statement reuse', () => {
@@ -58,5 +61,41 @@ describe('openDatabase statement reuse', () => {
       { v: 1 },
       { v: 2 },
     ]);
+  });
+});
+
+describe('openDatabase on a file: checkpoints off the serving thread', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lt-db-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('folds committed writes into the database file while open, and the whole WAL at close', async () => {
+    const file = join(dir, 'x.sqlite');
+    const db = await openDatabase({ file });
+    await sql`create table t (k integer primary key, v text)`.execute(db);
+    const before = statSync(file).size;
+    for (let i = 0; i < 300; i++)
+      await db
+        .insertInto('t')
+        .values({ k: i, v: 'x'.repeat(4000) })
+        .execute();
+    // Only a checkpoint writes the database file itself; this connection is set not to until far later.
+    await vi.waitFor(() => expect(statSync(file).size).toBeGreaterThan(before + 300 * 4000), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    await db.destroy();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const again = await openDatabase({ file });
+    const n = await again
+      .selectFrom('t')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(n.n)).toBe(300);
+    await again.destroy();
   });
 });

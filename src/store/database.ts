@@ -4,7 +4,9 @@
  * SQLite driver; stores receive the Kysely instance.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { migrate } from './migrations/index.ts';
@@ -26,8 +28,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely
   // WAL + NORMAL survives a killed process (only an OS crash may lose the last commits, never tear one).
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // Checkpoints (copying the WAL into the database file, with an fsync) run on a thread of their
+  // own, so no request waits for one; this connection only checkpoints if that thread falls far
+  // behind. Durability is the WAL's and is unchanged.
+  const checkpointer = options.file === ':memory:' ? null : startCheckpointer(options.file);
+  if (checkpointer !== null) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: reusingStatements(sqlite) }) });
+  const db = new Kysely<any>({
+    dialect: new SqliteDialect({ database: reusingStatements(sqlite, () => checkpointer?.stop()) }),
+  });
   try {
     await migrate(db);
   } catch (e) {
@@ -45,10 +54,11 @@ export const STATEMENT_CACHE_SIZE = 200;
  * every query afresh, and compiling the same few statements on every request is measurable under
  * load. A statement still running (an unfinished iterate) is never handed out twice.
  */
-function reusingStatements(sqlite: Database.Database): SqliteDatabase {
+function reusingStatements(sqlite: Database.Database, beforeClose: () => void): SqliteDatabase {
   const statements = new Map<string, Database.Statement>();
   return {
     close: () => {
+      beforeClose();
       statements.clear();
       sqlite.close();
     },
@@ -65,6 +75,57 @@ function reusingStatements(sqlite: Database.Database): SqliteDatabase {
         if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
       }
       return statement;
+    },
+  };
+}
+
+/** How often the checkpoint thread copies the WAL into the database file, in ms. */
+export const CHECKPOINT_INTERVAL_MS = 250;
+/** WAL pages after which the serving connection checkpoints itself (only if the thread is behind). */
+const FALLBACK_AUTOCHECKPOINT_PAGES = 10_000;
+
+/** The checkpoint thread's code (plain JS: it runs from the built output too). */
+const CHECKPOINTER_JS = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 0');
+const flag = new Int32Array(workerData.flag);
+const timer = setInterval(() => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch { /* busy or closing: the next tick or the fallback */ }
+}, workerData.intervalMs);
+parentPort.on('message', () => {
+  clearInterval(timer);
+  try { db.close(); } finally { Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); process.exit(0); }
+});
+`;
+
+/**
+ * A worker thread with its own connection that runs PASSIVE checkpoints (never waiting for a lock)
+ * every CHECKPOINT_INTERVAL_MS. `stop` closes that connection before the serving one closes (so the
+ * last close still folds the WAL into the file), waiting at most a second.
+ */
+function startCheckpointer(file: string): { stop(): void } {
+  const flag = new SharedArrayBuffer(4);
+  const worker = new Worker(CHECKPOINTER_JS, {
+    eval: true,
+    workerData: {
+      file,
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      flag,
+      intervalMs: CHECKPOINT_INTERVAL_MS,
+    },
+  });
+  worker.unref();
+  let stopped = false;
+  worker.once('error', () => (stopped = true)); // the fallback autocheckpoint takes over
+  worker.once('exit', () => (stopped = true));
+  return {
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      worker.postMessage('stop');
+      Atomics.wait(new Int32Array(flag), 0, 0, 1000);
     },
   };
 }
