@@ -46,13 +46,39 @@ export function buildAhoCorasick(
   keys: readonly string[],
   options: { readonly maxRowCells?: number } = {},
 ): AhoCorasick {
+  return runSteps(buildAhoCorasickSteps(keys, options));
+}
+
+/** Runs a step generator (see `buildAhoCorasickSteps`) to its end, without pausing. */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+  }
+}
+
+/** Iterations of a build loop between two pauses of a step generator. */
+const STEP = 4096;
+
+/**
+ * `buildAhoCorasick` as a generator that pauses (yields) every few thousand iterations of its
+ * loops, so that a caller may build a large automaton in slices without blocking the event loop.
+ */
+export function* buildAhoCorasickSteps(
+  keys: readonly string[],
+  options: { readonly maxRowCells?: number } = {},
+): Generator<void, AhoCorasick> {
   // Alphabet: the ASCII code units that occur in keys, numbered from 1; 0 means "in no key".
   const symbolOf = new Uint8Array(128);
   let symbols = 0;
   let totalLength = 0;
-  for (const key of keys) {
+  let longestKey = 0;
+  for (let k = 0; k < keys.length; k++) {
+    if (k % STEP === STEP - 1) yield;
+    const key = keys[k] as string;
     if (key.length === 0) throw new Error('Aho-Corasick keys must not be empty.');
     totalLength += key.length;
+    if (key.length > longestKey) longestKey = key.length;
     for (let i = 0; i < key.length; i++) {
       const c = key.charCodeAt(i);
       if (c > 0x7f || foldCodeUnit(c) !== c)
@@ -79,42 +105,60 @@ export function buildAhoCorasick(
   const keyAt = new Int32Array(capacity).fill(-1);
   let nodes = 1;
 
-  // Native string sort (code-unit order) is several times faster than sorting indices by key.
-  const firstIndex = new Map<string, number>();
+  // Keys in code-unit order, equal keys adjacent (first index first): bucketed by their first two
+  // code units, each bucket sorted on its own, so the build can pause between buckets.
+  const buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
+  for (let k = 0; k < keys.length; k++) {
+    if (k % STEP === STEP - 1) yield;
+    const key = keys[k] as string;
+    const b = key.charCodeAt(0) * 129 + (key.length > 1 ? key.charCodeAt(1) + 1 : 0);
+    (buckets[b] ??= []).push(k);
+  }
+  const byKey = (x: number, y: number): number => {
+    const a = keys[x] as string;
+    const c = keys[y] as string;
+    return a < c ? -1 : a > c ? 1 : x - y;
+  };
   const duplicates: number[][] = [];
-  keys.forEach((key, i) => {
-    const first = firstIndex.get(key);
-    if (first === undefined) firstIndex.set(key, i);
-    else (duplicates[first] ??= []).push(i);
-  });
-  const sortedKeys = [...firstIndex.keys()].sort();
   // Insert in sorted order: the path of the previous key is reused for the shared prefix and every new
   // child is appended after its last sibling, so siblings stay in character order.
-  const path = new Int32Array(maxLength(keys) + 1);
+  const path = new Int32Array(longestKey + 1);
   const lastChild = new Int32Array(capacity).fill(-1);
   let previous = '';
-  for (const key of sortedKeys) {
-    const k = firstIndex.get(key) as number;
-    let shared = 0;
-    while (
-      shared < key.length &&
-      shared < previous.length &&
-      key.charCodeAt(shared) === previous.charCodeAt(shared)
-    )
-      shared++;
-    let node = path[shared] as number;
-    for (let i = shared; i < key.length; i++) {
-      const child = nodes++;
-      symbol[child] = symbolOf[key.charCodeAt(i)] as number;
-      const last = lastChild[node] as number;
-      if (last === -1) firstChild[node] = child;
-      else nextSibling[last] = child;
-      lastChild[node] = child;
-      node = child;
-      path[i + 1] = child;
+  let previousIndex = -1;
+  let done = 0;
+  for (const list of buckets) {
+    if (list === undefined) continue;
+    if (list.length > 1) list.sort(byKey);
+    for (const k of list) {
+      if (++done % STEP === 0) yield;
+      const key = keys[k] as string;
+      if (key === previous) {
+        (duplicates[previousIndex] ??= []).push(k);
+        continue;
+      }
+      let shared = 0;
+      while (
+        shared < key.length &&
+        shared < previous.length &&
+        key.charCodeAt(shared) === previous.charCodeAt(shared)
+      )
+        shared++;
+      let node = path[shared] as number;
+      for (let i = shared; i < key.length; i++) {
+        const child = nodes++;
+        symbol[child] = symbolOf[key.charCodeAt(i)] as number;
+        const last = lastChild[node] as number;
+        if (last === -1) firstChild[node] = child;
+        else nextSibling[last] = child;
+        lastChild[node] = child;
+        node = child;
+        path[i + 1] = child;
+      }
+      keyAt[node] = k;
+      previous = key;
+      previousIndex = k;
     }
-    keyAt[node] = k;
-    previous = key;
   }
 
   // Breadth-first renumbering: a node's number is its place in breadth-first order, so the nodes the
@@ -143,6 +187,7 @@ export function buildAhoCorasick(
     (numberOf[node] as number) |
     ((keyAt[node] as number) !== -1 || (dictionary[node] as number) !== -1 ? OUTPUT_FLAG : 0);
   for (let head = 0; head < tail; head++) {
+    if (head % STEP === 0) yield;
     const u = order[head] as number;
     for (let v = firstChild[u] as number; v !== -1; v = nextSibling[v] as number) {
       let vf = 0;
@@ -182,6 +227,7 @@ export function buildAhoCorasick(
   const keyOf = new Int32Array(nodes);
   const nextOutput = new Int32Array(nodes);
   for (let n = 0; n < nodes; n++) {
+    if (n % (STEP * 16) === STEP * 16 - 1) yield;
     const node = order[n] as number;
     keyOf[n] = keyAt[node] as number;
     const d = dictionary[node] as number;
@@ -268,10 +314,4 @@ export function buildAhoCorasick(
       return list;
     },
   };
-}
-
-function maxLength(keys: readonly string[]): number {
-  let max = 0;
-  for (const k of keys) if (k.length > max) max = k.length;
-  return max;
 }

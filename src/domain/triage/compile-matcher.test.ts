@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, syntheticMarks, syntheticMessage } from '../../../bench/matching-corpus.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
-import { compileMatcher } from './compile-matcher.ts';
+import { compileMatcher, compileMatcherAsync } from './compile-matcher.ts';
 import type { IndexedMark, MarkHit } from './matcher.ts';
 import { createNaiveMatcher } from './naive-matcher.ts';
 
@@ -190,5 +190,29 @@ describe('compileMatcher (§13.3)', () => {
     }
     expect(compared).toBe(450);
     expect(hitsSeen).toBeGreaterThan(300);
+  });
+
+  it('compiles without blocking the event loop: slices with turns between them, the same matcher (§13.3)', async () => {
+    const marks = syntheticMarks(3000, 11);
+    let turns = 0;
+    let running = true;
+    const tick = (): void => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let slices = 0;
+    const compiled = await compileMatcherAsync(marks, { sliceMs: 0, onSlice: () => slices++ });
+    running = false;
+    // sliceMs 0: one step per slice, and the event loop turned between slices.
+    expect(slices).toBeGreaterThan(10);
+    expect(turns).toBeGreaterThan(10);
+    const sync = compileMatcher(marks);
+    expect(compiled.stats).toEqual(sync.stats);
+    const rnd = seededRandom(12);
+    for (let i = 0; i < 40; i++) {
+      const m = syntheticMessage(rnd, marks, 1500, i);
+      expect(show(compiled.match(m))).toEqual(show(sync.match(m)));
+    }
   });
 });

@@ -22,7 +22,8 @@ import RE2 from 're2';
 import { MAIL_PARTS } from '../mail/mail-message.ts';
 import type { MailMessage, MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
-import { buildAhoCorasick } from './aho-corasick.ts';
+import { setImmediate } from 'node:timers/promises';
+import { buildAhoCorasickSteps, runSteps } from './aho-corasick.ts';
 import { analyseSource, isStopCode, plainLiteral } from './atoms.ts';
 import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
 
@@ -74,6 +75,50 @@ const MERGE_GAP = 32;
 
 /** Compiles `marks` into a matcher whose cost grows far slower than the number of marks (§13.3). */
 export function compileMatcher(marks: readonly IndexedMark[], options: CompileOptions = {}): CompiledMatcher {
+  return runSteps(compileSteps(marks, options));
+}
+
+export interface AsyncCompileOptions extends CompileOptions {
+  /** Longest the compile runs before it lets the event loop turn (ms); default {@link COMPILE_SLICE_MS}. */
+  readonly sliceMs?: number;
+  /** Called after each slice, with how long it ran (ms): for benchmarks and tests. */
+  readonly onSlice?: (ms: number) => void;
+}
+
+/** Default longest stretch an asynchronous compile holds the event loop (ms). */
+export const COMPILE_SLICE_MS = 10;
+
+/**
+ * `compileMatcher` without blocking the event loop (§13.3, issue 3 "compiled off the event loop"):
+ * the same compile, run in slices of about `sliceMs` with a turn of the event loop between them,
+ * so requests keep being served while a large directory compiles. The result is the same matcher.
+ * (re2 objects cannot cross threads, and the matcher runs where its re2 objects live, so the
+ * compile is sliced rather than moved to a worker.)
+ */
+export async function compileMatcherAsync(
+  marks: readonly IndexedMark[],
+  options: AsyncCompileOptions = {},
+): Promise<CompiledMatcher> {
+  const sliceMs = options.sliceMs ?? COMPILE_SLICE_MS;
+  const steps = compileSteps(marks, options);
+  for (;;) {
+    const started = performance.now();
+    let r = steps.next();
+    while (r.done !== true && performance.now() - started < sliceMs) r = steps.next();
+    options.onSlice?.(performance.now() - started);
+    if (r.done === true) return r.value;
+    await setImmediate();
+  }
+}
+
+/** Iterations of the compile's mark loop between two pauses. */
+const MARK_STEP = 256;
+
+/** The compile as a generator that pauses (yields) every few hundred marks, key groups or shards. */
+function* compileSteps(
+  marks: readonly IndexedMark[],
+  options: CompileOptions,
+): Generator<void, CompiledMatcher> {
   const shardSize = options.setShardSize ?? SET_SHARD_SIZE;
   const n = marks.length;
   const kind = new Uint8Array(n);
@@ -113,6 +158,7 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
   };
 
   for (let m = 0; m < n; m++) {
+    if (m % MARK_STEP === MARK_STEP - 1) yield;
     const mark = marks[m] as IndexedMark;
     let mask = 0;
     for (let i = 0; i < MAIL_PARTS.length; i++)
@@ -147,7 +193,8 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
     }
   }
 
-  const automaton = buildAhoCorasick(keys);
+  const automaton = yield* buildAhoCorasickSteps(keys);
+  yield;
   // Group the pairs by key (a counting sort; marks stay in order): key k's marks are
   // keyMark[keyStart[k] .. keyStart[k + 1]).
   const keyStart = new Int32Array(keys.length + 1);
@@ -167,7 +214,8 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
   }
   const keyLength = Int32Array.from(keys, (k) => k.length);
 
-  const shardsByPart: Shard[][] = setMarksByPart.map((list) => buildShards(marks, list, shardSize));
+  const shardsByPart: Shard[][] = [];
+  for (const list of setMarksByPart) shardsByPart.push(yield* buildShards(marks, list, shardSize));
   const capacity = options.confirmCacheSize ?? CONFIRM_CACHE_SIZE;
   const searching = createRegexCache(marks, capacity, 'giu');
   const anchored = createRegexCache(marks, capacity, 'iuy');
@@ -447,9 +495,16 @@ class Windows {
   }
 }
 
-function buildShards(marks: readonly IndexedMark[], list: readonly number[], size: number): Shard[] {
+function* buildShards(
+  marks: readonly IndexedMark[],
+  list: readonly number[],
+  size: number,
+): Generator<void, Shard[]> {
   const shards: Shard[] = [];
-  for (let i = 0; i < list.length; i += size) shards.push(...shard(marks, list.slice(i, i + size)));
+  for (let i = 0; i < list.length; i += size) {
+    shards.push(...shard(marks, list.slice(i, i + size)));
+    yield;
+  }
   return shards;
 }
 
