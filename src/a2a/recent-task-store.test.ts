@@ -6,7 +6,7 @@ import { Task, TaskState } from '@a2a-js/sdk';
 import { ServerCallContext, type TaskStore } from '@a2a-js/sdk/server';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { tenantId } from '../domain/tenant.ts';
-import { recentTaskStore } from './recent-task-store.ts';
+import { copyTask, recentTaskStore } from './recent-task-store.ts';
 import { PrincipalUser, tenantOwnerResolver } from './user.ts';
 
 function contextOf(tenant: string): ServerCallContext {
@@ -133,5 +133,51 @@ describe('recent-task store', () => {
     await durable.save(task('t1', TaskState.TASK_STATE_COMPLETED, 'elsewhere'), demo);
     expect((await small.load('t1', demo))?.metadata).toEqual({ note: 'elsewhere' });
     expect((await small.load('t2', demo))?.metadata).toEqual({ note: 'two' });
+  });
+});
+
+describe('copyTask', () => {
+  it('copies a task as structuredClone would, sharing nothing the SDK could mutate', () => {
+    const t = task('t1', TaskState.TASK_STATE_COMPLETED, 'raw bytes');
+    t.artifacts = [
+      {
+        artifactId: 'a1',
+        name: 'reading',
+        description: '',
+        parts: [
+          {
+            content: { $case: 'data', value: { nested: { list: [1, 'two', null] } } },
+            mediaType: '',
+            filename: '',
+            metadata: undefined,
+          },
+        ],
+        metadata: undefined,
+        extensions: [],
+      },
+    ];
+    const copy = copyTask(t);
+    expect(copy).toEqual(structuredClone(t));
+    expect(Object.keys(copy.status!)).toEqual(Object.keys(t.status!)); // undefined fields kept
+    const raw = t.history[0]!.parts[0]!.content;
+    const copiedRaw = copy.history[0]!.parts[0]!.content;
+    expect(copiedRaw).not.toBe(raw);
+    if (raw?.$case !== 'raw' || copiedRaw?.$case !== 'raw') throw new Error('expected raw parts');
+    expect(copiedRaw.value).not.toBe(raw.value);
+    copiedRaw.value[0] = 0;
+    expect(Buffer.from(raw.value).toString()).toBe('raw bytes');
+    const data = copy.artifacts[0]!.parts[0]!.content;
+    if (data?.$case !== 'data') throw new Error('expected a data part');
+    (data.value as { nested: { list: unknown[] } }).nested.list.push('more');
+    const original = t.artifacts[0]!.parts[0]!.content;
+    expect(original?.$case === 'data' && original.value).toEqual({ nested: { list: [1, 'two', null] } });
+  });
+
+  it('falls back to structuredClone for anything that is not plain data', () => {
+    const t = task('t1', TaskState.TASK_STATE_COMPLETED, 'x');
+    t.metadata = { when: new Date(0), seen: new Map([['a', 1]]) };
+    const copy = copyTask(t);
+    expect(copy.metadata).toEqual({ when: new Date(0), seen: new Map([['a', 1]]) });
+    expect(copy.metadata!.when).not.toBe(t.metadata.when);
   });
 });

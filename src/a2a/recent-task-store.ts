@@ -13,7 +13,7 @@
  *
  * Deliberately does not: cache misses (a task not found is asked of the inner store, except an id
  * the executor reports the SDK has just made up for a new task), or
- * share objects with the SDK (it mutates what it loads): copies go in and out with structuredClone.
+ * share objects with the SDK (it mutates what it loads): copies go in and out (copyTask).
  */
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
@@ -59,7 +59,7 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
     async save(task, context) {
       const key = keyOf(task.id, context);
       const mine = ++seq;
-      const copy = structuredClone(task);
+      const copy = copyTask(task);
       try {
         await inner.save(task, context);
       } catch (e) {
@@ -79,7 +79,7 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
       const held = copies.get(key);
       if (held !== undefined) {
         if (nowMs() - held.savedAtMs <= ttlMs)
-          return held.task === undefined ? undefined : structuredClone(held.task);
+          return held.task === undefined ? undefined : copyTask(held.task);
         copies.delete(key);
       }
       return inner.load(taskId, context);
@@ -96,4 +96,39 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
       return inner.list(params, context);
     },
   };
+}
+
+/** Thrown inside plainCopy on anything that is not plain data, to fall back to structuredClone. */
+class NotPlainData extends Error {}
+const NOT_PLAIN = new NotPlainData('not plain data');
+
+/**
+ * A deep copy of a task: tasks are plain data (objects, arrays, strings, numbers, booleans,
+ * undefined and the bytes of raw parts), which a direct walk copies several times faster than
+ * structuredClone. Anything else makes it fall back to structuredClone.
+ */
+export function copyTask(task: Task): Task {
+  try {
+    return plainCopy(task) as Task;
+  } catch (e) {
+    if (e === NOT_PLAIN) return structuredClone(task);
+    throw e;
+  }
+}
+
+function plainCopy(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') {
+    if (typeof v === 'function' || typeof v === 'symbol') throw NOT_PLAIN;
+    return v;
+  }
+  if (Array.isArray(v)) return v.map(plainCopy);
+  if (v instanceof Uint8Array) {
+    if (Object.getPrototypeOf(v) !== Uint8Array.prototype && !Buffer.isBuffer(v)) throw NOT_PLAIN;
+    return new Uint8Array(v); // what structuredClone gives for a Buffer too
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) out[key] = plainCopy((v as Record<string, unknown>)[key]);
+  return out;
 }
