@@ -60,6 +60,14 @@ export function runSteps<T>(steps: Generator<void, T>): T {
 /** Iterations of a build loop between two pauses of a step generator. */
 const STEP = 4096;
 
+/** Calls `run` on [0, count) in ranges of {@link STEP}, pausing after each. */
+function* chunks(count: number, run: (from: number, to: number) => void): Generator<void, void> {
+  for (let from = 0; from < count; from += STEP) {
+    run(from, Math.min(count, from + STEP));
+    yield;
+  }
+}
+
 /**
  * `buildAhoCorasick` as a generator that pauses (yields) every few thousand iterations of its
  * loops, so that a caller may build a large automaton in slices without blocking the event loop.
@@ -73,19 +81,22 @@ export function* buildAhoCorasickSteps(
   let symbols = 0;
   let totalLength = 0;
   let longestKey = 0;
-  for (let k = 0; k < keys.length; k++) {
-    if (k % STEP === STEP - 1) yield;
-    const key = keys[k] as string;
-    if (key.length === 0) throw new Error('Aho-Corasick keys must not be empty.');
-    totalLength += key.length;
-    if (key.length > longestKey) longestKey = key.length;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      if (c > 0x7f || foldCodeUnit(c) !== c)
-        throw new Error(`Aho-Corasick key "${key}" is not folded ASCII.`);
-      symbolOf[c] = 1;
+  // Each loop runs in chunks: a plain function per chunk (optimised like any other; a generator's
+  // own loops are not), with a pause between chunks.
+  yield* chunks(keys.length, (from, to) => {
+    for (let k = from; k < to; k++) {
+      const key = keys[k] as string;
+      if (key.length === 0) throw new Error('Aho-Corasick keys must not be empty.');
+      totalLength += key.length;
+      if (key.length > longestKey) longestKey = key.length;
+      for (let i = 0; i < key.length; i++) {
+        const c = key.charCodeAt(i);
+        if (c > 0x7f || foldCodeUnit(c) !== c)
+          throw new Error(`Aho-Corasick key "${key}" is not folded ASCII.`);
+        symbolOf[c] = 1;
+      }
     }
-  }
+  });
   // Number symbols in code-unit order, so that sorted keys give siblings in symbol order.
   for (let c = 0; c < 128; c++) if (symbolOf[c] !== 0) symbolOf[c] = ++symbols;
   // Text code unit -> symbol, folding A-Z, KELVIN SIGN and LONG S the way re2 (?i) does.
@@ -108,12 +119,13 @@ export function* buildAhoCorasickSteps(
   // Keys in code-unit order, equal keys adjacent (first index first): bucketed by their first two
   // code units, each bucket sorted on its own, so the build can pause between buckets.
   const buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
-  for (let k = 0; k < keys.length; k++) {
-    if (k % STEP === STEP - 1) yield;
-    const key = keys[k] as string;
-    const b = key.charCodeAt(0) * 129 + (key.length > 1 ? key.charCodeAt(1) + 1 : 0);
-    (buckets[b] ??= []).push(k);
-  }
+  yield* chunks(keys.length, (from, to) => {
+    for (let k = from; k < to; k++) {
+      const key = keys[k] as string;
+      const b = key.charCodeAt(0) * 129 + (key.length > 1 ? key.charCodeAt(1) + 1 : 0);
+      (buckets[b] ??= []).push(k);
+    }
+  });
   const byKey = (x: number, y: number): number => {
     const a = keys[x] as string;
     const c = keys[y] as string;
@@ -126,12 +138,9 @@ export function* buildAhoCorasickSteps(
   const lastChild = new Int32Array(capacity).fill(-1);
   let previous = '';
   let previousIndex = -1;
-  let done = 0;
-  for (const list of buckets) {
-    if (list === undefined) continue;
-    if (list.length > 1) list.sort(byKey);
-    for (const k of list) {
-      if (++done % STEP === 0) yield;
+  const insert = (list: readonly number[], from: number, to: number): void => {
+    for (let j = from; j < to; j++) {
+      const k = list[j] as number;
       const key = keys[k] as string;
       if (key === previous) {
         (duplicates[previousIndex] ??= []).push(k);
@@ -159,6 +168,11 @@ export function* buildAhoCorasickSteps(
       previous = key;
       previousIndex = k;
     }
+  };
+  for (const list of buckets) {
+    if (list === undefined) continue;
+    if (list.length > 1) list.sort(byKey);
+    yield* chunks(list.length, (from, to) => insert(list, from, to));
   }
 
   // Breadth-first renumbering: a node's number is its place in breadth-first order, so the nodes the
@@ -186,53 +200,60 @@ export function* buildAhoCorasickSteps(
   const value = (node: number): number =>
     (numberOf[node] as number) |
     ((keyAt[node] as number) !== -1 || (dictionary[node] as number) !== -1 ? OUTPUT_FLAG : 0);
-  for (let head = 0; head < tail; head++) {
-    if (head % STEP === 0) yield;
-    const u = order[head] as number;
-    for (let v = firstChild[u] as number; v !== -1; v = nextSibling[v] as number) {
-      let vf = 0;
-      if (u !== 0) {
-        const s = symbol[v] as number;
-        let f = fail[u] as number;
-        for (;;) {
-          const n = numberOf[f] as number;
-          if (n < rows) {
-            vf = order[(gotoTable[n * width + s] as number) & NODE_MASK] as number;
-            break;
+  let head = 0;
+  const visit = (limit: number): void => {
+    for (; head < tail && head < limit; head++) {
+      const u = order[head] as number;
+      for (let v = firstChild[u] as number; v !== -1; v = nextSibling[v] as number) {
+        let vf = 0;
+        if (u !== 0) {
+          const s = symbol[v] as number;
+          let f = fail[u] as number;
+          for (;;) {
+            const n = numberOf[f] as number;
+            if (n < rows) {
+              vf = order[(gotoTable[n * width + s] as number) & NODE_MASK] as number;
+              break;
+            }
+            const c = childOf(f, s);
+            if (c !== -1) {
+              vf = c;
+              break;
+            }
+            f = fail[f] as number;
           }
-          const c = childOf(f, s);
-          if (c !== -1) {
-            vf = c;
-            break;
-          }
-          f = fail[f] as number;
         }
+        fail[v] = vf;
+        dictionary[v] = (keyAt[vf] as number) !== -1 ? vf : (dictionary[vf] as number);
+        numberOf[v] = tail;
+        order[tail++] = v;
       }
-      fail[v] = vf;
-      dictionary[v] = (keyAt[vf] as number) !== -1 ? vf : (dictionary[vf] as number);
-      numberOf[v] = tail;
-      order[tail++] = v;
-    }
-    if (head < rows) {
-      const base = head * width;
-      if (u !== 0) {
-        const failBase = (numberOf[fail[u] as number] as number) * width;
-        gotoTable.copyWithin(base, failBase, failBase + width);
+      if (head < rows) {
+        const base = head * width;
+        if (u !== 0) {
+          const failBase = (numberOf[fail[u] as number] as number) * width;
+          gotoTable.copyWithin(base, failBase, failBase + width);
+        }
+        for (let c = firstChild[u] as number; c !== -1; c = nextSibling[c] as number)
+          gotoTable[base + (symbol[c] as number)] = value(c);
       }
-      for (let c = firstChild[u] as number; c !== -1; c = nextSibling[c] as number)
-        gotoTable[base + (symbol[c] as number)] = value(c);
     }
+  };
+  while (head < tail) {
+    visit(head + STEP);
+    yield;
   }
   // Per number: the key it ends (or -1) and the next node on its dictionary chain (or -1).
   const keyOf = new Int32Array(nodes);
   const nextOutput = new Int32Array(nodes);
-  for (let n = 0; n < nodes; n++) {
-    if (n % (STEP * 16) === STEP * 16 - 1) yield;
-    const node = order[n] as number;
-    keyOf[n] = keyAt[node] as number;
-    const d = dictionary[node] as number;
-    nextOutput[n] = d === -1 ? -1 : (numberOf[d] as number);
-  }
+  yield* chunks(nodes, (from, to) => {
+    for (let n = from; n < to; n++) {
+      const node = order[n] as number;
+      keyOf[n] = keyAt[node] as number;
+      const d = dictionary[node] as number;
+      nextOutput[n] = d === -1 ? -1 : (numberOf[d] as number);
+    }
+  });
   // The transition from a node without a row: its own child, or its failure target's transition.
   const slowStep = (state: number, s: number): number => {
     let node = order[state] as number;

@@ -157,40 +157,46 @@ function* compileSteps(
     pairMark[pairs++] = mark;
   };
 
-  for (let m = 0; m < n; m++) {
-    if (m % MARK_STEP === MARK_STEP - 1) yield;
-    const mark = marks[m] as IndexedMark;
-    let mask = 0;
-    for (let i = 0; i < MAIL_PARTS.length; i++)
-      if (mark.parts.includes(MAIL_PARTS[i] as MailPart)) mask |= 1 << i;
-    partMask[m] = mask;
-    const a = analyse(mark.source);
-    if (a.literal !== null) {
-      kind[m] = KIND_LITERAL;
-      literalLength[m] = a.literal.length;
-      boundary[m] = a.boundary;
-      addKey(a.literal, m);
-      literalMarks++;
-    } else if (a.atoms !== null) {
-      kind[m] = KIND_ATOMS;
-      lead[m] = a.lead;
-      trail[m] = a.trail;
-      leadStops[m] = a.leadStops ? 1 : 0;
-      trailStops[m] = a.trailStops ? 1 : 0;
-      confirmHow[m] =
-        a.trail >= 0 || !a.trailStops
-          ? CONFIRM_WINDOW
-          : a.lead >= 0 || !a.leadStops
-            ? CONFIRM_ANCHORED
-            : CONFIRM_WHOLE;
-      for (const atom of a.atoms) addKey(atom, m);
-      atomMarks++;
-    } else {
-      kind[m] = KIND_SET;
+  // In chunks of marks, each a plain function call (a generator's own loops are not optimised).
+  const absorb = (from: number, to: number): void => {
+    for (let m = from; m < to; m++) {
+      const mark = marks[m] as IndexedMark;
+      let mask = 0;
       for (let i = 0; i < MAIL_PARTS.length; i++)
-        if ((mask & (1 << i)) !== 0) (setMarksByPart[i] as number[]).push(m);
-      setMarks++;
+        if (mark.parts.includes(MAIL_PARTS[i] as MailPart)) mask |= 1 << i;
+      partMask[m] = mask;
+      const a = analyse(mark.source);
+      if (a.literal !== null) {
+        kind[m] = KIND_LITERAL;
+        literalLength[m] = a.literal.length;
+        boundary[m] = a.boundary;
+        addKey(a.literal, m);
+        literalMarks++;
+      } else if (a.atoms !== null) {
+        kind[m] = KIND_ATOMS;
+        lead[m] = a.lead;
+        trail[m] = a.trail;
+        leadStops[m] = a.leadStops ? 1 : 0;
+        trailStops[m] = a.trailStops ? 1 : 0;
+        confirmHow[m] =
+          a.trail >= 0 || !a.trailStops
+            ? CONFIRM_WINDOW
+            : a.lead >= 0 || !a.leadStops
+              ? CONFIRM_ANCHORED
+              : CONFIRM_WHOLE;
+        for (const atom of a.atoms) addKey(atom, m);
+        atomMarks++;
+      } else {
+        kind[m] = KIND_SET;
+        for (let i = 0; i < MAIL_PARTS.length; i++)
+          if ((mask & (1 << i)) !== 0) (setMarksByPart[i] as number[]).push(m);
+        setMarks++;
+      }
     }
+  };
+  for (let from = 0; from < n; from += MARK_STEP) {
+    absorb(from, Math.min(n, from + MARK_STEP));
+    yield;
   }
 
   const automaton = yield* buildAhoCorasickSteps(keys);
