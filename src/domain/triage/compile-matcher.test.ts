@@ -154,6 +154,28 @@ describe('compileMatcher (§13.3)', () => {
     }
   });
 
+  it('stays exact on a long token without whitespace full of atom hits (bounds by whitespace give way)', () => {
+    const marks = [
+      mark('[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example'),
+      mark('\\w+ abcd\\S+'),
+      mark('[a-z]+norgate\\s+motors'),
+      mark('x\\w*abcd\\S*q'),
+    ];
+    const blob = 'ab.dom.examplexabcd-norgate'.repeat(400);
+    const texts = [
+      blob,
+      `${blob} abcd-${blob}q norgate motors`,
+      `x${blob}@dom.example`,
+      `start ${blob.slice(0, 3000)}@sub.dom.example end`,
+    ];
+    const compiled = compileMatcher(marks);
+    const naive = createNaiveMatcher(marks);
+    for (const body of texts) {
+      const m = message({ body });
+      expect(show(compiled.match(m)), body.slice(0, 40)).toEqual(show(naive.match(m)));
+    }
+  });
+
   it('reports each (mark, part) once and a mark in every part it names', () => {
     const marks = [mark('gulftrade')];
     const hits = compileMatcher(marks).match(

@@ -337,11 +337,18 @@ function* compileSteps(
             }
             case CONFIRM_ANCHORED: {
               windows.clear();
+              let whole = false;
               for (let h = firstHit[c] as number; h !== -1; h = hitNext[h] as number) {
                 const from = hitStart[h] as number;
-                windows.add(l >= 0 ? from - l : stopBefore(text, from) + 1, from);
+                const start = l >= 0 ? from - l : stopBefore(text, from) + 1;
+                // No stop within reach (a long token): trying every position would cost more
+                // than one search of the whole part.
+                if (start === 0 && l < 0 && from > STOP_SCAN_LIMIT) whole = true;
+                windows.add(start, from);
               }
-              hit = subject.anchoredAt(anchored(source), windows);
+              hit = whole
+                ? subject.exec(searching(source), 0)
+                : subject.anchoredAt(anchored(source), windows);
               break;
             }
             default:
@@ -456,18 +463,27 @@ function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   return next;
 }
 
-/** Index of the last stop character before `at`, or -1. */
+/**
+ * Farthest a stop character is looked for from a hit (code units). Beyond it the side counts as
+ * unbounded (a looser bound, so still exact), which keeps a long token without whitespace (a
+ * base64 blob, say) from costing a scan per hit.
+ */
+const STOP_SCAN_LIMIT = 512;
+
+/** Index of the last stop character before `at`, or -1 when there is none within the limit. */
 function stopBefore(text: string, at: number): number {
+  const limit = Math.max(0, at - STOP_SCAN_LIMIT);
   let i = at - 1;
-  while (i >= 0 && !isStopCode(text.charCodeAt(i))) i--;
-  return i;
+  while (i >= limit && !isStopCode(text.charCodeAt(i))) i--;
+  return i >= limit ? i : -1;
 }
 
-/** Index of the first stop character after `at`, or the text's length. */
+/** Index of the first stop character after `at`, or the text's length when there is none within the limit. */
 function stopAfter(text: string, at: number): number {
+  const limit = Math.min(text.length, at + 1 + STOP_SCAN_LIMIT);
   let i = at + 1;
-  while (i < text.length && !isStopCode(text.charCodeAt(i))) i++;
-  return i;
+  while (i < limit && !isStopCode(text.charCodeAt(i))) i++;
+  return i < limit ? i : text.length;
 }
 
 /**
