@@ -232,7 +232,8 @@ export function* buildAhoCorasickSteps(
         const base = head * width;
         if (u !== 0) {
           const failBase = (numberOf[fail[u] as number] as number) * width;
-          gotoTable.copyWithin(base, failBase, failBase + width);
+          // A plain loop: rows are short, and copyWithin's call costs more than the copy.
+          for (let j = 0; j < width; j++) gotoTable[base + j] = gotoTable[failBase + j] as number;
         }
         for (let c = firstChild[u] as number; c !== -1; c = nextSibling[c] as number)
           gotoTable[base + (symbol[c] as number)] = value(c);
