@@ -169,10 +169,16 @@ export function* buildAhoCorasickSteps(
       previousIndex = k;
     }
   };
+  let sinceYield = 0;
   for (const list of buckets) {
     if (list === undefined) continue;
     if (list.length > 1) list.sort(byKey);
-    yield* chunks(list.length, (from, to) => insert(list, from, to));
+    insert(list, 0, list.length);
+    sinceYield += list.length;
+    if (sinceYield >= STEP) {
+      sinceYield = 0;
+      yield;
+    }
   }
 
   // Breadth-first renumbering: a node's number is its place in breadth-first order, so the nodes the
