@@ -9,7 +9,7 @@
  * values are opaque text here (§9).
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Activation, ActivationAction, VersionId } from '../domain/definitions/definition.ts';
 import type { CommitRequest, DefinitionStore } from '../domain/definitions/store.ts';
 import { identifierMatcher, scrubJson, scrubText } from '../domain/definitions/scrub.ts';
@@ -69,10 +69,62 @@ function handleKey(handle: string): string {
   return handle.trim().toLowerCase();
 }
 
+/**
+ * The head and person handles as last read, for the reads every task makes. Exact, not a TTL:
+ * SQLite's `PRAGMA data_version` changes whenever another connection (another process, the CLI)
+ * commits to the file, which empties it; every write through a store on this connection empties it
+ * too. One per Kysely instance (one connection), shared by every store made on it.
+ */
+interface ReadCache {
+  dataVersion: number | null;
+  /** Bumped by every emptying, so a read that raced a write is not remembered. */
+  generation: number;
+  readonly heads: Map<string, Activation | null>;
+  readonly handles: Map<string, string | null>;
+}
+
+const readCaches = new WeakMap<object, ReadCache>();
+
+/** Most person handles remembered per connection (the oldest dropped first). */
+const MAX_HANDLES = 10_000;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
 export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionStore {
-  return {
+  let cache = readCaches.get(db);
+  if (cache === undefined) {
+    cache = { dataVersion: null, generation: 0, heads: new Map(), handles: new Map() };
+    readCaches.set(db, cache);
+  }
+  const c = cache;
+  const forget = (): void => {
+    c.generation++;
+    c.heads.clear();
+    c.handles.clear();
+  };
+  /** Empties the cache if another connection committed since it was last checked; returns its generation. */
+  const validated = async (): Promise<number> => {
+    const r = await sql<{ data_version: number }>`pragma data_version`.execute(db);
+    const version = Number(r.rows[0]?.data_version);
+    if (version !== c.dataVersion) {
+      forget();
+      c.dataVersion = version;
+    }
+    return c.generation;
+  };
+  /** Runs a write, emptying the cache after it whatever its outcome (and before, for reads it races). */
+  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
+    forget();
+    try {
+      return await write();
+    } finally {
+      forget();
+    }
+  };
+
+  const store: SqliteDefinitionStore = {
     async head(tenant) {
+      const generation = await validated();
+      if (c.heads.has(tenant)) return c.heads.get(tenant)!;
       const r = (await db
         .selectFrom('activations')
         .selectAll()
@@ -80,7 +132,9 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
         .orderBy('definition_version', 'desc')
         .limit(1)
         .executeTakeFirst()) as ActivationRow | undefined;
-      return r === undefined ? null : toActivation(r);
+      const head = r === undefined ? null : frozen(toActivation(r));
+      if (generation === c.generation) c.heads.set(tenant, head);
+      return head;
     },
 
     async getObjects(tenant, hashes) {
@@ -275,6 +329,9 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
     },
 
     async personHandle(tenant, id) {
+      const generation = await validated();
+      const key = `${tenant}\u0000${id}`;
+      if (c.handles.has(key)) return c.handles.get(key)!;
       const r = await db
         .selectFrom('people')
         .select('handle')
@@ -282,7 +339,12 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
         .where('id', '=', id)
         .executeTakeFirst();
       const h: unknown = r?.handle;
-      return typeof h === 'string' ? h : null;
+      const handle = typeof h === 'string' ? h : null;
+      if (generation === c.generation) {
+        c.handles.set(key, handle);
+        if (c.handles.size > MAX_HANDLES) c.handles.delete(c.handles.keys().next().value!);
+      }
+      return handle;
     },
 
     async erasePerson(tenant, identifier) {
@@ -314,6 +376,21 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
       return rows.map((r) => r.tenant as TenantId);
     },
   };
+  // Every write through this connection empties the read cache (§10.3 a lesson takes effect on the
+  // next task; §14 an erased handle is never shown again).
+  return {
+    ...store,
+    commit: (tenant, request) => writing(() => store.commit(tenant, request)),
+    tombstone: (tenant, request) => writing(() => store.tombstone(tenant, request)),
+    personId: (tenant, handle) => writing(() => store.personId(tenant, handle)),
+    erasePerson: (tenant, identifier) => writing(() => store.erasePerson(tenant, identifier)),
+  };
+}
+
+/** A remembered activation is shared by every reader: frozen, so no reader can change another's. */
+function frozen(a: Activation): Activation {
+  if (a.value !== null) Object.freeze(a.value);
+  return Object.freeze(a);
 }
 
 function isBusy(e: unknown): boolean {

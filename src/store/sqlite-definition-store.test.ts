@@ -1,0 +1,94 @@
+// Invariant: the head and person handles a store remembers are never stale: a commit, an erasure or a new person through any store on the connection, or any commit by another connection (another process), is seen by the next read (§10.3, §14).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Activation } from '../domain/definitions/definition.ts';
+import { tenantId } from '../domain/tenant.ts';
+import { openDatabase } from './database.ts';
+import { createSqliteDefinitionStore } from './sqlite-definition-store.ts';
+
+const demo = tenantId('demo');
+
+function activation(n: number, taughtBy = 'person-1'): Activation {
+  return {
+    definitionVersion: n,
+    action: 'teach',
+    versionId: `sha256:${String(n).repeat(64).slice(0, 64)}`,
+    previousVersionId: null,
+    taughtBy,
+    reason: null,
+    describes: `version ${n}`,
+    collection: null,
+    entry: null,
+    value: { n },
+    target: null,
+    at: '2026-09-07T09:00:00.000Z',
+  };
+}
+
+describe('SQLite definition store: remembered reads', () => {
+  let dir: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const open: Kysely<any>[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'lt-defs-'));
+  });
+  afterEach(async () => {
+    while (open.length > 0) await open.pop()!.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  async function connect(): Promise<Kysely<any>> {
+    const db = await openDatabase({ file: join(dir, 'x.sqlite') });
+    open.push(db);
+    return db;
+  }
+
+  it('sees a commit by another connection (another process) at the next read (§10.3)', async () => {
+    const server = createSqliteDefinitionStore(await connect());
+    const cli = createSqliteDefinitionStore(await connect());
+    expect(await server.head(demo)).toBeNull();
+    expect(
+      await cli.commit(demo, { expectedDefinitionVersion: 0, objects: [], activation: activation(1) }),
+    ).toBe('committed');
+    expect((await server.head(demo))?.definitionVersion).toBe(1);
+    expect(
+      await cli.commit(demo, { expectedDefinitionVersion: 1, objects: [], activation: activation(2) }),
+    ).toBe('committed');
+    expect((await server.head(demo))?.definitionVersion).toBe(2);
+  });
+
+  it('sees a commit through another store on the same connection at the next read', async () => {
+    const db = await connect();
+    const reader = createSqliteDefinitionStore(db);
+    const writer = createSqliteDefinitionStore(db);
+    await writer.commit(demo, { expectedDefinitionVersion: 0, objects: [], activation: activation(1) });
+    expect((await reader.head(demo))?.definitionVersion).toBe(1);
+    await writer.commit(demo, { expectedDefinitionVersion: 1, objects: [], activation: activation(2) });
+    expect((await reader.head(demo))?.definitionVersion).toBe(2);
+  });
+
+  it('never shows a handle erased by another connection or through this one (§14)', async () => {
+    const server = createSqliteDefinitionStore(await connect());
+    const cli = createSqliteDefinitionStore(await connect());
+    const dana = await server.personId(demo, 'dana@origin.example');
+    const sam = await server.personId(demo, 'sam@origin.example');
+    expect(await server.personHandle(demo, dana)).toBe('dana@origin.example');
+    expect(await server.personHandle(demo, sam)).toBe('sam@origin.example');
+    expect(await cli.erasePerson(demo, 'dana@origin.example')).toBe(1);
+    expect(await server.personHandle(demo, dana)).toBeNull();
+    expect(await server.erasePerson(demo, 'sam@origin.example')).toBe(1);
+    expect(await server.personHandle(demo, sam)).toBeNull();
+  });
+
+  it('hands out the remembered head frozen, so no reader can change what the next one gets', async () => {
+    const store = createSqliteDefinitionStore(await connect());
+    await store.commit(demo, { expectedDefinitionVersion: 0, objects: [], activation: activation(1) });
+    const head = (await store.head(demo))!;
+    expect(Object.isFrozen(head)).toBe(true);
+    expect(Object.isFrozen(head.value)).toBe(true);
+    expect(await store.head(demo)).toEqual(head);
+  });
+});
