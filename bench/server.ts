@@ -6,6 +6,8 @@
  *   ~2 KB message, driven by autocannon, against the real server with a directory of 10,000
  *   customers and against a minimal agent on the same SDK and transport that does no work
  *   (bench/minimal-agent.ts); the ratio of their req/s is what triage costs (target >= 0.8);
+ *   each process's CPU time per request is reported too (and its ratio), which moves less than
+ *   req/s when something else is loading the machine;
  * - lesson to effect: from posting a lesson to the first new task that reads the sender as
  *   settled, with the embedded authority (target <= 50 ms) and with the authority in another
  *   process (AUTHORITY_URL, target <= 1 s), median of TRIALS;
@@ -19,7 +21,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
@@ -161,10 +163,23 @@ interface LoadResult {
   errors: number;
   non2xx: number;
   meanRequestBytes: number;
+  /** CPU time the serving process spent per response (all its threads), ms: less sensitive than req/s to other load on the machine. */
+  cpuMsPerRequest: number | null;
 }
 
 /** autocannon against a JSON-RPC endpoint, every request a new message. */
+/** CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc). */
+function cpuMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
 async function load(
+  pid: number | undefined,
   url: string,
   token: string | null,
   tag: string,
@@ -182,6 +197,7 @@ async function load(
     'a2a-extensions': EXTENSION_URI,
   };
   if (token !== null) headers.authorization = `Bearer ${token}`;
+  const cpuBefore = pid === undefined ? null : cpuMs(pid);
   const result = await autocannon({
     url: `${url}/a2a/jsonrpc`,
     connections,
@@ -218,7 +234,19 @@ async function load(
     errors: result.errors,
     non2xx: result.non2xx,
     meanRequestBytes: Math.round(bytes / Math.max(1, next)),
+    cpuMsPerRequest: cpuPerRequest(pid, cpuBefore, completed + other),
   };
+}
+
+/** Throughput implied by CPU per request, as a ratio: minimal's CPU per request over the real server's. */
+function cpuRatio(minimal: number | null, real: number | null): number | null {
+  return minimal === null || real === null || real === 0 ? null : round(minimal / real, 3);
+}
+
+function cpuPerRequest(pid: number | undefined, before: number | null, responses: number): number | null {
+  const after = pid === undefined ? null : cpuMs(pid);
+  if (before === null || after === null || responses === 0) return null;
+  return round((after - before) / responses, 3);
 }
 
 async function startMinimalAgentChild(
@@ -357,13 +385,13 @@ export async function run(context: BenchContext): Promise<void> {
       throw new Error(`the load message is not read as settled: ${JSON.stringify(reportOf(first))}`);
     }
     console.log(`Load: ${seconds} s, ${connections} connections, every request a different ~2 KB message …`);
-    await load(server.url, server.token, `${tag}w`, 2, connections, true); // warm-up
-    const real = await load(server.url, server.token, `${tag}a`, seconds, connections, true);
+    await load(server.pid, server.url, server.token, `${tag}w`, 2, connections, true); // warm-up
+    const real = await load(server.pid, server.url, server.token, `${tag}a`, seconds, connections, true);
     const realRss = rssMiB(server.pid!);
     const minimal = await startMinimalAgentChild();
     hosts.push(minimal);
-    await load(minimal.url, null, `${tag}w`, 2, connections, false); // warm-up
-    const base0 = await load(minimal.url, null, `${tag}b`, seconds, connections, false);
+    await load(minimal.pid, minimal.url, null, `${tag}w`, 2, connections, false); // warm-up
+    const base0 = await load(minimal.pid, minimal.url, null, `${tag}b`, seconds, connections, false);
     const minimalRss = rssMiB(minimal.pid);
     await minimal.close();
     // A second baseline that also keeps its tasks durably (the SDK's DatabaseTaskStore on SQLite, as
@@ -371,8 +399,8 @@ export async function run(context: BenchContext): Promise<void> {
     const durableDir = mkdtempSync(join(tmpdir(), 'lt-minimal-'));
     const durable = await startMinimalAgentChild(join(durableDir, 'tasks.sqlite'));
     hosts.push(durable);
-    await load(durable.url, null, `${tag}x`, 2, connections, false); // warm-up
-    const base1 = await load(durable.url, null, `${tag}y`, seconds, connections, false);
+    await load(durable.pid, durable.url, null, `${tag}x`, 2, connections, false); // warm-up
+    const base1 = await load(durable.pid, durable.url, null, `${tag}y`, seconds, connections, false);
     await durable.close();
     hosts.splice(hosts.indexOf(durable), 1);
     rmSync(durableDir, { recursive: true, force: true });
@@ -389,6 +417,10 @@ export async function run(context: BenchContext): Promise<void> {
       target: TARGETS.ratio,
       met: ratio >= TARGETS.ratio,
       rssMiB: { real: realRss, minimal: minimalRss },
+      // CPU per request of each process: the same comparison, less moved by other load on the machine.
+      cpuRatio: cpuRatio(base0.cpuMsPerRequest, real.cpuMsPerRequest),
+      cpuRatioAgainstDurable: cpuRatio(base1.cpuMsPerRequest, real.cpuMsPerRequest),
+      loadAverage: loadavg().map((x) => round(x, 2)),
     };
     console.log(
       `  real server : ${real.reqPerSec} req/s, p50 ${real.p50Ms} ms, p99 ${real.p99Ms} ms ` +
@@ -402,6 +434,13 @@ export async function run(context: BenchContext): Promise<void> {
     );
     console.log(`  ratio ${ratio} (target >= ${TARGETS.ratio}: ${verdict(ratio >= TARGETS.ratio)})`);
     console.log(`  ratio against the durable minimal agent: ${durableRatio}`);
+    const t = results.throughput as { cpuRatio: number | null; cpuRatioAgainstDurable: number | null };
+    console.log(
+      `  CPU per request: real ${real.cpuMsPerRequest} ms, minimal ${base0.cpuMsPerRequest} ms, durable minimal ${base1.cpuMsPerRequest} ms ` +
+        `(ratios ${t.cpuRatio} and ${t.cpuRatioAgainstDurable}; load average ${loadavg()
+          .map((x) => x.toFixed(2))
+          .join(' ')})`,
+    );
 
     // 2. Lesson to effect, embedded authority (the same 10,000-customer server).
     console.log(`Lesson to effect (${TRIALS} trials each) …`);

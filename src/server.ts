@@ -20,6 +20,7 @@ import type { MailReader, TriagePort } from './a2a/ports.ts';
 import { publicBaseUrl, type Config } from './config/config.ts';
 import type { Authority } from './domain/authority/authority.ts';
 import type { TokenVerifier } from './domain/authority/principal.ts';
+import { DEFAULT_MAIL_LIMITS } from './domain/mail/limits.ts';
 import { JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';
 import { bearerAuth, principalOf, requireRole } from './http/auth.ts';
 import {
@@ -44,7 +45,8 @@ export interface AgentDeps {
 }
 
 export interface ServerDeps {
-  readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'>;
+  /** `maxMessageBytes` sizes the A2A body limit (default: the mail limits' default). */
+  readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'> & Partial<Pick<Config, 'maxMessageBytes'>>;
   /** The migrated database (tasks, tokens, …). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
   readonly db: Kysely<any>;
@@ -82,6 +84,11 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
+/** The largest A2A request body: a message of `maxMessageBytes`, base64-encoded, in its JSON envelope. */
+export function a2aBodyLimit(maxMessageBytes: number): number {
+  return Math.ceil(maxMessageBytes * 1.4) + 64 * 1024;
+}
+
 export function createServer(deps: ServerDeps): AppServer {
   const log = deps.log ?? consoleFaultLog;
   let baseUrl = publicBaseUrl(deps.config, deps.config.port);
@@ -107,8 +114,17 @@ export function createServer(deps: ServerDeps): AppServer {
     app.use(`/${AGENT_CARD_PATH}`, a2a.cardRouter); // public (§7: the declaration is data-only)
     // §13.2: every A2A call needs a token; the tenant is the token's.
     const guard = [bearerAuth(deps.verifier), requireRole('read')];
-    app.use(JSONRPC_PATH, ...guard, ...a2a.jsonRpcRouters);
-    app.use(REST_PATH, ...guard, a2a.restRouter);
+    // Bodies are parsed once, after the token check, with room for the largest message the mail
+    // limits accept (base64 in a JSON envelope, as the webhooks allow); the SDK's own parsers then
+    // find them parsed (left alone, they cap a body at 100 KB, and the Teach router's at 1 MB).
+    const limit = a2aBodyLimit(deps.config.maxMessageBytes ?? DEFAULT_MAIL_LIMITS.maxMessageBytes);
+    app.use(JSONRPC_PATH, ...guard, express.json({ limit }), ...a2a.jsonRpcRouters);
+    app.use(
+      REST_PATH,
+      ...guard,
+      express.json({ limit, type: ['application/json', 'application/a2a+json'], strict: false }),
+      a2a.restRouter,
+    );
   }
   if (deps.authority !== null) {
     app.use(

@@ -27,6 +27,7 @@ import type { SubmitResult } from '../domain/mail/ingest-store.ts';
 import { agentCardJson, buildAgentCard, type AgentCardInput } from './agent-card.ts';
 import { TriageExecutor } from './executor.ts';
 import type { LessonSink, MailReader, TriagePort } from './ports.ts';
+import { recentTaskStore } from './recent-task-store.ts';
 import { teachMethodRouter } from './teach-method.ts';
 import { PrincipalUser, tenantOwnerResolver } from './user.ts';
 
@@ -99,12 +100,17 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
   });
   const card = buildAgentCard(cardInput());
   const cardJson = (): Record<string, unknown> => agentCardJson(cardInput());
-  const taskStore = deps.taskStore(tenantOwnerResolver);
+  // Write-through: every save is durable as before; the SDK's re-reads of a task it has just saved
+  // are answered from memory instead of the database.
+  const taskStore = recentTaskStore(deps.taskStore(tenantOwnerResolver), {
+    ownerResolver: tenantOwnerResolver,
+  });
   const executor = new TriageExecutor({
     triage: deps.triage,
     mail: deps.mail,
     descriptors: () => deps.descriptors,
     taskStore,
+    newTask: (taskId, context) => taskStore.expectNew(taskId, context),
     log,
   });
   const requestHandler = new DefaultRequestHandler(

@@ -15,7 +15,7 @@
  * a decision not to teach could leave stale (§12.1): everything a parked task needs is in the task.
  */
 import { randomUUID } from 'node:crypto';
-import type { Message, Part, Task } from '@a2a-js/sdk';
+import type { Artifact, Message, Part, Task } from '@a2a-js/sdk';
 import { Role, TaskState } from '@a2a-js/sdk';
 import type { AgentExecutor, ExecutionEventBus, RequestContext, TaskStore } from '@a2a-js/sdk/server';
 import { AgentEvent } from '@a2a-js/sdk/server';
@@ -41,6 +41,8 @@ export interface TriageExecutorDeps {
   readonly descriptors: () => readonly LearnableDescriptor[];
   /** The SDK's task store, to find the message a referenced task read (recheck by task id). */
   readonly taskStore: TaskStore;
+  /** Told the id of each new task (one the SDK has just generated), before its first event. */
+  readonly newTask?: (taskId: string, context: RequestContext['context']) => void;
   readonly clock?: Clock;
   /** Where faults are reported (the cause is logged, never sent). */
   readonly log?: (message: string, cause: unknown) => void;
@@ -82,6 +84,8 @@ export class TriageExecutor implements AgentExecutor {
     // activated earlier, in the context builder).
     const activated = rc.context.requestedExtensions?.includes(EXTENSION_URI) === true;
     if (activated) rc.context.addActivatedExtension(EXTENSION_URI);
+    // No stored task: the request named none, so the SDK has just made this id up.
+    if (rc.task === undefined) this.deps.newTask?.(rc.taskId, rc.context);
     const turn = new Turn(rc, bus, this.clock);
     try {
       if (rc.task !== undefined) await this.resume(turn, rc.task, activated);
@@ -309,9 +313,16 @@ export class TriageExecutor implements AgentExecutor {
   }
 }
 
-/** One call of execute: publishes the SDK's events in the order it requires. */
+/**
+ * One call of execute: publishes the SDK's events in the order it requires. A new task's first event
+ * waits until the turn has something more to say, so an artifact made before then travels inside it
+ * instead of as an event of its own: the SDK saves the whole task once per event, and a task read
+ * at once is then saved twice (task with its reading, final status) instead of three times.
+ */
 class Turn {
   private published = false;
+  /** The first event of a new task, not yet published. */
+  private pending: { metadata: Record<string, unknown> | undefined; artifacts: Artifact[] } | null = null;
 
   constructor(
     readonly rc: RequestContext,
@@ -319,16 +330,25 @@ class Turn {
     private readonly clock: Clock,
   ) {}
 
-  /** First event of a new task. */
+  /** A new task: its first event goes out with the next status (and any artifact made before it). */
   begin(metadata: Record<string, unknown> | undefined): void {
+    if (this.published || this.pending !== null) throw new Error('Turn.begin: the task has begun');
+    this.pending = { metadata, artifacts: [] };
+  }
+
+  /** Publishes the new task's first event if it is still waiting. */
+  flush(): void {
+    if (this.published) return;
+    const pending = this.pending ?? { metadata: undefined, artifacts: [] };
+    this.pending = null;
     this.bus.publish(
       AgentEvent.task({
         id: this.rc.taskId,
         contextId: this.rc.contextId,
         status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: this.clock.now() },
-        artifacts: [],
+        artifacts: pending.artifacts,
         history: [this.rc.userMessage],
-        metadata,
+        metadata: pending.metadata,
       }),
     );
     this.published = true;
@@ -346,6 +366,7 @@ class Turn {
     message: Message | undefined,
     metadata: Record<string, unknown> | undefined,
   ): void {
+    this.flush();
     this.bus.publish(
       AgentEvent.statusUpdate({
         taskId: this.rc.taskId,
@@ -357,11 +378,24 @@ class Turn {
   }
 
   artifact(name: string, description: string, parts: Part[], extensions: string[] = []): void {
+    const artifact: Artifact = {
+      artifactId: randomUUID(),
+      name,
+      description,
+      parts,
+      metadata: undefined,
+      extensions,
+    };
+    if (this.pending !== null) {
+      this.pending.artifacts.push(artifact);
+      return;
+    }
+    this.flush();
     this.bus.publish(
       AgentEvent.artifactUpdate({
         taskId: this.rc.taskId,
         contextId: this.rc.contextId,
-        artifact: { artifactId: randomUUID(), name, description, parts, metadata: undefined, extensions },
+        artifact,
         append: false,
         lastChunk: true,
         metadata: undefined,
@@ -371,7 +405,6 @@ class Turn {
 
   /** A terminal state with a message in words; `metadata` goes on the status message. */
   finish(state: TaskState, text: string, metadata: Record<string, unknown> | undefined): void {
-    if (!this.published) this.begin(undefined);
     this.status(
       state,
       agentMessage(this.rc.taskId, this.rc.contextId, [textPart(text)], metadata, []),

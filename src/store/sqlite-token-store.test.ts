@@ -77,6 +77,38 @@ describe('SQLite token store', () => {
     expect(listed!.revokedAt).not.toBeNull();
   });
 
+  it('trusts a verified token for verifiedForMs only: a revocation by another process (the CLI) takes effect within it (§13.2)', async () => {
+    let now = 0;
+    const server = createSqliteTokenStore(db, undefined, { verifiedForMs: 1000, nowMs: () => now });
+    const cli = createSqliteTokenStore(db);
+    const { token, record } = await cli.create({
+      tenant: demo,
+      principal: 'app:y',
+      kind: 'application',
+      roles: ['read'],
+    });
+    expect(await server.verify(token)).toMatchObject({ id: 'app:y', tenant: demo });
+    expect(await cli.revoke(demo, record.id)).toBe(true);
+    now = 1000;
+    expect(await server.verify(token)).not.toBeNull(); // still within the bound
+    now = 1001;
+    expect(await server.verify(token)).toBeNull();
+    now = 5000;
+    expect(await server.verify(token)).toBeNull(); // a refusal is asked again, never remembered as valid
+  });
+
+  it('never remembers an unknown token: one created after a failed check verifies at once', async () => {
+    const other = createSqliteTokenStore(db);
+    expect(await store.verify('lt_not-yet')).toBeNull();
+    const { token } = await other.create({
+      tenant: demo,
+      principal: 'late',
+      kind: 'person',
+      roles: ['read'],
+    });
+    expect(await store.verify(token)).toMatchObject({ id: 'late' });
+  });
+
   it('lists a tenant’s tokens only', async () => {
     await store.create({ tenant: demo, principal: 'a', kind: 'person', roles: ['read'] });
     await store.create({ tenant: acme, principal: 'b', kind: 'person', roles: ['admin'] });

@@ -65,27 +65,63 @@ export function hashToken(raw: string): string {
   return createHash('sha256').update(raw, 'utf8').digest('hex');
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database (openDatabase) is untyped
-export function createSqliteTokenStore(db: Kysely<any>, clock: Clock = systemClock): TokenStore {
+export interface TokenStoreOptions {
+  /**
+   * How long a verified token is trusted without asking the database again, in ms (default 1000;
+   * 0 turns it off). A revocation through this store takes effect at once; one made by another
+   * process (the CLI) within this long. Unknown tokens are never remembered.
+   */
+  readonly verifiedForMs?: number;
+  /** Most verified tokens remembered at once (default 1000, the oldest dropped first). */
+  readonly maxVerified?: number;
+  /** Monotonic milliseconds (tests). Default performance.now. */
+  readonly nowMs?: () => number;
+}
+
+export function createSqliteTokenStore(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database (openDatabase) is untyped
+  db: Kysely<any>,
+  clock: Clock = systemClock,
+  options: TokenStoreOptions = {},
+): TokenStore {
   const tokens = db as unknown as Kysely<{ tokens: TokenRow }>;
+  const verifiedForMs = options.verifiedForMs ?? 1000;
+  const maxVerified = Math.max(1, options.maxVerified ?? 1000);
+  const nowMs = options.nowMs ?? (() => performance.now());
+  /** Token hash -> the principal it verified as, and when (monotonic ms). */
+  const verified = new Map<string, { principal: Principal; atMs: number }>();
+  let revocations = 0;
 
   return {
     async verify(rawToken) {
       if (!rawToken.startsWith(TOKEN_PREFIX) || rawToken.length > 200) return null;
+      const hash = hashToken(rawToken);
+      const held = verified.get(hash);
+      if (held !== undefined) {
+        if (nowMs() - held.atMs <= verifiedForMs) return held.principal;
+        verified.delete(hash);
+      }
+      const generation = revocations;
       const row = await tokens
         .selectFrom('tokens')
         .selectAll()
-        .where('token_hash', '=', hashToken(rawToken))
+        .where('token_hash', '=', hash)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       if (row === undefined) return null;
       const record = toRecord(row);
-      return Object.freeze({
+      const principal: Principal = Object.freeze({
         id: record.principal,
         kind: record.kind,
         tenant: record.tenant,
         roles: record.roles,
       });
+      // A revocation that ran while this read was in flight must not be undone by remembering it.
+      if (verifiedForMs > 0 && generation === revocations) {
+        verified.set(hash, { principal, atMs: nowMs() });
+        while (verified.size > maxVerified) verified.delete(verified.keys().next().value!);
+      }
+      return principal;
     },
 
     async create(input) {
@@ -127,6 +163,9 @@ export function createSqliteTokenStore(db: Kysely<any>, clock: Clock = systemClo
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
+      // Rare: forget every remembered verification rather than track which one this was.
+      revocations++;
+      verified.clear();
       return Number(result.numUpdatedRows) > 0;
     },
   };

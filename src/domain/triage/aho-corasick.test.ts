@@ -20,8 +20,8 @@ function naive(keys: readonly string[], text: string): string[] {
   return hits;
 }
 
-function scan(keys: readonly string[], text: string): string[] {
-  const ac = buildAhoCorasick(keys);
+function scan(keys: readonly string[], text: string, maxRowCells?: number): string[] {
+  const ac = buildAhoCorasick(keys, maxRowCells === undefined ? {} : { maxRowCells });
   const hits: string[] = [];
   ac.scan(text, (k, end) => hits.push(`${k}@${end}`));
   return hits;
@@ -65,6 +65,20 @@ describe('buildAhoCorasick', () => {
       );
       const text = word(rand(200));
       expect(sortHits(scan(keys, text))).toEqual(sortHits(naive(keys, text)));
+      // Few full rows: most steps go through child lists and failure links.
+      expect(sortHits(scan(keys, text, 30))).toEqual(sortHits(naive(keys, text)));
+    }
+  });
+
+  it('hits() reports what scan() reports, in the same order, across calls', () => {
+    const keys = ['he', 'she', 'his', 'hers', 'she', 'e'];
+    const ac = buildAhoCorasick(keys, { maxRowCells: 20 });
+    for (const text of ['ushers and HIS SHE', 'hehehe'.repeat(100), '']) {
+      const viaScan: string[] = [];
+      ac.scan(text, (k, end) => viaScan.push(`${k}@${end}`));
+      const list = ac.hits(text);
+      const viaHits = Array.from({ length: list.count }, (_, i) => `${list.keys[i]}@${list.ends[i]}`);
+      expect(viaHits).toEqual(viaScan);
     }
   });
 });

@@ -13,6 +13,9 @@ import { foldCodeUnit } from './atoms.ts';
 
 /** Cells of full transition rows kept (4 bytes each). */
 const MAX_GOTO_CELLS = 2_000_000;
+/** Set on a transition whose target ends a key; the node number is the bits below it. */
+const OUTPUT_FLAG = 1 << 30;
+const NODE_MASK = OUTPUT_FLAG - 1;
 
 export interface AhoCorasick {
   readonly keyCount: number;
@@ -22,24 +25,78 @@ export interface AhoCorasick {
    * last code unit; hits come in increasing `end` order.
    */
   scan(text: string, onHit: (key: number, end: number) => void): void;
+  /**
+   * Every occurrence in `text`, as `scan` reports them, written into buffers the automaton reuses:
+   * hit i is key `keys[i]` ending at `ends[i]`, for i < `count`. Valid until the next call.
+   */
+  hits(text: string): HitList;
 }
 
-/** Builds the automaton for `keys` (non-empty ASCII strings, folded; duplicates allowed). */
-export function buildAhoCorasick(keys: readonly string[]): AhoCorasick {
+export interface HitList {
+  readonly count: number;
+  readonly keys: Int32Array;
+  readonly ends: Int32Array;
+}
+
+/**
+ * Builds the automaton for `keys` (non-empty ASCII strings, folded; duplicates allowed). At most
+ * `maxRowCells` (default {@link MAX_GOTO_CELLS}) cells of full transition rows are made.
+ */
+export function buildAhoCorasick(
+  keys: readonly string[],
+  options: { readonly maxRowCells?: number } = {},
+): AhoCorasick {
+  return runSteps(buildAhoCorasickSteps(keys, options));
+}
+
+/** Runs a step generator (see `buildAhoCorasickSteps`) to its end, without pausing. */
+export function runSteps<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done === true) return r.value;
+  }
+}
+
+/** Iterations of a build loop between two pauses of a step generator. */
+const STEP = 4096;
+
+/** Calls `run` on [0, count) in ranges of {@link STEP}, pausing after each. */
+function* chunks(count: number, run: (from: number, to: number) => void): Generator<void, void> {
+  for (let from = 0; from < count; from += STEP) {
+    run(from, Math.min(count, from + STEP));
+    yield;
+  }
+}
+
+/**
+ * `buildAhoCorasick` as a generator that pauses (yields) every few thousand iterations of its
+ * loops, so that a caller may build a large automaton in slices without blocking the event loop.
+ */
+export function* buildAhoCorasickSteps(
+  keys: readonly string[],
+  options: { readonly maxRowCells?: number } = {},
+): Generator<void, AhoCorasick> {
   // Alphabet: the ASCII code units that occur in keys, numbered from 1; 0 means "in no key".
   const symbolOf = new Uint8Array(128);
   let symbols = 0;
   let totalLength = 0;
-  for (const key of keys) {
-    if (key.length === 0) throw new Error('Aho-Corasick keys must not be empty.');
-    totalLength += key.length;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      if (c > 0x7f || foldCodeUnit(c) !== c)
-        throw new Error(`Aho-Corasick key "${key}" is not folded ASCII.`);
-      symbolOf[c] = 1;
+  let longestKey = 0;
+  // Each loop runs in chunks: a plain function per chunk (optimised like any other; a generator's
+  // own loops are not), with a pause between chunks.
+  yield* chunks(keys.length, (from, to) => {
+    for (let k = from; k < to; k++) {
+      const key = keys[k] as string;
+      if (key.length === 0) throw new Error('Aho-Corasick keys must not be empty.');
+      totalLength += key.length;
+      if (key.length > longestKey) longestKey = key.length;
+      for (let i = 0; i < key.length; i++) {
+        const c = key.charCodeAt(i);
+        if (c > 0x7f || foldCodeUnit(c) !== c)
+          throw new Error(`Aho-Corasick key "${key}" is not folded ASCII.`);
+        symbolOf[c] = 1;
+      }
     }
-  }
+  });
   // Number symbols in code-unit order, so that sorted keys give siblings in symbol order.
   for (let c = 0; c < 128; c++) if (symbolOf[c] !== 0) symbolOf[c] = ++symbols;
   // Text code unit -> symbol, folding A-Z, KELVIN SIGN and LONG S the way re2 (?i) does.
@@ -59,62 +116,86 @@ export function buildAhoCorasick(keys: readonly string[]): AhoCorasick {
   const keyAt = new Int32Array(capacity).fill(-1);
   let nodes = 1;
 
-  // Native string sort (code-unit order) is several times faster than sorting indices by key.
-  const firstIndex = new Map<string, number>();
-  const duplicates: number[][] = [];
-  keys.forEach((key, i) => {
-    const first = firstIndex.get(key);
-    if (first === undefined) firstIndex.set(key, i);
-    else (duplicates[first] ??= []).push(i);
+  // Keys in code-unit order, equal keys adjacent (first index first): bucketed by their first two
+  // code units, each bucket sorted on its own, so the build can pause between buckets.
+  const buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
+  yield* chunks(keys.length, (from, to) => {
+    for (let k = from; k < to; k++) {
+      const key = keys[k] as string;
+      const b = key.charCodeAt(0) * 129 + (key.length > 1 ? key.charCodeAt(1) + 1 : 0);
+      (buckets[b] ??= []).push(k);
+    }
   });
-  const sortedKeys = [...firstIndex.keys()].sort();
+  const byKey = (x: number, y: number): number => {
+    const a = keys[x] as string;
+    const c = keys[y] as string;
+    return a < c ? -1 : a > c ? 1 : x - y;
+  };
+  const duplicates: number[][] = [];
   // Insert in sorted order: the path of the previous key is reused for the shared prefix and every new
   // child is appended after its last sibling, so siblings stay in character order.
-  const path = new Int32Array(maxLength(keys) + 1);
+  const path = new Int32Array(longestKey + 1);
   const lastChild = new Int32Array(capacity).fill(-1);
   let previous = '';
-  for (const key of sortedKeys) {
-    const k = firstIndex.get(key) as number;
-    let shared = 0;
-    while (
-      shared < key.length &&
-      shared < previous.length &&
-      key.charCodeAt(shared) === previous.charCodeAt(shared)
-    )
-      shared++;
-    let node = path[shared] as number;
-    for (let i = shared; i < key.length; i++) {
-      const child = nodes++;
-      symbol[child] = symbolOf[key.charCodeAt(i)] as number;
-      const last = lastChild[node] as number;
-      if (last === -1) firstChild[node] = child;
-      else nextSibling[last] = child;
-      lastChild[node] = child;
-      node = child;
-      path[i + 1] = child;
+  let previousIndex = -1;
+  const insert = (list: readonly number[], from: number, to: number): void => {
+    for (let j = from; j < to; j++) {
+      const k = list[j] as number;
+      const key = keys[k] as string;
+      if (key === previous) {
+        (duplicates[previousIndex] ??= []).push(k);
+        continue;
+      }
+      let shared = 0;
+      while (
+        shared < key.length &&
+        shared < previous.length &&
+        key.charCodeAt(shared) === previous.charCodeAt(shared)
+      )
+        shared++;
+      let node = path[shared] as number;
+      for (let i = shared; i < key.length; i++) {
+        const child = nodes++;
+        symbol[child] = symbolOf[key.charCodeAt(i)] as number;
+        const last = lastChild[node] as number;
+        if (last === -1) firstChild[node] = child;
+        else nextSibling[last] = child;
+        lastChild[node] = child;
+        node = child;
+        path[i + 1] = child;
+      }
+      keyAt[node] = k;
+      previous = key;
+      previousIndex = k;
     }
-    keyAt[node] = k;
-    previous = key;
+  };
+  let sinceYield = 0;
+  for (const list of buckets) {
+    if (list === undefined) continue;
+    if (list.length > 1) list.sort(byKey);
+    insert(list, 0, list.length);
+    sinceYield += list.length;
+    if (sinceYield >= STEP) {
+      sinceYield = 0;
+      yield;
+    }
   }
 
-  // Dense tables for the root and its children.
+  // Breadth-first renumbering: a node's number is its place in breadth-first order, so the nodes the
+  // scan visits most (the shallow ones) have the lowest numbers, and the first `rows` of them have a
+  // full transition row (failure links resolved) at `number * width` in `gotoTable`. A transition's
+  // value carries OUTPUT_FLAG when its target ends a key (itself or along its dictionary chain), so
+  // the scan loads one cell per code unit. A node's failure target comes earlier, so has its row
+  // first; a row is that row with the node's own children written over it.
   const width = symbols + 1;
-  const denseIndex = new Int32Array(nodes).fill(-1);
-  const dense: number[] = [];
-  const addDense = (node: number): void => {
-    denseIndex[node] = dense.length / width;
-    const row = new Array<number>(width).fill(-1);
-    for (let c = firstChild[node] as number; c !== -1; c = nextSibling[c] as number)
-      row[symbol[c] as number] = c;
-    dense.push(...row);
-  };
-  addDense(0);
-  for (let c = firstChild[0] as number; c !== -1; c = nextSibling[c] as number) addDense(c);
-  const table = Int32Array.from(dense);
-
-  const child = (node: number, s: number): number => {
-    const d = denseIndex[node] as number;
-    if (d !== -1) return table[d * width + s] as number;
+  const rows = Math.min(nodes, Math.max(1, Math.floor((options.maxRowCells ?? MAX_GOTO_CELLS) / width)));
+  const gotoTable = new Int32Array(rows * width);
+  const order = new Int32Array(nodes); // number -> trie node
+  const numberOf = new Int32Array(nodes); // trie node -> number
+  const fail = new Int32Array(nodes); // trie nodes
+  const dictionary = new Int32Array(nodes).fill(-1); // trie nodes
+  let tail = 1;
+  const childOf = (node: number, s: number): number => {
     for (let c = firstChild[node] as number; c !== -1; c = nextSibling[c] as number) {
       const cs = symbol[c] as number;
       if (cs === s) return c;
@@ -122,87 +203,143 @@ export function buildAhoCorasick(keys: readonly string[]): AhoCorasick {
     }
     return -1;
   };
-
-  // Failure and dictionary links, breadth first.
-  const fail = new Int32Array(nodes);
-  const dictionary = new Int32Array(nodes).fill(-1);
-  const queue = new Int32Array(nodes);
+  const value = (node: number): number =>
+    (numberOf[node] as number) |
+    ((keyAt[node] as number) !== -1 || (dictionary[node] as number) !== -1 ? OUTPUT_FLAG : 0);
   let head = 0;
-  let tail = 0;
-  for (let c = firstChild[0] as number; c !== -1; c = nextSibling[c] as number) queue[tail++] = c;
-  while (head < tail) {
-    const u = queue[head++] as number;
-    for (let v = firstChild[u] as number; v !== -1; v = nextSibling[v] as number) {
-      const s = symbol[v] as number;
-      let f = fail[u] as number;
-      let target = child(f, s);
-      while (target === -1 && f !== 0) {
-        f = fail[f] as number;
-        target = child(f, s);
+  const visit = (limit: number): void => {
+    for (; head < tail && head < limit; head++) {
+      const u = order[head] as number;
+      for (let v = firstChild[u] as number; v !== -1; v = nextSibling[v] as number) {
+        let vf = 0;
+        if (u !== 0) {
+          const s = symbol[v] as number;
+          let f = fail[u] as number;
+          for (;;) {
+            const n = numberOf[f] as number;
+            if (n < rows) {
+              vf = order[(gotoTable[n * width + s] as number) & NODE_MASK] as number;
+              break;
+            }
+            const c = childOf(f, s);
+            if (c !== -1) {
+              vf = c;
+              break;
+            }
+            f = fail[f] as number;
+          }
+        }
+        fail[v] = vf;
+        dictionary[v] = (keyAt[vf] as number) !== -1 ? vf : (dictionary[vf] as number);
+        numberOf[v] = tail;
+        order[tail++] = v;
       }
-      const vf = target === -1 ? 0 : target;
-      fail[v] = vf;
-      dictionary[v] = (keyAt[vf] as number) !== -1 ? vf : (dictionary[vf] as number);
-      queue[tail++] = v;
-    }
-  }
-
-  // Full transition rows (failure links resolved) for the first nodes in breadth-first order, where
-  // the scan spends most of its steps; a node's failure target always comes earlier, so has a row.
-  const rows = Math.min(nodes, Math.max(1, Math.floor(MAX_GOTO_CELLS / width)));
-  const gotoRow = new Int32Array(nodes).fill(-1);
-  const gotoTable = new Int32Array(rows * width);
-  const fillRow = (node: number, row: number): void => {
-    gotoRow[node] = row;
-    const base = row * width;
-    const failBase = node === 0 ? -1 : (gotoRow[fail[node] as number] as number) * width;
-    for (let sym = 1; sym < width; sym++) {
-      const c = child(node, sym);
-      gotoTable[base + sym] = c !== -1 ? c : failBase < 0 ? 0 : (gotoTable[failBase + sym] as number);
+      if (head < rows) {
+        const base = head * width;
+        if (u !== 0) {
+          const failBase = (numberOf[fail[u] as number] as number) * width;
+          // A plain loop: rows are short, and copyWithin's call costs more than the copy.
+          for (let j = 0; j < width; j++) gotoTable[base + j] = gotoTable[failBase + j] as number;
+        }
+        for (let c = firstChild[u] as number; c !== -1; c = nextSibling[c] as number)
+          gotoTable[base + (symbol[c] as number)] = value(c);
+      }
     }
   };
-  fillRow(0, 0);
-  for (let i = 0; i < rows - 1 && i < tail; i++) fillRow(queue[i] as number, i + 1);
-
-  const step = (state: number, s: number): number => {
-    for (;;) {
-      const row = gotoRow[state] as number;
-      if (row !== -1) return gotoTable[row * width + s] as number;
-      const next = child(state, s);
-      if (next !== -1) return next;
-      state = fail[state] as number;
+  while (head < tail) {
+    visit(head + STEP);
+    yield;
+  }
+  // Per number: the key it ends (or -1) and the next node on its dictionary chain (or -1).
+  const keyOf = new Int32Array(nodes);
+  const nextOutput = new Int32Array(nodes);
+  yield* chunks(nodes, (from, to) => {
+    for (let n = from; n < to; n++) {
+      const node = order[n] as number;
+      keyOf[n] = keyAt[node] as number;
+      const d = dictionary[node] as number;
+      nextOutput[n] = d === -1 ? -1 : (numberOf[d] as number);
     }
+  });
+  // The transition from a node without a row: its own child, or its failure target's transition.
+  const slowStep = (state: number, s: number): number => {
+    let node = order[state] as number;
+    for (;;) {
+      const n = numberOf[node] as number;
+      if (n < rows) return gotoTable[n * width + s] as number;
+      const c = childOf(node, s);
+      if (c !== -1) return value(c);
+      node = fail[node] as number;
+    }
+  };
+  const hasDuplicates = duplicates.length > 0;
+
+  let hitKeys = new Int32Array(256);
+  let hitEnds = new Int32Array(256);
+  const list = { count: 0, keys: hitKeys, ends: hitEnds };
+
+  const run = (text: string, onHit: ((key: number, end: number) => void) | null): void => {
+    // Locals, not closure variables, in the hot loop.
+    const ascii = asciiSymbol;
+    const table = gotoTable;
+    const rowCount = rows;
+    const w = width;
+    const length = text.length;
+    let state = 0;
+    let count = 0;
+    for (let i = 0; i < length; i++) {
+      const c = text.charCodeAt(i);
+      const s = c < 128 ? (ascii[c] as number) : c === 0x212a ? kelvinSymbol : c === 0x017f ? longSSymbol : 0;
+      if (s === 0) {
+        state = 0;
+        continue;
+      }
+      const v = state < rowCount ? (table[state * w + s] as number) : slowStep(state, s);
+      state = v & NODE_MASK;
+      if (v < OUTPUT_FLAG) continue;
+      let out = (keyOf[state] as number) !== -1 ? state : (nextOutput[state] as number);
+      while (out !== -1) {
+        const k = keyOf[out] as number;
+        const same = hasDuplicates ? duplicates[k] : undefined;
+        if (onHit !== null) {
+          onHit(k, i);
+          if (same !== undefined) for (const d of same) onHit(d, i);
+        } else {
+          const need = count + 1 + (same?.length ?? 0);
+          if (need > hitKeys.length) {
+            const grown = Math.max(hitKeys.length * 2, need);
+            const keysNext = new Int32Array(grown);
+            keysNext.set(hitKeys);
+            const endsNext = new Int32Array(grown);
+            endsNext.set(hitEnds);
+            hitKeys = keysNext;
+            hitEnds = endsNext;
+          }
+          hitKeys[count] = k;
+          hitEnds[count++] = i;
+          if (same !== undefined)
+            for (const d of same) {
+              hitKeys[count] = d;
+              hitEnds[count++] = i;
+            }
+        }
+        out = nextOutput[out] as number;
+      }
+    }
+    list.count = count;
+    list.keys = hitKeys;
+    list.ends = hitEnds;
   };
 
   return {
     keyCount: keys.length,
     nodeCount: nodes,
     scan(text, onHit) {
-      let state = 0;
-      for (let i = 0; i < text.length; i++) {
-        const c = text.charCodeAt(i);
-        const s =
-          c < 128 ? (asciiSymbol[c] as number) : c === 0x212a ? kelvinSymbol : c === 0x017f ? longSSymbol : 0;
-        if (s === 0) {
-          state = 0;
-          continue;
-        }
-        state = step(state, s);
-        let out = (keyAt[state] as number) !== -1 ? state : (dictionary[state] as number);
-        while (out !== -1) {
-          const k = keyAt[out] as number;
-          onHit(k, i);
-          const same = duplicates[k];
-          if (same !== undefined) for (const d of same) onHit(d, i);
-          out = dictionary[out] as number;
-        }
-      }
+      run(text, onHit);
+    },
+    hits(text) {
+      run(text, null);
+      return list;
     },
   };
-}
-
-function maxLength(keys: readonly string[]): number {
-  let max = 0;
-  for (const k of keys) if (k.length > max) max = k.length;
-  return max;
 }

@@ -131,13 +131,75 @@ describe('plainLiteral', () => {
 
 describe('analyseSource', () => {
   it('bounds how far a match runs before its first atom and how long it is (two units a character)', () => {
-    expect(analyseSource('norgate\\s+motors')).toEqual({ atoms: ['norgate'], maxLength: null, maxPrefix: 0 });
+    expect(analyseSource('norgate\\s+motors')).toEqual({
+      atoms: ['norgate'],
+      maxLength: null,
+      maxPrefix: 0,
+      maxSuffix: null,
+      prefixStops: false,
+      suffixStops: true,
+    });
     expect(analyseSource('(?:x|y)?abcd\\s+')).toMatchObject({ atoms: ['abcd'], maxPrefix: 2 });
     expect(analyseSource('XYZ-20\\d{2}-\\d{4}')).toMatchObject({ maxLength: 26, maxPrefix: 0 });
     expect(analyseSource('[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example')).toMatchObject({
       maxLength: null,
       maxPrefix: null,
     });
-    expect(analyseSource('(?P<x>abcd)')).toEqual({ atoms: null, maxLength: null, maxPrefix: null });
+    expect(analyseSource('(?P<x>abcd)')).toMatchObject({ atoms: null, maxLength: null, maxPrefix: null });
+  });
+
+  it('bounds how far a match runs after its atom, and says which sides can hold whitespace', () => {
+    expect(analyseSource('XYZ-20\\d{2}-\\d{4}')).toMatchObject({ maxSuffix: 14, suffixStops: false });
+    expect(analyseSource('a(?:bcde){2,3}f')).toMatchObject({ atoms: ['bcde'], maxPrefix: 2, maxSuffix: 18 });
+    // No length bound before the atom, but no whitespace either: a match starts after the last one.
+    expect(analyseSource('[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example')).toMatchObject({
+      maxPrefix: null,
+      prefixStops: false,
+      maxSuffix: 0,
+      suffixStops: false,
+    });
+    expect(analyseSource('\\w+ abcd\\S+')).toMatchObject({ prefixStops: false, suffixStops: false });
+    expect(analyseSource('[^ ]+@dom\\.ex')).toMatchObject({ prefixStops: true }); // [^ ] holds a tab
+    expect(analyseSource('.+@dom\\.ex')).toMatchObject({ prefixStops: true });
+    expect(analyseSource('\\p{L}+@dom\\.ex')).toMatchObject({ prefixStops: false });
+    expect(analyseSource('[\\s\\w]+@dom\\.ex')).toMatchObject({ prefixStops: true });
+    expect(analyseSource('abcd\\s')).toMatchObject({ maxSuffix: 2, suffixStops: true });
+    // Atoms that contain a shorter atom are dropped: the bounds widen by what they held.
+    expect(analyseSource('word[_-]?statement[_-]?\\d{4,8}\\.pdf')).toMatchObject({
+      maxPrefix: 2,
+      maxSuffix: 26,
+    });
+  });
+
+  it('is sound on the bounds: no match runs further from its atom than they allow', () => {
+    const cases: [string, string][] = [
+      ['[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example', 'mail me: jo.doe@mail.DOM.example, x@dom.example'],
+      ['\\w+ abcd\\S+', 'foo_bar ABCD-zz and x abcdq'],
+      ['word[_-]?statement[_-]?\\d{4,8}\\.pdf', 'WORD_STATEMENT_2024.PDF word-statement-12345678.pdf'],
+      ['a(?:bcde){2,3}f', 'abcdebcdef abcdebcdebcdef'],
+    ];
+    let checked = 0;
+    for (const [p, t] of cases) {
+      const a = analyseSource(p);
+      const re = new RE2(p, 'giu');
+      for (const m of t.matchAll(re)) {
+        const folded = fold(m[0]);
+        const ok = (a.atoms ?? []).some((atom) => {
+          for (let at = folded.indexOf(atom); at !== -1; at = folded.indexOf(atom, at + 1)) {
+            const before = m[0].slice(0, at);
+            const after = m[0].slice(at + atom.length);
+            if (a.maxPrefix !== null && before.length * 2 > a.maxPrefix) continue;
+            if (a.maxSuffix !== null && after.length * 2 > a.maxSuffix) continue;
+            if (!a.prefixStops && /[\t\n\v\f\r ]/.test(before)) continue;
+            if (!a.suffixStops && /[\t\n\v\f\r ]/.test(after)) continue;
+            return true;
+          }
+          return false;
+        });
+        expect(ok, `${p} on ${m[0]}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(6);
   });
 });

@@ -51,22 +51,33 @@ interface Info {
    * occurrence of an atom it contains (Infinity when unbounded).
    */
   readonly prefix: number;
+  /** With `atoms`: the most code units a match runs after the end of that occurrence. */
+  readonly suffix: number;
+  /** With `atoms`: whether the text before that occurrence (in the match) can hold a stop character. */
+  readonly prefixStops: boolean;
+  /** With `atoms`: whether the text after that occurrence can hold a stop character. */
+  readonly suffixStops: boolean;
 }
 
-/** An atom set with the prefix bound that goes with it (see Info). */
+/** An atom set with the bounds that go with it (see Info). */
 interface Candidate {
   readonly atoms: readonly string[];
   readonly prefix: number;
+  readonly suffix: number;
+  readonly prefixStops: boolean;
+  readonly suffixStops: boolean;
 }
 
-const ANY: Info = { exact: null, atoms: null, prefix: Infinity };
-const EMPTY: Info = { exact: [''], atoms: null, prefix: Infinity };
+/** No bounds: what a node without atoms carries. */
+const UNBOUNDED = { prefix: Infinity, suffix: Infinity, prefixStops: true, suffixStops: true } as const;
+const ANY: Info = { exact: null, atoms: null, ...UNBOUNDED };
+const EMPTY: Info = { exact: [''], atoms: null, ...UNBOUNDED };
 const DIGITS: readonly string[] = '0123456789'.split('');
 /** One-character exact infos for ASCII, shared (the walk makes one per literal character). */
 const ASCII_INFO: readonly Info[] = Array.from({ length: 128 }, (_, c) => ({
   exact: [String.fromCharCode(foldCodeUnit(c))],
   atoms: null,
-  prefix: Infinity,
+  ...UNBOUNDED,
 }));
 
 const parser = new RegExpParser({ ecmaVersion: 2025 });
@@ -83,7 +94,39 @@ export interface SourceAnalysis {
    * starts within that distance before some atom hit.
    */
   readonly maxPrefix: number | null;
+  /**
+   * With atoms: the most UTF-16 code units a match can run after the end of that atom occurrence
+   * (each character counted as two), or null when unbounded.
+   */
+  readonly maxSuffix: number | null;
+  /**
+   * With atoms: false when the part of a match before that atom occurrence can never hold a
+   * {@link STOP_CHARACTERS stop character} (a match then starts after the last one before the hit).
+   */
+  readonly prefixStops: boolean;
+  /** With atoms: false when the part of a match after that occurrence can never hold a stop character. */
+  readonly suffixStops: boolean;
 }
+
+/**
+ * Whitespace that ends a token: [\t\n\v\f\r ]. A pattern part that cannot match any of them (an
+ * address's local part, a word) cannot run across one, which bounds a match without a length bound.
+ */
+export const STOP_CHARACTERS = '\t\n\v\f\r ';
+
+/** Whether code unit `c` is one of {@link STOP_CHARACTERS}. */
+export function isStopCode(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13);
+}
+
+const NO_ANALYSIS: SourceAnalysis = {
+  atoms: null,
+  maxLength: null,
+  maxPrefix: null,
+  maxSuffix: null,
+  prefixStops: true,
+  suffixStops: true,
+};
 
 /** Atoms and longest match of `source` from one parse; both null when it cannot be parsed. */
 export function analyseSource(source: string): SourceAnalysis {
@@ -91,15 +134,19 @@ export function analyseSource(source: string): SourceAnalysis {
   try {
     pattern = parser.parsePattern(source, 0, source.length, { unicode: true });
   } catch {
-    return { atoms: null, maxLength: null, maxPrefix: null };
+    return NO_ANALYSIS;
   }
   const info = alternation(pattern.alternatives);
-  const chosen = best([own(info), whole(info)]);
+  let chosen = best([own(info), whole(info)]);
   const longestMatch = longestAlternation(pattern.alternatives);
+  if (chosen !== null) chosen = minimal(chosen);
   return {
-    atoms: chosen === null ? null : minimal(chosen.atoms),
+    atoms: chosen === null ? null : chosen.atoms,
     maxLength: Number.isFinite(longestMatch) ? longestMatch : null,
     maxPrefix: chosen !== null && Number.isFinite(chosen.prefix) ? chosen.prefix : null,
+    maxSuffix: chosen !== null && Number.isFinite(chosen.suffix) ? chosen.suffix : null,
+    prefixStops: chosen?.prefixStops ?? true,
+    suffixStops: chosen?.suffixStops ?? true,
   };
 }
 
@@ -116,23 +163,31 @@ export function literalAtoms(source: string): readonly string[] | null {
  * ASCII only (then the prefilter's hit is already re2's answer), else null.
  */
 export function plainLiteral(source: string): string | null {
-  let out = '';
+  if (source.length === 0) return null;
+  let escapes = false;
   for (let i = 0; i < source.length; i++) {
-    let c = source.charCodeAt(i);
-    if (c > 0x7f) return null;
-    const ch = source[i] as string;
-    if (ch === '\\') {
-      const next = source[i + 1];
-      if (next === undefined || !/^[\^$\\.*+?()[\]{}|/\-@#:,'"!%&=<>`~ ;_]$/.test(next)) return null;
-      c = next.charCodeAt(0);
+    const c = source.charCodeAt(i);
+    if (c > 0x7f || META[c] === 1) return null;
+    if (c === 92) {
+      // A backslash escapes only a punctuation character that stands for itself.
+      if (i + 1 >= source.length || ESCAPABLE[source.charCodeAt(i + 1)] !== 1) return null;
+      escapes = true;
       i++;
-    } else if ('^$.*+?()[]{}|'.includes(ch)) {
-      return null;
     }
-    out += String.fromCharCode(foldCodeUnit(c));
   }
-  return out === '' ? null : out;
+  // ASCII only, so toLowerCase is foldCodeUnit (and gives a flat string, cheap to hash and sort).
+  return (escapes ? source.replace(/\\(.)/g, '$1') : source).toLowerCase();
 }
+
+const codeTable = (chars: string): Uint8Array => {
+  const table = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
+  return table;
+};
+/** Metacharacters that make a source more than a literal (the backslash is handled apart). */
+const META = codeTable('^$.*+?()[]{}|');
+/** Characters a backslash may escape in a literal. */
+const ESCAPABLE = codeTable('^$\\.*+?()[]{}|/-@#:,\'"!%&=<>`~ ;_');
 
 function validSet(set: readonly string[] | null): readonly string[] | null {
   if (set === null || set.length === 0) return null;
@@ -150,13 +205,34 @@ function acceptable(atom: string): boolean {
   return false;
 }
 
-/** Drops atoms that contain another atom of the set (the shorter one already covers them). */
-function minimal(atoms: readonly string[]): readonly string[] {
-  if (atoms.length === 1) return atoms;
+/**
+ * Drops atoms that contain another atom of the set (the shorter one already covers them). The
+ * occurrence of the shorter atom may sit anywhere inside the longer one, so the bounds widen by the
+ * difference in length on both sides, and a stop character in the dropped text counts on both sides.
+ */
+function minimal(candidate: Candidate): Candidate {
+  const atoms = candidate.atoms;
+  if (atoms.length === 1) return candidate;
   const sorted = [...new Set(atoms)].sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
   const kept: string[] = [];
-  for (const a of sorted) if (!kept.some((k) => a.includes(k))) kept.push(a);
-  return kept;
+  let slack = 0;
+  let stops = false;
+  for (const a of sorted) {
+    const inside = kept.find((k) => a.includes(k));
+    if (inside === undefined) {
+      kept.push(a);
+      continue;
+    }
+    slack = Math.max(slack, a.length - inside.length);
+    for (let i = 0; i < a.length; i++) if (isStopCode(a.charCodeAt(i))) stops = true;
+  }
+  return {
+    atoms: kept,
+    prefix: candidate.prefix + 2 * slack,
+    suffix: candidate.suffix + 2 * slack,
+    prefixStops: candidate.prefixStops || stops,
+    suffixStops: candidate.suffixStops || stops,
+  };
 }
 
 /**
@@ -173,34 +249,59 @@ const COMMON_WORDS = new Set(
   ).split(' '),
 );
 
+const COMMON_MIN = Math.min(...[...COMMON_WORDS].map((w) => w.length));
+const COMMON_MAX = Math.max(...[...COMMON_WORDS].map((w) => w.length));
+
 /** Expected cost of a set: the sum of each atom's chance to appear by accident (lower is better). */
 function cost(atoms: readonly string[]): number {
   let total = 0;
-  for (const a of atoms) {
-    if (COMMON_WORDS.has(a.replace(/^[\s_.-]+|[\s_.-]+$/g, ''))) {
-      total += 2 ** -12;
-      continue;
-    }
-    let bits = 0;
-    for (let i = 0; i < a.length; i++) {
-      const c = a.charCodeAt(i);
-      bits += c >= 97 && c <= 122 ? 4 : c >= 48 && c <= 57 ? 2.5 : 3;
-    }
-    // Each atom also costs a slot in the automaton: a few more atoms are worth it only when rarer.
-    total += 2 ** -bits + 2 ** -48;
-  }
+  for (const a of atoms) total += atomCost(a);
   return total;
+}
+
+/** [\s_.-], trimmed off an atom before it is looked up among the common words. */
+function isTrimCode(c: number): boolean {
+  return c === 95 || c === 46 || c === 45 || (c >= 9 && c <= 13) || c === 32;
+}
+
+function atomCost(a: string): number {
+  let from = 0;
+  let to = a.length;
+  while (from < to && isTrimCode(a.charCodeAt(from))) from++;
+  while (to > from && isTrimCode(a.charCodeAt(to - 1))) to--;
+  const length = to - from;
+  if (
+    length >= COMMON_MIN &&
+    length <= COMMON_MAX &&
+    COMMON_WORDS.has(from === 0 && to === a.length ? a : a.slice(from, to))
+  )
+    return 2 ** -12;
+  let bits = 0;
+  for (let i = 0; i < a.length; i++) {
+    const c = a.charCodeAt(i);
+    bits += c >= 97 && c <= 122 ? 4 : c >= 48 && c <= 57 ? 2.5 : 3;
+  }
+  // Each atom also costs a slot in the automaton: a few more atoms are worth it only when rarer.
+  return 2 ** -bits + 2 ** -48;
 }
 
 /** A node's own atom candidate. */
 function own(info: Info): Candidate | null {
-  return info.atoms === null ? null : { atoms: info.atoms, prefix: info.prefix };
+  return info.atoms === null
+    ? null
+    : {
+        atoms: info.atoms,
+        prefix: info.prefix,
+        suffix: info.suffix,
+        prefixStops: info.prefixStops,
+        suffixStops: info.suffixStops,
+      };
 }
 
 /** A node's exact strings as a candidate: each occurrence starts where the node's match starts. */
 function whole(info: Info): Candidate | null {
   const atoms = validSet(info.exact);
-  return atoms === null ? null : { atoms, prefix: 0 };
+  return atoms === null ? null : { atoms, prefix: 0, suffix: 0, prefixStops: false, suffixStops: false };
 }
 
 /** The cheapest candidate; one with a bounded prefix is preferred unless far more common. */
@@ -219,7 +320,7 @@ function best(candidates: readonly (Candidate | null)[]): Candidate | null {
 }
 
 function info(exact: readonly string[] | null, chosen: Candidate | null): Info {
-  return { exact, atoms: chosen?.atoms ?? null, prefix: chosen?.prefix ?? Infinity };
+  return chosen === null ? { exact, atoms: null, ...UNBOUNDED } : { exact, ...chosen };
 }
 
 function alternation(alternatives: readonly AST.Alternative[]): Info {
@@ -237,13 +338,19 @@ function alternation(alternatives: readonly AST.Alternative[]): Info {
   // One atom set per branch: every match goes through one branch.
   const atoms: string[] = [];
   let prefix = 0;
+  let suffix = 0;
+  let prefixStops = false;
+  let suffixStops = false;
   for (const i of infos) {
     const branch = best([own(i), whole(i)]);
     if (branch === null) return info(exact, null);
     atoms.push(...branch.atoms);
     prefix = Math.max(prefix, branch.prefix);
+    suffix = Math.max(suffix, branch.suffix);
+    prefixStops ||= branch.prefixStops;
+    suffixStops ||= branch.suffixStops;
   }
-  return info(exact, { atoms, prefix });
+  return info(exact, { atoms, prefix, suffix, prefixStops, suffixStops });
 }
 
 /** The walk over one sequence: see {@link sequence}. */
@@ -252,30 +359,63 @@ class SequenceWalk {
   /** Cross product of the current run of consecutive exact elements, and where it starts. */
   run: string[] = [''];
   runStart = 0;
+  runStartStops = false;
   /** The current run of single-string elements, and where it starts. */
   plain = '';
   plainStart = 0;
+  plainStartStops = false;
   /** The cross product of every element, while all are exact and few. */
   whole: string[] | null = [''];
   /** Longest match of the elements visited so far (Infinity once one is unbounded). */
   offset = 0;
+  /** Whether an element visited so far can match a stop character. */
+  stops = false;
+  /**
+   * The bound after a run that ends before the element being visited: that element's and every
+   * later element's longest match, and whether any of them can match a stop character.
+   */
+  suffix = 0;
+  suffixStops = false;
+
+  /** Sets the bounds of what follows the element about to be visited (see `suffix`). */
+  before(suffix: number, suffixStops: boolean): void {
+    this.suffix = suffix;
+    this.suffixStops = suffixStops;
+  }
 
   closeRun(): void {
-    if (this.run.length > 1 || this.run[0] !== this.plain) this.candidate(validSet(this.run), this.runStart);
+    if (this.run.length > 1 || this.run[0] !== this.plain)
+      this.candidate(validSet(this.run), this.runStart, this.runStartStops);
     this.run = [''];
   }
 
   closePlain(): void {
-    if (this.plain.length >= MIN_ATOM_LENGTH) this.candidate(validSet([this.plain]), this.plainStart);
+    if (this.plain.length >= MIN_ATOM_LENGTH)
+      this.candidate(validSet([this.plain]), this.plainStart, this.plainStartStops);
     this.plain = '';
   }
 
-  candidate(atoms: readonly string[] | null, prefix: number): void {
-    if (atoms !== null) this.candidates.push({ atoms, prefix });
+  candidate(atoms: readonly string[] | null, prefix: number, prefixStops: boolean): void {
+    if (atoms !== null)
+      this.candidates.push({
+        atoms,
+        prefix,
+        suffix: this.suffix,
+        prefixStops,
+        suffixStops: this.suffixStops,
+      });
   }
 
-  visit(info: Info, longestMatch: number): void {
-    this.candidate(info.atoms, this.offset + info.prefix);
+  /** Visits one element; `after` and `afterStops` describe the elements that follow it. */
+  visit(info: Info, longestMatch: number, stops: boolean, after: number, afterStops: boolean): void {
+    if (info.atoms !== null)
+      this.candidates.push({
+        atoms: info.atoms,
+        prefix: this.offset + info.prefix,
+        suffix: info.suffix + after,
+        prefixStops: this.stops || info.prefixStops,
+        suffixStops: info.suffixStops || afterStops,
+      });
     const exact = info.exact;
     if (exact === null) {
       this.closeRun();
@@ -284,8 +424,14 @@ class SequenceWalk {
     } else if (exact.length === 1) {
       const only = exact[0] as string;
       if (only !== '') {
-        if (this.plain === '') this.plainStart = this.offset;
-        if (this.run.length === 1 && this.run[0] === '') this.runStart = this.offset;
+        if (this.plain === '') {
+          this.plainStart = this.offset;
+          this.plainStartStops = this.stops;
+        }
+        if (this.run.length === 1 && this.run[0] === '') {
+          this.runStart = this.offset;
+          this.runStartStops = this.stops;
+        }
         this.plain += only;
         const run = this.run;
         for (let i = 0; i < run.length; i++) run[i] += only;
@@ -294,25 +440,56 @@ class SequenceWalk {
       }
     } else {
       this.closePlain();
-      if (this.run.length === 1 && this.run[0] === '') this.runStart = this.offset;
+      if (this.run.length === 1 && this.run[0] === '') {
+        this.runStart = this.offset;
+        this.runStartStops = this.stops;
+      }
       const next = product(this.run, exact);
       if (next === null) {
         // Too many strings: keep the run so far as a candidate, start a new one with this element.
-        this.candidate(validSet(this.run), this.runStart);
+        this.candidate(validSet(this.run), this.runStart, this.runStartStops);
         this.run = exact.slice();
         this.runStart = this.offset;
+        this.runStartStops = this.stops;
       } else {
         this.run = next;
       }
       this.whole = this.whole === null ? null : product(this.whole, exact);
     }
     this.offset += longestMatch;
+    this.stops ||= stops;
   }
 }
 
 function sequence(elements: readonly AST.Element[]): Info {
+  // What follows each element: the sum of the later elements' longest matches, and whether any of
+  // them can match a stop character.
+  const count = elements.length;
+  const after = new Array<number>(count);
+  const afterStops = new Array<boolean>(count);
+  const lengths = new Array<number>(count);
+  const stopping = new Array<boolean>(count);
+  let tail = 0;
+  let tailStops = false;
+  for (let i = count - 1; i >= 0; i--) {
+    after[i] = tail;
+    afterStops[i] = tailStops;
+    const e = elements[i] as AST.Element;
+    const length = longest(e);
+    const stops = canStop(e);
+    lengths[i] = length;
+    stopping[i] = stops;
+    tail += length;
+    tailStops ||= stops;
+  }
   const walk = new SequenceWalk();
-  for (const element of elements) {
+  elements.forEach((element, i) => {
+    const each = lengths[i] as number;
+    const stops = stopping[i] as boolean;
+    const rest = after[i] as number;
+    const restStops = afterStops[i] as boolean;
+    // A run closed while visiting this element ends at or before its end: bound it by all of it.
+    walk.before(each + rest, stops || restStops);
     // A small fixed repeat of an exact element (`\d{3}`, `x{2}`) is that many copies.
     if (
       element.type === 'Quantifier' &&
@@ -322,13 +499,15 @@ function sequence(elements: readonly AST.Element[]): Info {
     ) {
       const inner = node(element.element);
       if (inner.exact !== null) {
-        const each = longest(element.element);
-        for (let i = 0; i < element.min; i++) walk.visit(inner, each);
-        continue;
+        const one = longest(element.element);
+        for (let k = 0; k < element.min; k++)
+          walk.visit(inner, one, stops, one * (element.min - 1 - k) + rest, restStops);
+        return;
       }
     }
-    walk.visit(node(element), longest(element));
-  }
+    walk.visit(node(element), each, stops, rest, restStops);
+  });
+  walk.before(0, false);
   walk.closeRun();
   walk.closePlain();
   return info(walk.whole, best(walk.candidates));
@@ -356,8 +535,7 @@ function node(element: AST.Element): Info {
     case 'CharacterClass':
       return characterClass(element);
     case 'CharacterSet':
-      if (element.kind === 'digit' && !element.negate)
-        return { exact: DIGITS, atoms: null, prefix: Infinity };
+      if (element.kind === 'digit' && !element.negate) return { exact: DIGITS, atoms: null, ...UNBOUNDED };
       return ANY;
     default:
       return ANY;
@@ -371,14 +549,22 @@ function quantifier(q: AST.Quantifier): Info {
       return {
         exact: inner.exact.includes('') ? inner.exact : ['', ...inner.exact],
         atoms: null,
-        prefix: Infinity,
+        ...UNBOUNDED,
       };
     }
     return ANY;
   }
   // At least one repetition: whatever every match of the element contains, every match contains,
-  // and the first repetition's occurrence is as near the start as the element's own.
-  return info(null, best([own(inner), whole(inner)]));
+  // and the first repetition's occurrence is as near the start as the element's own; after it come
+  // the rest of that repetition and up to max - 1 more.
+  const chosen = best([own(inner), whole(inner)]);
+  if (chosen === null) return info(null, null);
+  const more = q.max - 1;
+  return info(null, {
+    ...chosen,
+    suffix: more === 0 ? chosen.suffix : chosen.suffix + more * longest(q.element),
+    suffixStops: chosen.suffixStops || (more > 0 && canStop(q.element)),
+  });
 }
 
 function addFolded(out: string[], c: number): void {
@@ -403,7 +589,75 @@ function characterClass(cls: AST.CharacterClass): Info {
     }
     if (out.length > MAX_CLASS) return ANY;
   }
-  return out.length === 0 ? ANY : { exact: out, atoms: null, prefix: Infinity };
+  return out.length === 0 ? ANY : { exact: out, atoms: null, ...UNBOUNDED };
+}
+
+/** Unicode properties (`\\p{…}`) that hold no stop character. */
+const STOP_FREE_PROPERTIES = new Set(
+  'L Letter Lu Ll Lt Lm Lo LC N Number Nd Nl No Alphabetic Alpha M Mark P Punctuation S Symbol'.split(' '),
+);
+
+/** Whether `element` can match (or contain) a stop character; true when unsure. */
+function canStop(element: AST.Element): boolean {
+  switch (element.type) {
+    case 'Assertion':
+      return false;
+    case 'Character':
+      return isStopCode(element.value);
+    case 'Group':
+    case 'CapturingGroup':
+      return element.alternatives.some((a) => a.elements.some(canStop));
+    case 'Quantifier':
+      return element.max > 0 && canStop(element.element);
+    case 'CharacterSet':
+      return setCanStop(element);
+    case 'CharacterClass': {
+      if (element.unicodeSets) return true;
+      // A class can match a stop character when one is in it (or, negated, one is not in it).
+      const members: readonly AST.CharacterClassElement[] = element.elements;
+      for (let c = 9; c <= 32; c = c === 13 ? 32 : c + 1) {
+        let inClass = false;
+        for (const e of members) {
+          if (e.type === 'Character') inClass = e.value === c;
+          else if (e.type === 'CharacterClassRange') inClass = e.min.value <= c && c <= e.max.value;
+          else if (e.type === 'CharacterSet') inClass = setHolds(e, c);
+          else return true;
+          if (inClass) break;
+        }
+        if (inClass !== element.negate) return true;
+      }
+      return false;
+    }
+    default:
+      return true;
+  }
+}
+
+function setCanStop(set: AST.CharacterSet): boolean {
+  for (let c = 9; c <= 32; c = c === 13 ? 32 : c + 1) if (setHolds(set, c)) return true;
+  return false;
+}
+
+/** Whether a character set (`.`, `\\d`, `\\s`, `\\w`, `\\p{…}`) holds the stop character `c`; true when unsure. */
+function setHolds(set: AST.CharacterSet, c: number): boolean {
+  switch (set.kind) {
+    case 'any':
+      return c !== 10 && c !== 13; // re2 `.` without 's' matches everything but \n (and we say \r too, to be safe)
+    case 'digit':
+    case 'word':
+      return set.negate; // \d and \w hold none; \D and \W hold them all
+    case 'space':
+      return !set.negate;
+    case 'property': {
+      if (set.strings) return true;
+      const name = set.value ?? set.key;
+      const free = set.value === null || set.key === 'General_Category' || set.key === 'gc';
+      const holds = !(free && STOP_FREE_PROPERTIES.has(name));
+      return set.negate ? true : holds;
+    }
+    default:
+      return true;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, syntheticMarks, syntheticMessage } from '../../../bench/matching-corpus.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
-import { compileMatcher } from './compile-matcher.ts';
+import { compileMatcher, compileMatcherAsync } from './compile-matcher.ts';
 import type { IndexedMark, MarkHit } from './matcher.ts';
 import { createNaiveMatcher } from './naive-matcher.ts';
 
@@ -126,6 +126,56 @@ describe('compileMatcher (§13.3)', () => {
     }
   });
 
+  it('reads a literal between \\b anchors without re2, exactly as re2 does: ASCII word characters only', () => {
+    const marks = [
+      mark('\\bnorgate\\b'),
+      mark('\\bask\\b'),
+      mark('\\bx_y\\.z\\b'),
+      mark('\\b-ref\\b'),
+      mark('foo\\\\b'), // a literal backslash then "b": not an anchor
+      mark('foo\\\\\\b'), // a literal backslash, then an anchor
+      mark('\\bpa-2026-0901'),
+    ];
+    const texts = [
+      'norgate',
+      'xnorgate norgate_ norgate9 norgateé énorgate NORGATE.',
+      'AS\u212A as\u212A ask\u212A \u212Aask a\u017Fk ask',
+      'x_y.z1 x_y.zz (x_y.z)',
+      'a-ref -ref a -refx -ref',
+      'foo\\b foo\\x foo\\',
+      'pa-2026-09012 xpa-2026-0901 _pa-2026-0901 PA-2026-0901',
+    ];
+    const compiled = compileMatcher(marks);
+    expect(compiled.stats.literalMarks).toBe(marks.length);
+    const naive = createNaiveMatcher(marks);
+    for (const body of texts) {
+      const m = message({ body, subject: `${body} ${body.toUpperCase()}` });
+      expect(show(compiled.match(m)), body).toEqual(show(naive.match(m)));
+    }
+  });
+
+  it('stays exact on a long token without whitespace full of atom hits (bounds by whitespace give way)', () => {
+    const marks = [
+      mark('[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example'),
+      mark('\\w+ abcd\\S+'),
+      mark('[a-z]+norgate\\s+motors'),
+      mark('x\\w*abcd\\S*q'),
+    ];
+    const blob = 'ab.dom.examplexabcd-norgate'.repeat(400);
+    const texts = [
+      blob,
+      `${blob} abcd-${blob}q norgate motors`,
+      `x${blob}@dom.example`,
+      `start ${blob.slice(0, 3000)}@sub.dom.example end`,
+    ];
+    const compiled = compileMatcher(marks);
+    const naive = createNaiveMatcher(marks);
+    for (const body of texts) {
+      const m = message({ body });
+      expect(show(compiled.match(m)), body.slice(0, 40)).toEqual(show(naive.match(m)));
+    }
+  });
+
   it('reports each (mark, part) once and a mark in every part it names', () => {
     const marks = [mark('gulftrade')];
     const hits = compileMatcher(marks).match(
@@ -162,5 +212,29 @@ describe('compileMatcher (§13.3)', () => {
     }
     expect(compared).toBe(450);
     expect(hitsSeen).toBeGreaterThan(300);
+  });
+
+  it('compiles without blocking the event loop: slices with turns between them, the same matcher (§13.3)', async () => {
+    const marks = syntheticMarks(3000, 11);
+    let turns = 0;
+    let running = true;
+    const tick = (): void => {
+      turns++;
+      if (running) setImmediate(tick);
+    };
+    setImmediate(tick);
+    let slices = 0;
+    const compiled = await compileMatcherAsync(marks, { sliceMs: 0, onSlice: () => slices++ });
+    running = false;
+    // sliceMs 0: one step per slice, and the event loop turned between slices.
+    expect(slices).toBeGreaterThan(10);
+    expect(turns).toBeGreaterThan(10);
+    const sync = compileMatcher(marks);
+    expect(compiled.stats).toEqual(sync.stats);
+    const rnd = seededRandom(12);
+    for (let i = 0; i < 40; i++) {
+      const m = syntheticMessage(rnd, marks, 1500, i);
+      expect(show(compiled.match(m))).toEqual(show(sync.match(m)));
+    }
   });
 });

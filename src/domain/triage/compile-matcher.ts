@@ -4,10 +4,14 @@
  * - One Aho-Corasick automaton over case-folded UTF-16 text holds every plain literal mark and the
  *   literal atoms (`literalAtoms`) of every regex mark; each part of a message is scanned once.
  * - A plain ASCII literal's first hit is already re2's answer (same leftmost match, same case folding:
- *   see `foldCodeUnit`), so it needs no confirmation.
- * - A regex mark whose atom hit is confirmed by its own re2 (compiled lazily, LRU-bounded), searching
- *   from the last position where a match containing that hit could start; that search returns
- *   exactly what re2 returns on the whole part.
+ *   see `foldCodeUnit`), so it needs no confirmation; so is the first hit of one between `\b`
+ *   anchors where both hold (re2's `\b` is ASCII-only, checked on the text as written).
+ * - A regex mark whose atom hits is confirmed by its own re2 (compiled on first use, at most
+ *   {@link CONFIRM_CACHE_SIZE} kept) on windows around the hits only: a match lies within its
+ *   analysed lead and trail of an atom hit (`analyseSource`), or, where a side has no length bound
+ *   but cannot hold whitespace, within the token; a mark bounded only before its atom is tried
+ *   anchored at each position where a match could start. Either returns exactly what re2 returns
+ *   on the whole part.
  * - Marks with no atoms run in RE2.Set shards of at most {@link SET_SHARD_SIZE} per part (larger sets
  *   thrash their DFA or fail to compile), then their own re2 gives the matched text.
  *
@@ -18,8 +22,9 @@ import RE2 from 're2';
 import { MAIL_PARTS } from '../mail/mail-message.ts';
 import type { MailMessage, MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
-import { buildAhoCorasick } from './aho-corasick.ts';
-import { analyseSource, plainLiteral } from './atoms.ts';
+import { setImmediate } from 'node:timers/promises';
+import { buildAhoCorasickSteps, runSteps } from './aho-corasick.ts';
+import { analyseSource, isStopCode, plainLiteral } from './atoms.ts';
 import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
 
 /** Most patterns per RE2.Set (a shard-size sweep on this machine found ~1k best). */
@@ -60,23 +65,79 @@ interface Shard {
   readonly marks: readonly number[];
 }
 
+/** How a regex mark with atoms is confirmed (see `compileMatcher`). */
+const CONFIRM_WINDOW = 0; // re2 on a window around each atom hit
+const CONFIRM_ANCHORED = 1; // re2 anchored at each position where a match could start
+const CONFIRM_WHOLE = 2; // re2 on the whole part
+
+/** Windows closer than this many code units are searched as one (one re2 call instead of two). */
+const MERGE_GAP = 32;
+
 /** Compiles `marks` into a matcher whose cost grows far slower than the number of marks (§13.3). */
 export function compileMatcher(marks: readonly IndexedMark[], options: CompileOptions = {}): CompiledMatcher {
+  return runSteps(compileSteps(marks, options));
+}
+
+export interface AsyncCompileOptions extends CompileOptions {
+  /** Longest the compile runs before it lets the event loop turn (ms); default {@link COMPILE_SLICE_MS}. */
+  readonly sliceMs?: number;
+  /** Called after each slice, with how long it ran (ms): for benchmarks and tests. */
+  readonly onSlice?: (ms: number) => void;
+}
+
+/** Default longest stretch an asynchronous compile holds the event loop (ms). */
+export const COMPILE_SLICE_MS = 10;
+
+/**
+ * `compileMatcher` without blocking the event loop (§13.3, issue 3 "compiled off the event loop"):
+ * the same compile, run in slices of about `sliceMs` with a turn of the event loop between them,
+ * so requests keep being served while a large directory compiles. The result is the same matcher.
+ * (re2 objects cannot cross threads, and the matcher runs where its re2 objects live, so the
+ * compile is sliced rather than moved to a worker.)
+ */
+export async function compileMatcherAsync(
+  marks: readonly IndexedMark[],
+  options: AsyncCompileOptions = {},
+): Promise<CompiledMatcher> {
+  const sliceMs = options.sliceMs ?? COMPILE_SLICE_MS;
+  const steps = compileSteps(marks, options);
+  for (;;) {
+    const started = performance.now();
+    let r = steps.next();
+    while (r.done !== true && performance.now() - started < sliceMs) r = steps.next();
+    options.onSlice?.(performance.now() - started);
+    if (r.done === true) return r.value;
+    await setImmediate();
+  }
+}
+
+/** Iterations of the compile's mark loop between two pauses. */
+const MARK_STEP = 256;
+
+/** The compile as a generator that pauses (yields) every few hundred marks, key groups or shards. */
+function* compileSteps(
+  marks: readonly IndexedMark[],
+  options: CompileOptions,
+): Generator<void, CompiledMatcher> {
   const shardSize = options.setShardSize ?? SET_SHARD_SIZE;
   const n = marks.length;
   const kind = new Uint8Array(n);
   const partMask = new Uint8Array(n);
   const literalLength = new Int32Array(n);
-  const reach = new Int32Array(n); // longest match in code units, -1 when unbounded
-  const lead = new Int32Array(n); // most code units a match runs before its first atom, -1 when unbounded
+  const boundary = new Uint8Array(n); // a literal's \b: BOUNDARY_BEFORE | BOUNDARY_AFTER
+  const confirmHow = new Uint8Array(n);
+  // Where a match can lie around an atom hit [start, end] (code units, see SourceAnalysis):
+  const lead = new Int32Array(n); // at most this far before the start, -1 when unbounded
+  const trail = new Int32Array(n); // at most this far after the end, -1 when unbounded
+  const leadStops = new Uint8Array(n); // 1 when the text before the hit can hold a stop character
+  const trailStops = new Uint8Array(n);
   const keyIndex = new Map<string, number>();
   const keys: string[] = [];
-  const keyMarks: number[][] = [];
+  // (key, mark) pairs, grouped by key below.
+  let pairKey = new Int32Array(Math.max(16, n + (n >> 1)));
+  let pairMark = new Int32Array(pairKey.length);
+  let pairs = 0;
   const setMarksByPart: number[][] = MAIL_PARTS.map(() => []);
-  const analysed = new Map<
-    string,
-    { literal: string | null; atoms: readonly string[] | null; reach: number; lead: number }
-  >();
   let literalMarks = 0;
   let atomMarks = 0;
   let setMarks = 0;
@@ -87,73 +148,96 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
       k = keys.length;
       keyIndex.set(key, k);
       keys.push(key);
-      keyMarks.push([]);
     }
-    (keyMarks[k] as number[]).push(mark);
+    if (pairs === pairKey.length) {
+      pairKey = grow(pairKey);
+      pairMark = grow(pairMark);
+    }
+    pairKey[pairs] = k;
+    pairMark[pairs++] = mark;
   };
 
-  for (let m = 0; m < n; m++) {
-    const mark = marks[m] as IndexedMark;
-    let mask = 0;
-    MAIL_PARTS.forEach((part, i) => {
-      if (mark.parts.includes(part)) mask |= 1 << i;
-    });
-    partMask[m] = mask;
-    let a = analysed.get(mark.source);
-    if (a === undefined) {
-      const literal = plainLiteral(mark.source);
-      const analysis = literal === null ? analyseSource(mark.source) : null;
-      const atoms = analysis?.atoms ?? null;
-      a = {
-        literal,
-        atoms,
-        reach: atoms === null ? -1 : (analysis?.maxLength ?? -1),
-        lead: atoms === null ? -1 : (analysis?.maxPrefix ?? -1),
-      };
-      analysed.set(mark.source, a);
+  // In chunks of marks, each a plain function call (a generator's own loops are not optimised).
+  const absorb = (from: number, to: number): void => {
+    for (let m = from; m < to; m++) {
+      const mark = marks[m] as IndexedMark;
+      let mask = 0;
+      for (let i = 0; i < MAIL_PARTS.length; i++)
+        if (mark.parts.includes(MAIL_PARTS[i] as MailPart)) mask |= 1 << i;
+      partMask[m] = mask;
+      const a = analyse(mark.source);
+      if (a.literal !== null) {
+        kind[m] = KIND_LITERAL;
+        literalLength[m] = a.literal.length;
+        boundary[m] = a.boundary;
+        addKey(a.literal, m);
+        literalMarks++;
+      } else if (a.atoms !== null) {
+        kind[m] = KIND_ATOMS;
+        lead[m] = a.lead;
+        trail[m] = a.trail;
+        leadStops[m] = a.leadStops ? 1 : 0;
+        trailStops[m] = a.trailStops ? 1 : 0;
+        confirmHow[m] =
+          a.trail >= 0 || !a.trailStops
+            ? CONFIRM_WINDOW
+            : a.lead >= 0 || !a.leadStops
+              ? CONFIRM_ANCHORED
+              : CONFIRM_WHOLE;
+        for (const atom of a.atoms) addKey(atom, m);
+        atomMarks++;
+      } else {
+        kind[m] = KIND_SET;
+        for (let i = 0; i < MAIL_PARTS.length; i++)
+          if ((mask & (1 << i)) !== 0) (setMarksByPart[i] as number[]).push(m);
+        setMarks++;
+      }
     }
-    if (a.literal !== null) {
-      kind[m] = KIND_LITERAL;
-      literalLength[m] = a.literal.length;
-      addKey(a.literal, m);
-      literalMarks++;
-    } else if (a.atoms !== null) {
-      kind[m] = KIND_ATOMS;
-      reach[m] = a.reach;
-      lead[m] = a.lead;
-      for (const atom of a.atoms) addKey(atom, m);
-      atomMarks++;
-    } else {
-      kind[m] = KIND_SET;
-      MAIL_PARTS.forEach((_, i) => {
-        if ((mask & (1 << i)) !== 0) (setMarksByPart[i] as number[]).push(m);
-      });
-      setMarks++;
-    }
+  };
+  for (let from = 0; from < n; from += MARK_STEP) {
+    absorb(from, Math.min(n, from + MARK_STEP));
+    yield;
   }
 
-  const automaton = buildAhoCorasick(keys);
-  // Flatten key -> marks into two arrays (start offsets and mark ids).
+  const automaton = yield* buildAhoCorasickSteps(keys);
+  yield;
+  // Group the pairs by key (a counting sort; marks stay in order): key k's marks are
+  // keyMark[keyStart[k] .. keyStart[k + 1]).
   const keyStart = new Int32Array(keys.length + 1);
-  let total = 0;
-  keyMarks.forEach((list, k) => {
-    keyStart[k] = total;
-    total += list.length;
-  });
-  keyStart[keys.length] = total;
-  const keyMark = new Int32Array(total);
-  keyMarks.forEach((list, k) => keyMark.set(list, keyStart[k]));
-
-  const shardsByPart: Shard[][] = setMarksByPart.map((list) => buildShards(marks, list, shardSize));
-  const confirm = createRegexCache(options.confirmCacheSize ?? CONFIRM_CACHE_SIZE, 'giu');
-  const confirmSticky = createRegexCache(options.confirmCacheSize ?? CONFIRM_CACHE_SIZE, 'iuy');
+  for (let i = 0; i < pairs; i++) {
+    const next = (pairKey[i] as number) + 1;
+    keyStart[next] = (keyStart[next] as number) + 1;
+  }
+  for (let k = 0; k < keys.length; k++)
+    keyStart[k + 1] = (keyStart[k + 1] as number) + (keyStart[k] as number);
+  const fill = keyStart.slice(0, keys.length);
+  const keyMark = new Int32Array(pairs);
+  for (let i = 0; i < pairs; i++) {
+    const k = pairKey[i] as number;
+    const at = fill[k] as number;
+    keyMark[at] = pairMark[i] as number;
+    fill[k] = at + 1;
+  }
   const keyLength = Int32Array.from(keys, (k) => k.length);
 
+  const shardsByPart: Shard[][] = [];
+  for (const list of setMarksByPart) shardsByPart.push(yield* buildShards(marks, list, shardSize));
+  const capacity = options.confirmCacheSize ?? CONFIRM_CACHE_SIZE;
+  const searching = createRegexCache(marks, capacity, 'giu');
+  const anchored = createRegexCache(marks, capacity, 'iuy');
+
   // Per-(message, part) bookkeeping without allocating per mark: a mark is "seen" in the current part
-  // when its stamp equals the part's stamp.
+  // when its stamp equals the part's stamp; a candidate's hits are a linked list in flat arrays.
   const seen = new Uint32Array(n);
   const slot = new Int32Array(n); // a candidate mark's index in the current part's candidate list
   let stamp = 0;
+  let candidateMark = new Int32Array(64);
+  let firstHit = new Int32Array(64);
+  let lastHit = new Int32Array(64);
+  let hitStart = new Int32Array(256);
+  let hitEnd = new Int32Array(256);
+  let hitNext = new Int32Array(256);
+  const windows = new Windows();
 
   return {
     markCount: n,
@@ -166,77 +250,283 @@ export function compileMatcher(marks: readonly IndexedMark[], options: CompileOp
       setShards: shardsByPart.reduce((sum, s) => sum + s.length, 0),
     },
     match(message: MailMessage): readonly MarkHit[] {
-      const found: { m: number; p: number; text: string }[] = [];
-      MAIL_PARTS.forEach((part, p) => {
-        const text = partText(message, part);
+      const foundMark: number[] = [];
+      const foundPart: number[] = [];
+      const foundText: string[] = [];
+      for (let p = 0; p < MAIL_PARTS.length; p++) {
+        const text = partText(message, MAIL_PARTS[p] as MailPart);
         const bit = 1 << p;
         stamp = stamp === 0xffffffff ? 1 : stamp + 1;
         if (stamp === 1) seen.fill(0);
         const current = stamp;
-        const candidates: number[] = []; // regex marks with an atom hit in this part, in first-hit order
-        const hitEnds: number[][] = []; // per candidate: every atom hit end (or start, see below)
-        automaton.scan(text, (key, end) => {
+        let candidates = 0; // regex marks with an atom hit in this part, in first-hit order
+        let hits = 0;
+        const found = automaton.hits(text);
+        const foundKeys = found.keys;
+        const foundEnds = found.ends;
+        for (let h = 0; h < found.count; h++) {
+          const key = foundKeys[h] as number;
+          const end = foundEnds[h] as number;
           for (let i = keyStart[key] as number, to = keyStart[key + 1] as number; i < to; i++) {
             const m = keyMark[i] as number;
-            if ((partMask[m]! & bit) === 0) continue;
-            if (seen[m] === current) {
-              // A bounded regex is confirmed around every hit, one with a bounded lead just before
-              // every hit's start; the others need only the first.
-              if (kind[m] === KIND_ATOMS) {
-                const ends = hitEnds[slot[m]!] as number[];
-                if (reach[m]! >= 0) {
-                  if (ends[ends.length - 1] !== end) ends.push(end);
-                } else if (lead[m]! >= 0) {
-                  ends.push(end + 1 - keyLength[key]!);
-                }
-              }
+            if (((partMask[m] as number) & bit) === 0) continue;
+            if (kind[m] === KIND_LITERAL) {
+              if (seen[m] === current) continue;
+              const b = boundary[m] as number;
+              if (b !== 0 && !atBoundaries(text, end + 1 - (literalLength[m] as number), end, b)) continue;
+              seen[m] = current;
+              foundMark.push(m);
+              foundPart.push(p);
+              foundText.push(text.slice(end + 1 - (literalLength[m] as number), end + 1));
               continue;
             }
-            seen[m] = current;
-            if (kind[m] === KIND_LITERAL) {
-              found.push({ m, p, text: text.slice(end + 1 - literalLength[m]!, end + 1) });
+            let c: number;
+            if (seen[m] === current) {
+              // Only the first hit matters when the whole part is searched anyway.
+              if (confirmHow[m] === CONFIRM_WHOLE) continue;
+              c = slot[m] as number;
             } else {
-              slot[m] = candidates.length;
-              candidates.push(m);
-              hitEnds.push([reach[m]! < 0 && lead[m]! >= 0 ? end + 1 - keyLength[key]! : end]);
+              seen[m] = current;
+              c = candidates++;
+              if (c === candidateMark.length) {
+                candidateMark = grow(candidateMark);
+                firstHit = grow(firstHit);
+                lastHit = grow(lastHit);
+              }
+              slot[m] = c;
+              candidateMark[c] = m;
+              firstHit[c] = -1;
             }
-          }
-        });
-        const shards = shardsByPart[p] as Shard[];
-        if (candidates.length === 0 && shards.length === 0) return;
-        const subject = new Subject(text);
-        candidates.forEach((m, c) => {
-          const source = (marks[m] as IndexedMark).source;
-          const r = reach[m] as number;
-          const l = lead[m] as number;
-          const hit =
-            r >= 0
-              ? subject.execAround(confirm(source), hitEnds[c] as number[], r)
-              : l >= 0
-                ? subject.execAt(confirmSticky(source), hitEnds[c] as number[], l)
-                : subject.exec(confirm(source), 0);
-          if (hit !== null) found.push({ m, p, text: hit });
-        });
-        for (const shard of shards) {
-          for (const m of subject.setMatches(shard)) {
-            const hit = subject.exec(confirm((marks[m] as IndexedMark).source), 0);
-            if (hit !== null) found.push({ m, p, text: hit });
+            if (hits === hitStart.length) {
+              hitStart = grow(hitStart);
+              hitEnd = grow(hitEnd);
+              hitNext = grow(hitNext);
+            }
+            hitStart[hits] = end + 1 - (keyLength[key] as number);
+            hitEnd[hits] = end;
+            hitNext[hits] = -1;
+            if (firstHit[c] === -1) firstHit[c] = hits;
+            else hitNext[lastHit[c] as number] = hits;
+            lastHit[c] = hits;
+            hits++;
           }
         }
-      });
-      found.sort((a, b) => a.m - b.m || a.p - b.p);
-      return found.map(({ m, p, text }) => ({
-        mark: marks[m] as IndexedMark,
-        part: MAIL_PARTS[p] as MailPart,
-        text,
+        const shards = shardsByPart[p] as Shard[];
+        if (candidates === 0 && shards.length === 0) continue;
+        const subject = new Subject(text);
+        for (let c = 0; c < candidates; c++) {
+          const m = candidateMark[c] as number;
+          const source = m;
+          const l = lead[m] as number;
+          const t = trail[m] as number;
+          const freeBefore = leadStops[m] === 0;
+          let hit: string | null;
+          switch (confirmHow[m]) {
+            case CONFIRM_WINDOW: {
+              windows.clear();
+              for (let h = firstHit[c] as number; h !== -1; h = hitNext[h] as number) {
+                const from = hitStart[h] as number;
+                const to = hitEnd[h] as number;
+                windows.add(
+                  l >= 0 ? from - l : freeBefore ? stopBefore(text, from) + 1 : 0,
+                  t >= 0 ? to + t : stopAfter(text, to) - 1,
+                );
+              }
+              hit = subject.searchWindows(searching(source), windows);
+              break;
+            }
+            case CONFIRM_ANCHORED: {
+              windows.clear();
+              let whole = false;
+              for (let h = firstHit[c] as number; h !== -1; h = hitNext[h] as number) {
+                const from = hitStart[h] as number;
+                const start = l >= 0 ? from - l : stopBefore(text, from) + 1;
+                // No stop within reach (a long token): trying every position would cost more
+                // than one search of the whole part.
+                if (start === 0 && l < 0 && from > STOP_SCAN_LIMIT) whole = true;
+                windows.add(start, from);
+              }
+              hit = whole
+                ? subject.exec(searching(source), 0)
+                : subject.anchoredAt(anchored(source), windows);
+              break;
+            }
+            default:
+              hit = subject.exec(searching(source), 0);
+          }
+          if (hit !== null) {
+            foundMark.push(m);
+            foundPart.push(p);
+            foundText.push(hit);
+          }
+        }
+        for (const shard of shards) {
+          for (const m of subject.setMatches(shard)) {
+            const hit = subject.exec(searching(m), 0);
+            if (hit !== null) {
+              foundMark.push(m);
+              foundPart.push(p);
+              foundText.push(hit);
+            }
+          }
+        }
+      }
+      // Mark order, then part order (each (mark, part) is found once).
+      const order = foundMark.map((_, i) => i);
+      order.sort(
+        (a, b) =>
+          (foundMark[a] as number) - (foundMark[b] as number) ||
+          (foundPart[a] as number) - (foundPart[b] as number),
+      );
+      return order.map((i) => ({
+        mark: marks[foundMark[i] as number] as IndexedMark,
+        part: MAIL_PARTS[foundPart[i] as number] as MailPart,
+        text: foundText[i] as string,
       }));
     },
   };
 }
 
-function buildShards(marks: readonly IndexedMark[], list: readonly number[], size: number): Shard[] {
+/** What compiling needs to know about one mark source. */
+interface Analysed {
+  readonly literal: string | null;
+  /** With `literal`: which ends carry `\b` (BOUNDARY_BEFORE | BOUNDARY_AFTER). */
+  readonly boundary: number;
+  readonly atoms: readonly string[] | null;
+  readonly lead: number;
+  readonly trail: number;
+  readonly leadStops: boolean;
+  readonly trailStops: boolean;
+}
+
+function analyse(source: string): Analysed {
+  const { literal, boundary } = boundedLiteral(source);
+  if (literal !== null)
+    return { literal, boundary, atoms: null, lead: -1, trail: -1, leadStops: true, trailStops: true };
+  const a = analyseSource(source);
+  return {
+    literal: null,
+    boundary: 0,
+    atoms: a.atoms,
+    lead: a.maxPrefix ?? -1,
+    trail: a.maxSuffix ?? -1,
+    leadStops: a.prefixStops,
+    trailStops: a.suffixStops,
+  };
+}
+
+const BOUNDARY_BEFORE = 1;
+const BOUNDARY_AFTER = 2;
+
+/**
+ * A plain literal (see `plainLiteral`), optionally between `\b` anchors (`\bnorgate\b`, the
+ * `words` shape of literal-pattern.ts): then the literal's first hit where those hold is re2's match.
+ */
+function boundedLiteral(source: string): { literal: string | null; boundary: number } {
+  let body = source;
+  let boundary = 0;
+  if (body.startsWith('\\b')) {
+    body = body.slice(2);
+    boundary |= BOUNDARY_BEFORE;
+  }
+  // A final `\b` after an even run of backslashes is an anchor; after an odd run, plainLiteral
+  // refuses what is left (a lone backslash), so nothing is misread.
+  if (body.endsWith('\\b')) {
+    body = body.slice(0, -2);
+    boundary |= BOUNDARY_AFTER;
+  }
+  const literal = body === source ? plainLiteral(source) : plainLiteral(body);
+  return literal === null ? { literal: plainLiteral(source), boundary: 0 } : { literal, boundary };
+}
+
+/** re2's ASCII word character (`\w` for `\b`): [0-9A-Za-z_]. */
+function isWordCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/** Whether re2's `\b` holds where `boundary` asks, around text[from..to]. */
+function atBoundaries(text: string, from: number, to: number, boundary: number): boolean {
+  if ((boundary & BOUNDARY_BEFORE) !== 0) {
+    const before = from > 0 && isWordCode(text.charCodeAt(from - 1));
+    if (before === isWordCode(text.charCodeAt(from))) return false;
+  }
+  if ((boundary & BOUNDARY_AFTER) !== 0) {
+    const after = to + 1 < text.length && isWordCode(text.charCodeAt(to + 1));
+    if (after === isWordCode(text.charCodeAt(to))) return false;
+  }
+  return true;
+}
+
+function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(array.length * 2);
+  next.set(array);
+  return next;
+}
+
+/**
+ * Farthest a stop character is looked for from a hit (code units). Beyond it the side counts as
+ * unbounded (a looser bound, so still exact), which keeps a long token without whitespace (a
+ * base64 blob, say) from costing a scan per hit.
+ */
+const STOP_SCAN_LIMIT = 512;
+
+/** Index of the last stop character before `at`, or -1 when there is none within the limit. */
+function stopBefore(text: string, at: number): number {
+  const limit = Math.max(0, at - STOP_SCAN_LIMIT);
+  let i = at - 1;
+  while (i >= limit && !isStopCode(text.charCodeAt(i))) i--;
+  return i >= limit ? i : -1;
+}
+
+/** Index of the first stop character after `at`, or the text's length when there is none within the limit. */
+function stopAfter(text: string, at: number): number {
+  const limit = Math.min(text.length, at + 1 + STOP_SCAN_LIMIT);
+  let i = at + 1;
+  while (i < limit && !isStopCode(text.charCodeAt(i))) i++;
+  return i < limit ? i : text.length;
+}
+
+/**
+ * Ranges [from, to] of code units (clamped by the caller's text), kept sorted and merged: a
+ * candidate's hits come in order of their end, so each new range almost always sorts last.
+ */
+class Windows {
+  from = new Int32Array(64);
+  to = new Int32Array(64);
+  count = 0;
+
+  clear(): void {
+    this.count = 0;
+  }
+
+  add(from: number, to: number): void {
+    let i = this.count;
+    if (i === this.from.length) {
+      this.from = grow(this.from);
+      this.to = grow(this.to);
+    }
+    // Insertion keeps them sorted by start.
+    while (i > 0 && (this.from[i - 1] as number) > from) {
+      this.from[i] = this.from[i - 1] as number;
+      this.to[i] = this.to[i - 1] as number;
+      i--;
+    }
+    this.from[i] = from;
+    this.to[i] = to;
+    this.count++;
+  }
+}
+
+function* buildShards(
+  marks: readonly IndexedMark[],
+  list: readonly number[],
+  size: number,
+): Generator<void, Shard[]> {
   const shards: Shard[] = [];
-  for (let i = 0; i < list.length; i += size) shards.push(...shard(marks, list.slice(i, i + size)));
+  for (let i = 0; i < list.length; i += size) {
+    shards.push(...shard(marks, list.slice(i, i + size)));
+    yield;
+  }
   return shards;
 }
 
@@ -260,105 +550,124 @@ function shard(marks: readonly IndexedMark[], ids: readonly number[]): Shard[] {
 }
 
 /**
- * An LRU of compiled re2 objects by source. Flags are 'iu' plus 'g' (a search may start at
- * lastIndex) or 'y' (a match must start at lastIndex); neither changes what matches where.
+ * Compiled re2 objects by mark, made on first use; at most `capacity` are kept (the oldest
+ * made is dropped first). Flags are 'iu' plus 'g' (a search may start at lastIndex) or 'y' (a match
+ * must start at lastIndex); neither changes what matches where.
  */
-function createRegexCache(capacity: number, flags: 'giu' | 'iuy'): (source: string) => RE2 {
-  const cache = new Map<string, RE2>();
+function createRegexCache(
+  marks: readonly IndexedMark[],
+  capacity: number,
+  flags: 'giu' | 'iuy',
+): (mark: number) => RE2 {
+  const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(marks.length);
+  const ring = new Int32Array(Math.max(1, capacity)).fill(-1);
+  let next = 0;
   return (source) => {
-    let re = cache.get(source);
-    if (re !== undefined) {
-      cache.delete(source);
-      cache.set(source, re);
-      return re;
-    }
-    re = new RE2(source, flags);
-    cache.set(source, re);
-    if (cache.size > capacity) cache.delete(cache.keys().next().value as string);
+    let re = compiled[source];
+    if (re !== undefined) return re;
+    re = new RE2((marks[source] as IndexedMark).source, flags);
+    compiled[source] = re;
+    const old = ring[next] as number;
+    if (old !== -1) compiled[old] = undefined;
+    ring[next] = source;
+    next = next + 1 === ring.length ? 0 : next + 1;
     return re;
   };
 }
 
 /**
- * One part's text as re2 sees it: UTF-8 bytes made once, so confirmations do not convert the string
- * again (node-re2 caches only the last string per regex), with code-unit to byte offsets when needed.
+ * One part's text as re2 sees it: UTF-8 bytes made once per part, when first needed, so
+ * confirmations do not convert the string again (node-re2 caches only the last string per regex,
+ * and a short string costs re2 about twice what a slice of bytes does), with code-unit to byte
+ * offsets when the text is not ASCII.
  */
 class Subject {
-  private readonly bytes: Buffer;
+  private bytesCache: Buffer | null = null;
   private offsets: Uint32Array | null = null;
 
-  constructor(private readonly text: string) {
-    this.bytes = Buffer.from(text, 'utf8');
+  constructor(private readonly text: string) {}
+
+  private get bytes(): Buffer {
+    this.bytesCache ??= Buffer.from(this.text, 'utf8');
+    return this.bytesCache;
   }
 
   /** re2's leftmost match at or after code unit `from`, as text, or null. */
   exec(re: RE2, from: number): string | null {
+    const bytes = this.bytes;
     re.lastIndex = this.byteOffset(from);
-    const m = re.exec(this.bytes);
+    const m = re.exec(bytes);
     re.lastIndex = 0;
     return m === null ? null : m[0].toString('utf8');
   }
 
   /**
-   * re2's leftmost match in the whole text, for a regex whose matches span at most `reach` code units
-   * and each contain an atom occurrence ending at one of `ends` (increasing).
+   * re2's leftmost match in the whole text, for a regex each of whose matches lies inside one of
+   * `windows` (ranges of code units, sorted by start; `re` has flag 'g').
    *
-   * Every match lies in the window [end + 1 - reach, end + reach] of one of its atom hits, so re2
-   * runs only on those windows (merged, in order), each cut two code units wider on both sides so
-   * that `\b`, `^` and `$` see their real neighbours inside the window. A match found inside the
-   * window proper is a match of the whole text, and the first window holding one holds the leftmost;
-   * anything found at a cut edge is set aside for one exact search of the whole text from that window.
+   * re2 runs only on those windows (merged, in order), each cut two code units wider on both sides
+   * so that `\b`, `^` and `$` see their real neighbours, and searching from the window's start. A
+   * match that ends inside the window proper is a match of the whole text, and the first window
+   * holding one holds the leftmost; one that runs to the cut edge is set aside for one exact search
+   * of the whole text from that window.
    */
-  execAround(re: RE2, ends: readonly number[], reach: number): string | null {
-    const length = this.text.length;
+  searchWindows(re: RE2, windows: Windows): string | null {
+    const text = this.text;
+    const length = text.length;
+    const froms = windows.from;
+    const tos = windows.to;
+    const count = windows.count;
     let i = 0;
-    while (i < ends.length) {
-      const start = Math.max(0, (ends[i] as number) + 1 - reach);
-      let stop = Math.min(length, (ends[i] as number) + reach);
+    while (i < count) {
+      let start = Math.max(0, froms[i] as number);
+      let stop = Math.min(length - 1, tos[i] as number);
       i++;
-      while (i < ends.length && (ends[i] as number) + 1 - reach <= stop) {
-        stop = Math.min(length, (ends[i] as number) + reach);
+      while (i < count && (froms[i] as number) <= stop + MERGE_GAP) {
+        stop = Math.max(stop, Math.min(length - 1, tos[i] as number));
         i++;
       }
-      // Two code units of context each side: a cut inside a surrogate pair loses at most one.
-      const cutFromUnit = Math.max(0, start - 2);
-      const cutToUnit = Math.min(length, stop + 3);
-      if (cutFromUnit === 0 && cutToUnit === length) return this.exec(re, 0);
-      const cutFrom = this.byteOffset(cutFromUnit);
-      const cutTo = this.byteOffset(cutToUnit);
+      if (stop < start) continue;
+      if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start--;
+      let cutFrom = Math.max(0, start - 2);
+      let cutTo = Math.min(length, stop + 3);
+      if (cutFrom > 0 && isLowSurrogate(text.charCodeAt(cutFrom))) cutFrom--;
+      if (cutTo < length && isLowSurrogate(text.charCodeAt(cutTo))) cutTo++;
+      if (cutFrom === 0 && cutTo === length) return this.exec(re, start);
+      const bytes = this.bytes;
+      const cutFromByte = this.byteOffset(cutFrom);
+      re.lastIndex = this.byteOffset(start) - cutFromByte;
+      const m = re.exec(bytes.subarray(cutFromByte, this.byteOffset(cutTo)));
       re.lastIndex = 0;
-      const m = re.exec(this.bytes.subarray(cutFrom, cutTo));
       if (m === null) continue;
-      const matchFrom = cutFrom + m.index;
-      const matchTo = matchFrom + m[0].length;
-      const inside =
-        (cutFromUnit === 0 || matchFrom >= this.byteOffset(start)) &&
-        (cutToUnit === length || matchTo <= this.byteOffset(Math.min(length, stop + 1)));
-      return inside ? m[0].toString('utf8') : this.exec(re, start);
+      const matchTo = cutFromByte + m.index + m[0].length;
+      return cutTo === length || matchTo <= this.byteOffset(stop + 1)
+        ? m[0].toString('utf8')
+        : this.exec(re, start);
     }
     return null;
   }
 
   /**
-   * re2's leftmost match in the whole text, for a regex whose matches start at most `lead` code units
-   * before the start of an atom occurrence they contain, `starts` being every atom hit's start: the
-   * leftmost position in those ranges where an anchored ('y') match exists starts the leftmost match.
+   * re2's leftmost match in the whole text, for a regex each of whose matches starts inside one of
+   * `windows` (ranges of code units, sorted by start; `re` has flag 'y'): the leftmost position in
+   * them where an anchored match exists starts the leftmost match.
    */
-  execAt(re: RE2, starts: number[], lead: number): string | null {
-    starts.sort((a, b) => a - b);
+  anchoredAt(re: RE2, windows: Windows): string | null {
+    const bytes = this.bytes;
     let next = 0; // first position not tried yet
-    for (const h of starts) {
-      for (let at = Math.max(next, h - lead, 0); at <= h; at++) {
+    for (let w = 0; w < windows.count; w++) {
+      const to = windows.to[w] as number;
+      for (let at = Math.max(next, windows.from[w] as number, 0); at <= to; at++) {
         const byte = this.byteOffset(at);
         if (at > 0 && byte === this.byteOffset(at - 1)) continue; // inside a surrogate pair
         re.lastIndex = byte;
-        const m = re.exec(this.bytes);
+        const m = re.exec(bytes);
         if (m !== null) {
           re.lastIndex = 0;
           return m[0].toString('utf8');
         }
       }
-      next = Math.max(next, h + 1);
+      next = Math.max(next, to + 1);
     }
     re.lastIndex = 0;
     return null;
@@ -378,10 +687,15 @@ class Subject {
 
   private byteOffset(unit: number): number {
     if (unit === 0) return 0;
-    if (this.bytes.length === this.text.length) return unit; // ASCII
+    const bytes = this.bytes;
+    if (bytes.length === this.text.length) return unit; // ASCII
     this.offsets ??= utf8Offsets(this.text);
     return this.offsets[unit] as number;
   }
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 /** Byte offset of each code unit (a low surrogate of a pair maps to its pair's start). */

@@ -58,7 +58,11 @@ export function fullLayer(
   learnables: readonly Learnable[],
   compile: (marks: readonly IndexedMark[]) => Matcher,
 ): LayeredMatcher {
-  const matcher = compile(definitionMarks(definition, learnables));
+  return baseLayer(definition, compile(definitionMarks(definition, learnables)));
+}
+
+/** `matcher`, compiled from all of `definition`'s marks, as the base of later layers. */
+export function baseLayer(definition: Pick<Definition, 'collections'>, matcher: Matcher): LayeredMatcher {
   return {
     markCount: matcher.markCount,
     match: (message) => matcher.match(message),

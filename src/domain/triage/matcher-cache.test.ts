@@ -1,6 +1,9 @@
 // Invariant: a version's matcher is compiled once, on first use, and the cache stays within its bound (§13.3).
 import { describe, expect, it } from 'vitest';
+import { buildDefinition, mail } from '../../../test/support/definitions.ts';
+import { createLearnables } from '../learnables/registry.ts';
 import { compileMatcher } from './compile-matcher.ts';
+import { definitionMarks } from './definition-marks.ts';
 import type { IndexedMark, Matcher } from './matcher.ts';
 import { createMatcherCache } from './matcher-cache.ts';
 
@@ -65,5 +68,47 @@ describe('createMatcherCache (§13.3)', () => {
 
   it('refuses a bound below one', () => {
     expect(() => createMatcherCache({ maxVersions: 0 })).toThrow(/maxVersions/);
+  });
+
+  it('prepares a version off the event loop: forDefinition then finds it, and later versions layer over it', async () => {
+    const learnables = createLearnables();
+    let asyncCompiles = 0;
+    let syncCompiles = 0;
+    const cache = createMatcherCache({
+      maxVersions: 4,
+      compile: (m) => {
+        syncCompiles++;
+        return compileMatcher(m);
+      },
+      compileAsync: async (m) => {
+        asyncCompiles++;
+        await Promise.resolve();
+        return compileMatcher(m);
+      },
+    });
+    const lessons = [
+      { collection: 'customers', entry: 'northgate', value: { label: 'Northgate Motors Ltd' } },
+      {
+        collection: 'customers',
+        entry: 'northgate',
+        value: { pattern: 'billing@origin\\.example', where: 'from' },
+      },
+    ];
+    const v1 = buildDefinition(lessons, { versionId: 'sha256:p1' });
+    const prepared = await cache.prepare(v1, learnables);
+    expect(cache.forDefinition(v1, learnables)).toBe(prepared);
+    expect(await cache.prepare(v1, learnables)).toBe(prepared);
+    expect([asyncCompiles, syncCompiles]).toEqual([1, 0]);
+    const message = mail({ from: { address: 'billing@origin.example', name: '' } });
+    expect(prepared.match(message).map((h) => h.mark.entry)).toEqual(['northgate']);
+    // The next version layers over the prepared one: only the changed entry is compiled.
+    const v2 = buildDefinition(
+      [...lessons, { collection: 'customers', entry: 'gulftrade', value: { label: 'Gulftrade' } }],
+      { versionId: 'sha256:p2' },
+    );
+    const next = cache.forDefinition(v2, learnables);
+    expect(syncCompiles).toBe(1);
+    const full = compileMatcher(definitionMarks(v2, learnables));
+    expect(next.match(message).map((h) => h.text)).toEqual(full.match(message).map((h) => h.text));
   });
 });

@@ -6,8 +6,9 @@
  */
 import type { Definition } from '../definitions/definition.ts';
 import type { Learnable } from '../learnables/learnable.ts';
-import { compileMatcher } from './compile-matcher.ts';
-import { fullLayer, layerOver, type LayeredMatcher } from './layered-matcher.ts';
+import { compileMatcher, compileMatcherAsync } from './compile-matcher.ts';
+import { definitionMarks } from './definition-marks.ts';
+import { baseLayer, fullLayer, layerOver, type LayeredMatcher } from './layered-matcher.ts';
 import type { IndexedMark, Matcher } from './matcher.ts';
 
 export interface MatcherCacheOptions {
@@ -15,6 +16,8 @@ export interface MatcherCacheOptions {
   readonly maxVersions: number;
   /** How to compile; default `compileMatcher` (tests and benchmarks may count calls). */
   readonly compile?: (marks: readonly IndexedMark[]) => Matcher;
+  /** How `prepare` compiles; default `compileMatcherAsync` (in slices, without blocking the event loop). */
+  readonly compileAsync?: (marks: readonly IndexedMark[]) => Promise<Matcher>;
   /**
    * How many entries may differ from the last full compile before a new version is compiled in
    * full again rather than layered over it (layered-matcher.ts). Default 256.
@@ -34,6 +37,15 @@ export interface MatcherCache {
     definition: Pick<Definition, 'versionId' | 'collections'>,
     learnables: readonly Learnable[],
   ): Matcher;
+  /**
+   * Compiles a definition version's matcher in full without blocking the event loop (issue 3: a
+   * large directory compiles off the event loop), caches it and makes it the base later versions
+   * layer over; `forDefinition` then finds it. Call it when a version becomes active.
+   */
+  prepare(
+    definition: Pick<Definition, 'versionId' | 'collections'>,
+    learnables: readonly Learnable[],
+  ): Promise<Matcher>;
   /** Versions currently compiled, least recently used first. */
   readonly versions: () => readonly string[];
 }
@@ -45,6 +57,7 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
     );
   }
   const compile = options.compile ?? compileMatcher;
+  const compileAsync = options.compileAsync ?? ((marks) => compileMatcherAsync(marks));
   const maxLayered = options.maxLayeredEntries ?? 256;
   const cache = new Map<string, Matcher>();
   let latest: LayeredMatcher | null = null;
@@ -64,6 +77,18 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
         latest === null ? null : layerOver(latest, definition, learnables, compile);
       if (layered === null || layered.changed.size > maxLayered)
         layered = fullLayer(definition, learnables, compile);
+      latest = layered;
+      remember(definition.versionId, layered);
+      return layered;
+    },
+    async prepare(definition, learnables) {
+      const cached = cache.get(definition.versionId);
+      if (cached !== undefined) return cached;
+      const matcher = await compileAsync(definitionMarks(definition, learnables));
+      // forDefinition may have compiled this version while the slices ran: keep that one.
+      const meanwhile = cache.get(definition.versionId);
+      if (meanwhile !== undefined) return meanwhile;
+      const layered = baseLayer(definition, matcher);
       latest = layered;
       remember(definition.versionId, layered);
       return layered;

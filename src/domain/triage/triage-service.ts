@@ -18,7 +18,7 @@
 import type { Authority } from '../authority/authority.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { PinnedDefinition } from '../definitions/definition.ts';
-import type { Learnable, LearnableSettings } from '../learnables/learnable.ts';
+import type { EntryContent, Learnable, LearnableSettings } from '../learnables/learnable.ts';
 import { suggestionValueFor } from '../learnables/suggestion-values.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
 import type { TenantId } from '../tenant.ts';
@@ -187,40 +187,41 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       settings: deps.settings,
     });
     const collection = pinned.definition.collections.get(learnable.collection);
-    const known = [...(collection?.keys() ?? [])];
-    const choices = [...(collection?.entries() ?? [])].map(([name, content]) => ({
-      name,
-      label: learnable.label?.(name, content) ?? name,
-    }));
     const entries = teachEntries(
       reading,
-      known,
+      collection,
       'suggestion' in outcome ? outcome.suggestion.forEntry : undefined,
     );
     const lessonFields = learnable.descriptor(deps.settings).lessonFields;
     const ask = QUESTIONS[learnable.collection] ?? `Which ${learnable.entryNoun} is this?`;
     const text = `${ask} ${ensureStop(reading.reads)}`;
     if ('suggestion' in outcome) {
-      return {
+      return withChoices(
+        {
+          collection: learnable.collection,
+          text,
+          teach: {
+            collection: learnable.collection,
+            entries,
+            suggested: outcome.suggestion.value,
+            suggestionLabel: outcome.suggestion.suggestionLabel,
+            lessonFields,
+          },
+        },
+        learnable,
+        collection,
+      );
+    }
+    return withChoices(
+      {
         collection: learnable.collection,
         text,
-        teach: {
-          collection: learnable.collection,
-          entries,
-          suggested: outcome.suggestion.value,
-          suggestionLabel: outcome.suggestion.suggestionLabel,
-          lessonFields,
-        },
-        choices,
-      };
-    }
-    return {
-      collection: learnable.collection,
-      text,
-      teach: { collection: learnable.collection, entries, lessonFields },
-      noSuggestion: outcome.none,
-      choices,
-    };
+        teach: { collection: learnable.collection, entries, lessonFields },
+        noSuggestion: outcome.none,
+      },
+      learnable,
+      collection,
+    );
   }
 
   return {
@@ -317,19 +318,69 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   };
 }
 
+/** A definition's entry names in sorted order, per collection (versions are immutable). */
+const sortedNamesOf = new WeakMap<ReadonlyMap<string, unknown>, readonly string[]>();
+/** Every entry with its label, per collection and learnable (labels depend on content only). */
+const choicesOf = new WeakMap<ReadonlyMap<string, unknown>, Map<Learnable, TriageQuestion['choices']>>();
+
+function sortedNames(collection: ReadonlyMap<string, unknown>): readonly string[] {
+  let names = sortedNamesOf.get(collection);
+  if (names === undefined) {
+    names = Object.freeze([...collection.keys()].sort());
+    sortedNamesOf.set(collection, names);
+  }
+  return names;
+}
+
+/**
+ * The question with `choices`: every entry of the collection with its label. Built on first read
+ * and shared by every question on the same version: a directory of 10,000 customers would
+ * otherwise decode 10,000 labels for each question asked, though only an answer reads them.
+ */
+function withChoices(
+  question: Omit<TriageQuestion, 'choices'>,
+  learnable: Learnable,
+  collection: ReadonlyMap<string, EntryContent> | undefined,
+): TriageQuestion {
+  const build = (): TriageQuestion['choices'] => {
+    if (collection === undefined) return Object.freeze([]);
+    let byLearnable = choicesOf.get(collection);
+    if (byLearnable === undefined) {
+      byLearnable = new Map();
+      choicesOf.set(collection, byLearnable);
+    }
+    let choices = byLearnable.get(learnable);
+    if (choices === undefined) {
+      choices = Object.freeze(
+        [...collection.entries()].map(([name, content]) =>
+          Object.freeze({ name, label: learnable.label?.(name, content) ?? name }),
+        ),
+      );
+      byLearnable.set(learnable, choices);
+    }
+    return choices;
+  };
+  let memo: TriageQuestion['choices'] | undefined;
+  return Object.defineProperty(question, 'choices', {
+    enumerable: true,
+    get: () => (memo ??= build()),
+  }) as TriageQuestion;
+}
+
 /**
  * The entry the suggestion points to first, then candidates (most likely answers), then the other
- * entries, at most MAX_TEACH_ENTRIES.
+ * entries in name order, at most MAX_TEACH_ENTRIES.
  */
 function teachEntries(
   reading: CollectionReading,
-  all: readonly string[],
+  collection: ReadonlyMap<string, unknown> | undefined,
   first: string | undefined,
 ): string[] {
   const out = new Set<string>();
-  if (first !== undefined && all.includes(first)) out.add(first);
+  if (first !== undefined && collection?.has(first) === true) out.add(first);
   for (const c of reading.candidates) if (c.score > 0) out.add(c.name);
-  for (const name of [...all].sort()) {
+  if (collection === undefined) return [...out];
+  for (const name of sortedNames(collection)) {
     if (out.size >= MAX_TEACH_ENTRIES) break;
     out.add(name);
   }

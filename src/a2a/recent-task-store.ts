@@ -1,0 +1,134 @@
+/**
+ * A write-through TaskStore over the durable one (the SDK's DatabaseTaskStore): every save is
+ * written to the inner store and awaited before it returns, exactly as before, so what survives a
+ * crash is unchanged. What it adds: a copy of each task this process saved in the last moment, so
+ * the SDK's reads of a task it has just written (it reloads the task before applying every event,
+ * and again to answer each task event) do not go back to the database and parse the whole history.
+ *
+ * A copy is served only while it is younger than `ttlMs` (default 1 s) and at most `maxTasks` are
+ * kept (default 256, the oldest dropped first); otherwise the read goes to the inner store. Within
+ * this process every write of a task passes through here, so a copy is never older than the row.
+ * The short age bounds what another process writing the same task row could make stale: in the
+ * deployed topologies no other process writes tasks (the CLI and the authority never do).
+ *
+ * Deliberately does not: cache misses (a task not found is asked of the inner store, except an id
+ * the executor reports the SDK has just made up for a new task), or
+ * share objects with the SDK (it mutates what it loads): copies go in and out (copyTask).
+ */
+import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
+import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
+
+export interface RecentTaskStoreOptions {
+  /** The inner store's owner scope, so a copy is only ever served to the scope that saved it (§13.2). */
+  readonly ownerResolver: OwnerResolver;
+  /** How long a saved copy is served, in ms. Default 1000. */
+  readonly ttlMs?: number;
+  /** Most copies kept at once. Default 256. */
+  readonly maxTasks?: number;
+  /** Monotonic milliseconds (tests). Default performance.now. */
+  readonly nowMs?: () => number;
+}
+
+interface Copy {
+  /** Undefined: known not to exist (a task id the SDK has just made up). */
+  readonly task: Task | undefined;
+  readonly savedAtMs: number;
+  readonly seq: number;
+}
+
+export interface RecentTaskStore extends TaskStore {
+  /**
+   * A task id the SDK has just generated for a new task (the request named no task): nothing is
+   * stored under it yet, so the SDK's first read of it need not ask the inner store.
+   */
+  expectNew(taskId: string, context: ServerCallContext): void;
+}
+
+export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOptions): RecentTaskStore {
+  const ttlMs = options.ttlMs ?? 1000;
+  const maxTasks = Math.max(1, options.maxTasks ?? 256);
+  const nowMs = options.nowMs ?? (() => performance.now());
+  const copies = new Map<string, Copy>();
+  let seq = 0;
+
+  // The same scope the SDK's stores use: the call's tenant and the resolved owner.
+  const keyOf = (taskId: string, context: ServerCallContext): string =>
+    `${context.tenant ?? ''}\u0000${options.ownerResolver(context)}\u0000${taskId}`;
+
+  return {
+    async save(task, context) {
+      const key = keyOf(task.id, context);
+      const mine = ++seq;
+      const copy = copyTask(task);
+      try {
+        await inner.save(task, context);
+      } catch (e) {
+        copies.delete(key);
+        throw e;
+      }
+      // Saves of one task reach the inner store in call order; never let an older one win here.
+      const held = copies.get(key);
+      if (held !== undefined && held.seq > mine) return;
+      copies.delete(key); // re-insert: Map order is age order
+      copies.set(key, { task: copy, savedAtMs: nowMs(), seq: mine });
+      while (copies.size > maxTasks) copies.delete(copies.keys().next().value!);
+    },
+
+    async load(taskId, context) {
+      const key = keyOf(taskId, context);
+      const held = copies.get(key);
+      if (held !== undefined) {
+        if (nowMs() - held.savedAtMs <= ttlMs)
+          return held.task === undefined ? undefined : copyTask(held.task);
+        copies.delete(key);
+      }
+      return inner.load(taskId, context);
+    },
+
+    expectNew(taskId, context) {
+      const key = keyOf(taskId, context);
+      if (copies.has(key)) return; // saved already: never hide it
+      copies.set(key, { task: undefined, savedAtMs: nowMs(), seq: ++seq });
+      while (copies.size > maxTasks) copies.delete(copies.keys().next().value!);
+    },
+
+    list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+      return inner.list(params, context);
+    },
+  };
+}
+
+/** Thrown inside plainCopy on anything that is not plain data, to fall back to structuredClone. */
+class NotPlainData extends Error {}
+const NOT_PLAIN = new NotPlainData('not plain data');
+
+/**
+ * A deep copy of a task: tasks are plain data (objects, arrays, strings, numbers, booleans,
+ * undefined and the bytes of raw parts), which a direct walk copies several times faster than
+ * structuredClone. Anything else makes it fall back to structuredClone.
+ */
+export function copyTask(task: Task): Task {
+  try {
+    return plainCopy(task) as Task;
+  } catch (e) {
+    if (e === NOT_PLAIN) return structuredClone(task);
+    throw e;
+  }
+}
+
+function plainCopy(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') {
+    if (typeof v === 'function' || typeof v === 'symbol') throw NOT_PLAIN;
+    return v;
+  }
+  if (Array.isArray(v)) return v.map(plainCopy);
+  if (v instanceof Uint8Array) {
+    if (Object.getPrototypeOf(v) !== Uint8Array.prototype && !Buffer.isBuffer(v)) throw NOT_PLAIN;
+    return new Uint8Array(v); // what structuredClone gives for a Buffer too
+  }
+  const proto: unknown = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(v)) out[key] = plainCopy((v as Record<string, unknown>)[key]);
+  return out;
+}
