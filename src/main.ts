@@ -77,6 +77,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       });
       source = remote;
       remoteRulesInForce = (t, versionId) => remote.rulesInForce(t, versionId);
+      resolvePerson = (t, id) => remote.personHandle(t, id);
       tenant = remote.tenant;
     } else {
       const definitionStore = createSqliteDefinitionStore(db);

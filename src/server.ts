@@ -26,7 +26,7 @@ import { bearerAuth, principalOf, requireRole } from './http/auth.ts';
 import {
   AUTHORITY_API_PATH,
   createAuthorityRouter,
-  createRulesInForceRouter,
+  createAgentSideRouter,
   type LessonDryRun,
   type TaskPinReader,
 } from './http/authority-api.ts';
@@ -59,7 +59,8 @@ export interface ServerDeps {
   readonly agent: AgentDeps | null;
   /**
    * With a remote authority (§12.1): the rules in force at a version, asked of that authority. The
-   * agent then serves GET /authority/v1/rules-in-force?taskId=… itself, since it holds the task pins.
+   * agent then serves GET /authority/v1/rules-in-force?taskId=… itself, since it holds the task pins,
+   * and POST /authority/v1/lessons:dry-run (with `dryRun`), since it holds the corpus.
    */
   readonly remoteRulesInForce?: Authority['rulesInForce'];
   readonly log?: FaultLog;
@@ -138,13 +139,15 @@ export function createServer(deps: ServerDeps): AppServer {
     );
   }
   if (deps.authority === null && deps.remoteRulesInForce !== undefined && deps.taskPins !== undefined) {
-    // §13.4: "which rules were in force when task X was decided" stays one call against the agent.
+    // §13.4: "which rules were in force when task X was decided" stays one call against the agent;
+    // §13.1: so does a dry run, against the corpus this agent keeps.
     app.use(
       AUTHORITY_API_PATH,
-      createRulesInForceRouter({
+      createAgentSideRouter({
         verifier: deps.verifier,
         taskPins: deps.taskPins,
         rulesInForce: deps.remoteRulesInForce,
+        ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
         log,
       }),
     );

@@ -82,17 +82,7 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
     res.status(200).json(result);
   });
 
-  router.post('/lessons\\:dry-run', teach, async (req, res) => {
-    const p = principalOf(res);
-    const lesson = parseLesson(req.body);
-    if (deps.dryRun === undefined) {
-      throw new DomainError(
-        'NOT_FOUND',
-        'This authority has no corpus to dry-run lessons against. Post the lesson to /authority/v1/lessons instead.',
-      );
-    }
-    res.json(await deps.dryRun(p.tenant, p, lesson));
-  });
+  router.post('/lessons\\:dry-run', teach, dryRunHandler(deps.dryRun));
 
   router.get('/history', read, async (req, res) => {
     const p = principalOf(res);
@@ -168,36 +158,85 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
     rulesInForceHandler(taskPins, (tenant, versionId) => authority.rulesInForce(tenant, versionId)),
   );
 
+  // §13.4, §14: who a stable person id in provenance is (an agent in another process shows readings
+  // with handles, not ids). An erased or unknown id answers null, never an error that would tell them apart.
+  router.get('/people', read, async (req, res) => {
+    const p = principalOf(res);
+    const raw = typeof req.query.ids === 'string' ? req.query.ids : '';
+    const ids = raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    if (ids.length === 0 || ids.length > MAX_PEOPLE_PER_CALL) {
+      throw new DomainError(
+        'REQUEST_MALFORMED',
+        `Name between 1 and ${MAX_PEOPLE_PER_CALL} person ids, comma-separated: ?ids=<id>,<id> (got ${ids.length}).`,
+        { details: { fields: ['ids'] } },
+      );
+    }
+    const handles = await authority.personHandles(p.tenant, ids);
+    res.json({ people: ids.map((id) => ({ id, handle: handles.get(id) ?? null })) });
+  });
+
   router.use(notFoundHandler());
   router.use(errorHandler(log));
   return router;
 }
 
-export interface RulesInForceRouterDeps {
+/** How many person ids one GET /people may name. */
+export const MAX_PEOPLE_PER_CALL = 200;
+
+export interface AgentSideRouterDeps {
   readonly verifier: TokenVerifier;
   readonly taskPins: TaskPinReader;
   /** The rules in force at a version (the embedded authority's, or a remote one's over HTTP). */
   readonly rulesInForce: Authority['rulesInForce'];
+  /** §13.1 dry runs against the corpus this agent keeps, under the authority's active version. */
+  readonly dryRun?: LessonDryRun;
   readonly log?: FaultLog;
+  /** Largest JSON body accepted, in bytes. Default 1 MiB. */
+  readonly maxBodyBytes?: number;
 }
 
 /**
- * Only GET /rules-in-force, for an agent whose authority is another process (§12.1): the agent holds
- * the tasks and their pins, the authority the versions, so "which rules were in force for task X"
- * stays one call against the agent (§13.4). Mount it at AUTHORITY_API_PATH.
+ * The two authority calls an agent whose authority is another process (§12.1) answers itself, since
+ * it holds what they need: GET /rules-in-force (the agent holds the tasks and their pins, so "which
+ * rules were in force for task X" stays one call, §13.4) and POST /lessons:dry-run (the agent holds
+ * the corpus of messages it has read, §13.1). Mount it at AUTHORITY_API_PATH.
  */
-export function createRulesInForceRouter(deps: RulesInForceRouterDeps): Router {
+export function createAgentSideRouter(deps: AgentSideRouterDeps): Router {
   const router = express.Router();
-  // Only this route is served here; every other authority path is the authority's (404 here, not 401).
+  // Only these routes are served here; every other authority path is the authority's (404 here, not 401).
   router.get(
     '/rules-in-force',
     bearerAuth(deps.verifier),
     requireRole('read'),
     rulesInForceHandler(deps.taskPins, deps.rulesInForce),
   );
+  router.post(
+    '/lessons\\:dry-run',
+    bearerAuth(deps.verifier),
+    requireRole('teach'),
+    express.json({ limit: deps.maxBodyBytes ?? 1024 * 1024 }),
+    dryRunHandler(deps.dryRun),
+  );
   router.use(notFoundHandler());
   router.use(errorHandler(deps.log ?? consoleFaultLog));
   return router;
+}
+
+function dryRunHandler(dryRun: LessonDryRun | undefined): RequestHandler {
+  return async (req, res) => {
+    const p = principalOf(res);
+    const lesson = parseLesson(req.body);
+    if (dryRun === undefined) {
+      throw new DomainError(
+        'NOT_FOUND',
+        'This authority has no corpus to dry-run lessons against. Post the lesson to /authority/v1/lessons instead.',
+      );
+    }
+    res.json(await dryRun(p.tenant, p, lesson));
+  };
 }
 
 function rulesInForceHandler(

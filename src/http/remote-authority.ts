@@ -36,12 +36,19 @@ export interface RemoteDefinitionSourceOptions {
   readonly maxCachedVersions?: number;
   /** Per-request timeout in ms. Default 5000. */
   readonly timeoutMs?: number;
+  /**
+   * How long a person's handle is reused for display, in ms. Default 1000: a handle erased at the
+   * authority (§14) stops appearing in this agent's readings within about that long.
+   */
+  readonly personTtlMs?: number;
   readonly fetch?: typeof fetch;
 }
 
 export interface RemoteDefinitionSource extends DefinitionSource, Pick<Authority, 'rulesInForce'> {
   /** The tenant the token is bound to (the only one this source answers for). */
   readonly tenant: TenantId;
+  /** §13.4, §14: the handle behind a stable person id, asked of the authority; null once erased. */
+  personHandle(tenant: TenantId, personId: string): Promise<string | null>;
 }
 
 interface Head {
@@ -58,6 +65,7 @@ export async function createRemoteDefinitionSource(
   const ttlMs = options.activeTtlMs ?? 250;
   const maxVersions = Math.max(1, options.maxCachedVersions ?? 8);
   const timeoutMs = options.timeoutMs ?? 5000;
+  const personTtlMs = options.personTtlMs ?? 1000;
 
   async function get(path: string): Promise<unknown> {
     let res: Response;
@@ -181,9 +189,38 @@ export async function createRemoteDefinitionSource(
     return headInFlight;
   }
 
+  // Person handles for display, briefly: erasure (§14) must reach readings soon, so no long cache.
+  const people = new Map<string, { handle: Promise<string | null>; fetchedAtMs: number }>();
+  function personHandle(personId: string): Promise<string | null> {
+    const now = performance.now();
+    const cached = people.get(personId);
+    if (cached !== undefined && now - cached.fetchedAtMs < personTtlMs) return cached.handle;
+    if (people.size >= MAX_CACHED_PEOPLE) people.clear();
+    const handle = get(`/people?ids=${encodeURIComponent(personId)}`).then((body) => {
+      const list = isPlainObject(body) && Array.isArray(body.people) ? body.people : null;
+      const found = list?.find((p) => isPlainObject(p) && p.id === personId) as
+        { handle?: unknown } | undefined;
+      if (found === undefined) {
+        throw new Error(`The authority at ${options.url} answered /people without person ${personId}.`);
+      }
+      return typeof found.handle === 'string' ? found.handle : null;
+    });
+    // A failed lookup is not remembered: the next reading asks again.
+    const entry = { handle, fetchedAtMs: now };
+    handle.catch(() => {
+      if (people.get(personId) === entry) people.delete(personId);
+    });
+    people.set(personId, entry);
+    return handle;
+  }
+
   return Object.freeze({
     tenant,
     descriptors: () => descriptors,
+    async personHandle(asked: TenantId, personId: string): Promise<string | null> {
+      checkTenant(asked);
+      return personHandle(personId);
+    },
     async active(asked: TenantId, options?: { fresh?: boolean }): Promise<PinnedDefinition> {
       checkTenant(asked);
       const h = await currentHead(options?.fresh === true);
@@ -207,6 +244,9 @@ export async function createRemoteDefinitionSource(
     },
   });
 }
+
+/** Person handles kept at most (a reading names a handful; the cache only spares repeated calls). */
+const MAX_CACHED_PEOPLE = 1000;
 
 const PASS_THROUGH = [
   'DEFINITION_VERSION_NOT_FOUND',

@@ -168,17 +168,34 @@ async function playAppendixB(
     Object.keys(teach.suggested ?? {}).length,
   );
 
+  const lessonBody = JSON.stringify({
+    collection: teach.collection,
+    entry: 'northgate',
+    value: valueFrom(form),
+    taughtBy: 'dana@warehouse.example',
+    reason: "Northgate's billing desk sends the pre-alerts",
+  });
+
+  // §13.1: before confirming, the application asks what the lesson would do to the messages read so
+  // far. It asks the agent, which keeps that corpus (in either topology), not the authority.
+  const dryRes = await fetch(`${agentUrl}/authority/v1/lessons:dry-run`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${agentToken}` },
+    body: lessonBody,
+  });
+  expect(dryRes.status).toBe(200);
+  const dry = (await dryRes.json()) as Record<string, any>;
+  expect(dry.versionId).toBe(pin.versionId); // evaluated under the version active now
+  expect(dry.total).toBeGreaterThanOrEqual(1);
+  expect(dry.matches).toBe(1); // the one message read so far, from that address
+  expect(dry.newlySettled).toBe(1);
+  expect(dry.conflicts).toBe(0);
+
   // 4./5. Dana leaves the teach box ticked: the application posts the Lesson to the authority.
   const lessonRes = await fetch(`${authorityUrl}/authority/v1/lessons`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${authorityToken}` },
-    body: JSON.stringify({
-      collection: teach.collection,
-      entry: 'northgate',
-      value: valueFrom(form),
-      taughtBy: 'dana@warehouse.example',
-      reason: "Northgate's billing desk sends the pre-alerts",
-    }),
+    body: lessonBody,
   });
   expect(lessonRes.status).toBe(200);
   const lesson = (await lessonRes.json()) as {
@@ -199,6 +216,11 @@ async function playAppendixB(
   expect(shown.customer.winner).toBe('northgate');
   expect(shown.customer.reads).toMatch(/^Reads as Northgate Motors Ltd/);
   expect(shown.versionId).toBe(lesson.versionId); // §11: the version active now, not the first task's
+  // §13.4: each matched mark says who taught it, by handle (the stable person id stays inside).
+  const evidence = shown.customer.candidates[0].evidence as { taughtBy: string; activation: number }[];
+  expect(evidence).toContainEqual(
+    expect.objectContaining({ taughtBy: 'dana@warehouse.example', activation: lesson.definitionVersion }),
+  );
 
   // 7. The next message from that address is never asked about (a new task, a new message).
   const next = await send(client, opts, {

@@ -7,6 +7,7 @@ import { createTriageService, type TriageService } from '../../src/domain/triage
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
 import { messageFromFields } from '../../src/ingest/mail/from-fields.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
+import { createSqliteDefinitionStore } from '../../src/store/sqlite-definition-store.ts';
 import { customerLesson, openAuthorityHarness, type AuthorityHarness } from './authority-api-harness.ts';
 
 const demo = tenantId('demo');
@@ -173,6 +174,30 @@ describe('authority API', () => {
     expect(gone.status).toBe(410);
     expect(gone.body.error.code).toBe('DEFINITION_VERSION_TOMBSTONED');
     expect(JSON.stringify((await get('/definition', reader)).body)).not.toContain('dana.private');
+  });
+
+  it('tells who a person id in provenance is, and forgets an erased one (§13.4, §14)', async () => {
+    await post('/lessons', teacher, customerLesson('northgate', 'billing@origin.example'));
+    const store = createSqliteDefinitionStore(h.db);
+    const dana = await store.personId(demo, 'dana@warehouse.example');
+    const res = await get(`/people?ids=${encodeURIComponent(dana)},p_unknown`, reader);
+    expect(res.status).toBe(200);
+    expect(res.body.people).toEqual([
+      { id: dana, handle: 'dana@warehouse.example' },
+      { id: 'p_unknown', handle: null },
+    ]);
+    // Another tenant's reader cannot resolve this tenant's people.
+    const other = await h.token(tenantId('other'), ['read']);
+    expect((await get(`/people?ids=${encodeURIComponent(dana)}`, other)).body.people).toEqual([
+      { id: dana, handle: null },
+    ]);
+    await post('/erase', admin, { identifier: 'dana@warehouse.example', taughtBy: 'ops@warehouse.example' });
+    expect((await get(`/people?ids=${encodeURIComponent(dana)}`, reader)).body.people).toEqual([
+      { id: dana, handle: null },
+    ]);
+    const none = await get('/people', reader);
+    expect(none.status).toBe(400);
+    expect(none.body.error.message).toContain('?ids=');
   });
 
   it('answers which rules were in force for a task and who put them there, from stored state (§13.4)', async () => {

@@ -3,11 +3,12 @@ import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDomainError } from '../../src/domain/errors.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
-import { createRulesInForceRouter } from '../../src/http/authority-api.ts';
+import { createAgentSideRouter } from '../../src/http/authority-api.ts';
 import { createRemoteDefinitionSource } from '../../src/http/remote-authority.ts';
 import { customerLesson, openAuthorityHarness, type AuthorityHarness } from './authority-api-harness.ts';
 import express from 'express';
 import { createSqliteTaskPins } from '../../src/store/sqlite-task-pins.ts';
+import { createSqliteDefinitionStore } from '../../src/store/sqlite-definition-store.ts';
 
 const demo = tenantId('demo');
 
@@ -108,6 +109,30 @@ describe('remote definition source', () => {
     expect(isDomainError(unknown, 'DEFINITION_VERSION_NOT_FOUND')).toBe(true);
   });
 
+  it('shows a teacher by handle, asks again after its short time to live, and forgets an erased one (§13.4, §14)', async () => {
+    await teach('northgate', 'billing@origin.example');
+    const dana = await createSqliteDefinitionStore(h.db).personId(demo, 'dana@warehouse.example');
+    const remote = await createRemoteDefinitionSource({
+      url,
+      token: readToken,
+      fetch: countingFetch,
+      personTtlMs: 3_600_000,
+    });
+    calls.length = 0;
+    expect(await remote.personHandle(demo, dana)).toBe('dana@warehouse.example');
+    expect(await remote.personHandle(demo, dana)).toBe('dana@warehouse.example');
+    expect(calls.filter((c) => c.endsWith('/people'))).toHaveLength(1); // reused within its TTL
+    await expect(remote.personHandle(tenantId('other'), dana)).rejects.toSatisfy(isDomainError);
+
+    await request(h.server.app)
+      .post('/authority/v1/erase')
+      .set('Authorization', `Bearer ${teachToken}`)
+      .send({ identifier: 'dana@warehouse.example', taughtBy: 'ops@warehouse.example' })
+      .expect(200);
+    const fresh = await createRemoteDefinitionSource({ url, token: readToken, personTtlMs: 0 });
+    expect(await fresh.personHandle(demo, dana)).toBeNull();
+  });
+
   it('answers only for its token’s tenant (§13.2)', async () => {
     const remote = await createRemoteDefinitionSource({ url, token: readToken });
     const err = await remote.active(tenantId('acme')).catch((e: unknown) => e);
@@ -128,7 +153,7 @@ describe('remote definition source', () => {
     const agentApp = express();
     agentApp.use(
       '/authority/v1',
-      createRulesInForceRouter({
+      createAgentSideRouter({
         verifier: h.tokens,
         taskPins: createSqliteTaskPins(h.db),
         rulesInForce: remote.rulesInForce,

@@ -87,4 +87,9 @@ export interface Authority {
   ): Promise<ActivationResult | null>;
   /** §13.4: the rules in force at a version and who put them there. */
   rulesInForce(tenant: TenantId, versionId: VersionId): Promise<RuleInForce[]>;
+  /**
+   * §13.4, §14: the handles behind stable person ids (as provenance records them), for display;
+   * null for an id that was erased or never existed in this tenant.
+   */
+  personHandles(tenant: TenantId, ids: readonly string[]): Promise<ReadonlyMap<string, string | null>>;
 }

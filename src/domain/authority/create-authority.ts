@@ -591,6 +591,12 @@ export function createAuthority(options: AuthorityOptions): Authority {
       }
       return out;
     },
+
+    async personHandles(tenant, ids): Promise<ReadonlyMap<string, string | null>> {
+      const out = new Map<string, string | null>();
+      for (const id of new Set(ids)) out.set(id, await store.personHandle(tenant, id));
+      return out;
+    },
   };
 }
 

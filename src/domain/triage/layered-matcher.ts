@@ -72,16 +72,26 @@ export function baseLayer(definition: Pick<Definition, 'collections'>, matcher: 
   };
 }
 
+/** Every entry of `definition` that differs from `previous`'s base (what a layer over it would compile). */
+export function changedSinceBase(
+  previous: LayeredMatcher,
+  definition: Pick<Definition, 'collections'>,
+  learnables: readonly Learnable[],
+): Set<string> {
+  const changed = new Set(previous.changed);
+  for (const k of changedEntries(previous.definition.collections, definition.collections, learnables))
+    changed.add(k);
+  return changed;
+}
+
 /** `definition`'s matcher as `previous`'s base plus a matcher over every entry changed since that base. */
 export function layerOver(
   previous: LayeredMatcher,
   definition: Pick<Definition, 'collections'>,
   learnables: readonly Learnable[],
   compile: (marks: readonly IndexedMark[]) => Matcher,
+  changed: ReadonlySet<string> = changedSinceBase(previous, definition, learnables),
 ): LayeredMatcher {
-  const changed = new Set(previous.changed);
-  for (const k of changedEntries(previous.definition.collections, definition.collections, learnables))
-    changed.add(k);
   const marks: IndexedMark[] = [];
   for (const learnable of learnables) {
     const entries = definition.collections.get(learnable.collection);

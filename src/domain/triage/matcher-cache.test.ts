@@ -111,4 +111,54 @@ describe('createMatcherCache (§13.3)', () => {
     const full = compileMatcher(definitionMarks(v2, learnables));
     expect(next.match(message).map((h) => h.text)).toEqual(full.match(message).map((h) => h.text));
   });
+
+  it('matcherFor: the first version and a large change compile in slices (once, however many ask at once); a small change layers', async () => {
+    const learnables = createLearnables();
+    const counts = { sync: 0, async: 0 };
+    const cache = createMatcherCache({
+      maxVersions: 4,
+      maxLayeredEntries: 2,
+      compile: (m) => {
+        counts.sync++;
+        return compileMatcher(m);
+      },
+      compileAsync: async (m) => {
+        counts.async++;
+        await new Promise((r) => setTimeout(r, 5));
+        return compileMatcher(m);
+      },
+    });
+    const customer = (entry: string, address: string) => [
+      { collection: 'customers', entry, value: { label: entry } },
+      { collection: 'customers', entry, value: { pattern: address.replace(/\./g, '\\.'), where: 'from' } },
+    ];
+    const v1Lessons = customer('northgate', 'billing@origin.example');
+    const v1 = buildDefinition(v1Lessons, { versionId: 'sha256:m1' });
+    const [a, b] = await Promise.all([cache.matcherFor(v1, learnables), cache.matcherFor(v1, learnables)]);
+    expect(a).toBe(b);
+    expect(counts).toEqual({ sync: 0, async: 1 });
+
+    // One changed entry: a small layer, compiled at once.
+    const v2Lessons = [...v1Lessons, ...customer('gulftrade', 'ops@gulf.example')];
+    const v2 = buildDefinition(v2Lessons, { versionId: 'sha256:m2' });
+    const layered = await cache.matcherFor(v2, learnables);
+    expect(counts).toEqual({ sync: 1, async: 1 });
+    const gulf = mail({ from: { address: 'ops@gulf.example', name: '' } });
+    expect(layered.match(gulf).map((h) => h.mark.entry)).toEqual(['gulftrade']);
+
+    // Three more changed entries (over the bound of 2): one full compile in slices, no wasted overlay.
+    const v3 = buildDefinition(
+      [
+        ...v2Lessons,
+        ...customer('alhamra', 'desk@alhamra.example'),
+        ...customer('tergulf', 'ops@tergulf.example'),
+        ...customer('velthra', 'ops@velthra.example'),
+      ],
+      { versionId: 'sha256:m3' },
+    );
+    const full = await cache.matcherFor(v3, learnables);
+    expect(counts).toEqual({ sync: 1, async: 2 });
+    expect(full.match(gulf).map((h) => h.mark.entry)).toEqual(['gulftrade']);
+    expect(await cache.matcherFor(v3, learnables)).toBe(full);
+  });
 });

@@ -8,7 +8,7 @@ import type { Definition } from '../definitions/definition.ts';
 import type { Learnable } from '../learnables/learnable.ts';
 import { compileMatcher, compileMatcherAsync } from './compile-matcher.ts';
 import { definitionMarks } from './definition-marks.ts';
-import { baseLayer, fullLayer, layerOver, type LayeredMatcher } from './layered-matcher.ts';
+import { baseLayer, changedSinceBase, fullLayer, layerOver, type LayeredMatcher } from './layered-matcher.ts';
 import type { IndexedMark, Matcher } from './matcher.ts';
 
 export interface MatcherCacheOptions {
@@ -38,6 +38,16 @@ export interface MatcherCache {
     learnables: readonly Learnable[],
   ): Matcher;
   /**
+   * The matcher for a definition version without blocking the event loop for long (issue 3): cached,
+   * or layered over the last full compile when few entries changed (a small compile, as
+   * `forDefinition`), else compiled in full in slices (`prepare`). Concurrent calls for one version
+   * share one compile. What a server calls per task.
+   */
+  matcherFor(
+    definition: Pick<Definition, 'versionId' | 'collections'>,
+    learnables: readonly Learnable[],
+  ): Promise<Matcher>;
+  /**
    * Compiles a definition version's matcher in full without blocking the event loop (issue 3: a
    * large directory compiles off the event loop), caches it and makes it the base later versions
    * layer over; `forDefinition` then finds it. Call it when a version becomes active.
@@ -61,37 +71,70 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
   const maxLayered = options.maxLayeredEntries ?? 256;
   const cache = new Map<string, Matcher>();
   let latest: LayeredMatcher | null = null;
+  const preparing = new Map<string, Promise<Matcher>>();
   const remember = (versionId: string, matcher: Matcher): void => {
     cache.set(versionId, matcher);
     while (cache.size > options.maxVersions) cache.delete(cache.keys().next().value as string);
   };
-  return {
+  const cachedFresh = (versionId: string): Matcher | undefined => {
+    const cached = cache.get(versionId);
+    if (cached !== undefined) {
+      cache.delete(versionId);
+      cache.set(versionId, cached);
+    }
+    return cached;
+  };
+  /** A layer over the last full compile when few entries changed since it; null when a full compile is due. */
+  const smallLayer = (
+    definition: Pick<Definition, 'versionId' | 'collections'>,
+    learnables: readonly Learnable[],
+  ): LayeredMatcher | null => {
+    if (latest === null) return null;
+    const changed = changedSinceBase(latest, definition, learnables);
+    // Decided before compiling anything: a large change is compiled in full once, not twice.
+    return changed.size > maxLayered ? null : layerOver(latest, definition, learnables, compile, changed);
+  };
+  const cache_: MatcherCache = {
     forDefinition(definition, learnables) {
-      const cached = cache.get(definition.versionId);
-      if (cached !== undefined) {
-        cache.delete(definition.versionId);
-        cache.set(definition.versionId, cached);
-        return cached;
-      }
-      let layered: LayeredMatcher | null =
-        latest === null ? null : layerOver(latest, definition, learnables, compile);
-      if (layered === null || layered.changed.size > maxLayered)
-        layered = fullLayer(definition, learnables, compile);
+      const cached = cachedFresh(definition.versionId);
+      if (cached !== undefined) return cached;
+      const layered = smallLayer(definition, learnables) ?? fullLayer(definition, learnables, compile);
       latest = layered;
       remember(definition.versionId, layered);
       return layered;
     },
-    async prepare(definition, learnables) {
-      const cached = cache.get(definition.versionId);
+    async matcherFor(definition, learnables) {
+      const cached = cachedFresh(definition.versionId);
       if (cached !== undefined) return cached;
-      const matcher = await compileAsync(definitionMarks(definition, learnables));
-      // forDefinition may have compiled this version while the slices ran: keep that one.
-      const meanwhile = cache.get(definition.versionId);
-      if (meanwhile !== undefined) return meanwhile;
-      const layered = baseLayer(definition, matcher);
-      latest = layered;
-      remember(definition.versionId, layered);
-      return layered;
+      if (!preparing.has(definition.versionId)) {
+        const layered = smallLayer(definition, learnables);
+        if (layered !== null) {
+          latest = layered;
+          remember(definition.versionId, layered);
+          return layered;
+        }
+      }
+      return cache_.prepare(definition, learnables);
+    },
+    prepare(definition, learnables) {
+      const cached = cache.get(definition.versionId);
+      if (cached !== undefined) return Promise.resolve(cached);
+      let pending = preparing.get(definition.versionId);
+      if (pending === undefined) {
+        pending = compileAsync(definitionMarks(definition, learnables))
+          .then((matcher) => {
+            // forDefinition may have compiled this version while the slices ran: keep that one.
+            const meanwhile = cache.get(definition.versionId);
+            if (meanwhile !== undefined) return meanwhile;
+            const layered = baseLayer(definition, matcher);
+            latest = layered;
+            remember(definition.versionId, layered);
+            return layered;
+          })
+          .finally(() => preparing.delete(definition.versionId));
+        preparing.set(definition.versionId, pending);
+      }
+      return pending;
     },
     get(versionId, marks) {
       const cached = cache.get(versionId);
@@ -106,4 +149,5 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
     },
     versions: () => [...cache.keys()],
   };
+  return cache_;
 }

@@ -121,8 +121,9 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   const clock = deps.clock ?? systemClock;
   const lastPurge = new Map<TenantId, number>();
 
-  const matcherFor = (definition: PinnedDefinition['definition']): Matcher =>
-    deps.matcherCache.forDefinition(definition, deps.learnables);
+  // A large version compiles in slices, never blocking the event loop for long (issue 3).
+  const matcherFor = (definition: PinnedDefinition['definition']): Promise<Matcher> =>
+    deps.matcherCache.matcherFor(definition, deps.learnables);
 
   /** Read with every matched mark's teacher resolved to a display form first (readers are sync). */
   async function read(
@@ -130,7 +131,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     pinned: PinnedDefinition,
     message: MailMessage,
   ): Promise<MessageReading> {
-    const matcher = matcherFor(pinned.definition);
+    const matcher = await matcherFor(pinned.definition);
     const hits = matcher.match(message);
     const names = new Map<string, string>();
     if (deps.resolvePerson !== undefined) {
