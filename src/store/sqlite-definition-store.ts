@@ -9,11 +9,12 @@
  * values are opaque text here (§9).
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Activation, ActivationAction, VersionId } from '../domain/definitions/definition.ts';
 import type { CommitRequest, DefinitionStore } from '../domain/definitions/store.ts';
 import { identifierMatcher, scrubJson, scrubText } from '../domain/definitions/scrub.ts';
 import type { TenantId } from '../domain/tenant.ts';
+import { currentGeneration, RememberedReads, writing } from './read-validity.ts';
 
 /** Hashes per IN (...) list, well under every engine's parameter limit. */
 const CHUNK = 500;
@@ -69,62 +70,23 @@ function handleKey(handle: string): string {
   return handle.trim().toLowerCase();
 }
 
-/**
- * The head and person handles as last read, for the reads every task makes. Exact, not a TTL:
- * SQLite's `PRAGMA data_version` changes whenever another connection (another process, the CLI)
- * commits to the file, which empties it; every write through a store on this connection empties it
- * too. One per Kysely instance (one connection), shared by every store made on it.
- */
-interface ReadCache {
-  dataVersion: number | null;
-  /** Bumped by every emptying, so a read that raced a write is not remembered. */
-  generation: number;
-  readonly heads: Map<string, Activation | null>;
-  readonly handles: Map<string, string | null>;
-}
-
-const readCaches = new WeakMap<object, ReadCache>();
-
 /** Most person handles remembered per connection (the oldest dropped first). */
 const MAX_HANDLES = 10_000;
+/** Most tenants' heads remembered. */
+const MAX_HEADS = 1_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
 export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionStore {
-  let cache = readCaches.get(db);
-  if (cache === undefined) {
-    cache = { dataVersion: null, generation: 0, heads: new Map(), handles: new Map() };
-    readCaches.set(db, cache);
-  }
-  const c = cache;
-  const forget = (): void => {
-    c.generation++;
-    c.heads.clear();
-    c.handles.clear();
-  };
-  /** Empties the cache if another connection committed since it was last checked; returns its generation. */
-  const validated = async (): Promise<number> => {
-    const r = await sql<{ data_version: number }>`pragma data_version`.execute(db);
-    const version = Number(r.rows[0]?.data_version);
-    if (version !== c.dataVersion) {
-      forget();
-      c.dataVersion = version;
-    }
-    return c.generation;
-  };
-  /** Runs a write, emptying the cache after it whatever its outcome (and before, for reads it races). */
-  const writing = async <T>(write: () => Promise<T>): Promise<T> => {
-    forget();
-    try {
-      return await write();
-    } finally {
-      forget();
-    }
-  };
+  // Every task reads the head and the handles of whoever taught what it matched: remembered, and
+  // exact (read-validity.ts): another process's commit or a write through this connection is seen
+  // by the next read (§10.3 a lesson takes effect on the next task; §14 an erased handle is gone).
+  const heads = new RememberedReads<Activation | null>(db, MAX_HEADS);
+  const handles = new RememberedReads<string | null>(db, MAX_HANDLES);
 
   const store: SqliteDefinitionStore = {
     async head(tenant) {
-      const generation = await validated();
-      if (c.heads.has(tenant)) return c.heads.get(tenant)!;
+      const generation = await currentGeneration(db);
+      if (heads.has(tenant, generation)) return heads.get(tenant)!;
       const r = (await db
         .selectFrom('activations')
         .selectAll()
@@ -133,7 +95,7 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
         .limit(1)
         .executeTakeFirst()) as ActivationRow | undefined;
       const head = r === undefined ? null : frozen(toActivation(r));
-      if (generation === c.generation) c.heads.set(tenant, head);
+      heads.set(tenant, head, generation);
       return head;
     },
 
@@ -329,9 +291,9 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
     },
 
     async personHandle(tenant, id) {
-      const generation = await validated();
+      const generation = await currentGeneration(db);
       const key = `${tenant}\u0000${id}`;
-      if (c.handles.has(key)) return c.handles.get(key)!;
+      if (handles.has(key, generation)) return handles.get(key)!;
       const r = await db
         .selectFrom('people')
         .select('handle')
@@ -340,10 +302,7 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
         .executeTakeFirst();
       const h: unknown = r?.handle;
       const handle = typeof h === 'string' ? h : null;
-      if (generation === c.generation) {
-        c.handles.set(key, handle);
-        if (c.handles.size > MAX_HANDLES) c.handles.delete(c.handles.keys().next().value!);
-      }
+      handles.set(key, handle, generation);
       return handle;
     },
 
@@ -376,14 +335,13 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
       return rows.map((r) => r.tenant as TenantId);
     },
   };
-  // Every write through this connection empties the read cache (§10.3 a lesson takes effect on the
-  // next task; §14 an erased handle is never shown again).
+  // Every write through this connection makes what was remembered stale.
   return {
     ...store,
-    commit: (tenant, request) => writing(() => store.commit(tenant, request)),
-    tombstone: (tenant, request) => writing(() => store.tombstone(tenant, request)),
-    personId: (tenant, handle) => writing(() => store.personId(tenant, handle)),
-    erasePerson: (tenant, identifier) => writing(() => store.erasePerson(tenant, identifier)),
+    commit: (tenant, request) => writing(db, () => store.commit(tenant, request)),
+    tombstone: (tenant, request) => writing(db, () => store.tombstone(tenant, request)),
+    personId: (tenant, handle) => writing(db, () => store.personId(tenant, handle)),
+    erasePerson: (tenant, identifier) => writing(db, () => store.erasePerson(tenant, identifier)),
   };
 }
 

@@ -1,4 +1,7 @@
 // Invariant: a token verifies only as itself, bound to its tenant and roles, is stored only as a hash, and stops working when revoked (§13.2).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenantId } from '../domain/tenant.ts';
@@ -77,24 +80,41 @@ describe('SQLite token store', () => {
     expect(listed!.revokedAt).not.toBeNull();
   });
 
-  it('trusts a verified token for verifiedForMs only: a revocation by another process (the CLI) takes effect within it (§13.2)', async () => {
-    let now = 0;
-    const server = createSqliteTokenStore(db, undefined, { verifiedForMs: 1000, nowMs: () => now });
-    const cli = createSqliteTokenStore(db);
-    const { token, record } = await cli.create({
+  it('stops verifying a token the moment another process (the CLI) revokes it (§13.2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lt-tokens-'));
+    const serverDb = await openDatabase({ file: join(dir, 't.sqlite') });
+    const cliDb = await openDatabase({ file: join(dir, 't.sqlite') });
+    try {
+      const server = createSqliteTokenStore(serverDb);
+      const cli = createSqliteTokenStore(cliDb);
+      const { token, record } = await cli.create({
+        tenant: demo,
+        principal: 'app:y',
+        kind: 'application',
+        roles: ['read'],
+      });
+      expect(await server.verify(token)).toMatchObject({ id: 'app:y', tenant: demo });
+      expect(await server.verify(token)).toMatchObject({ id: 'app:y', tenant: demo });
+      expect(await cli.revoke(demo, record.id)).toBe(true);
+      expect(await server.verify(token)).toBeNull();
+    } finally {
+      await serverDb.destroy();
+      await cliDb.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops verifying a token revoked through another store on the same connection', async () => {
+    const other = createSqliteTokenStore(db);
+    const { token, record } = await store.create({
       tenant: demo,
-      principal: 'app:y',
+      principal: 'app:z',
       kind: 'application',
       roles: ['read'],
     });
-    expect(await server.verify(token)).toMatchObject({ id: 'app:y', tenant: demo });
-    expect(await cli.revoke(demo, record.id)).toBe(true);
-    now = 1000;
-    expect(await server.verify(token)).not.toBeNull(); // still within the bound
-    now = 1001;
-    expect(await server.verify(token)).toBeNull();
-    now = 5000;
-    expect(await server.verify(token)).toBeNull(); // a refusal is asked again, never remembered as valid
+    expect(await store.verify(token)).not.toBeNull();
+    expect(await other.revoke(demo, record.id)).toBe(true);
+    expect(await store.verify(token)).toBeNull();
   });
 
   it('never remembers an unknown token: one created after a failed check verifies at once', async () => {

@@ -12,6 +12,7 @@ import { ROLES, type Principal, type Role, type TokenVerifier } from '../domain/
 import { systemClock, type Clock } from '../domain/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { TenantId } from '../domain/tenant.ts';
+import { currentGeneration, RememberedReads, writing } from './read-validity.ts';
 
 export const PRINCIPAL_KINDS = [
   'person',
@@ -65,43 +66,26 @@ export function hashToken(raw: string): string {
   return createHash('sha256').update(raw, 'utf8').digest('hex');
 }
 
-export interface TokenStoreOptions {
-  /**
-   * How long a verified token is trusted without asking the database again, in ms (default 1000;
-   * 0 turns it off). A revocation through this store takes effect at once; one made by another
-   * process (the CLI) within this long. Unknown tokens are never remembered.
-   */
-  readonly verifiedForMs?: number;
-  /** Most verified tokens remembered at once (default 1000, the oldest dropped first). */
-  readonly maxVerified?: number;
-  /** Monotonic milliseconds (tests). Default performance.now. */
-  readonly nowMs?: () => number;
-}
+/** Most verified tokens remembered per connection (the oldest dropped first). */
+const MAX_VERIFIED = 1_000;
 
 export function createSqliteTokenStore(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database (openDatabase) is untyped
   db: Kysely<any>,
   clock: Clock = systemClock,
-  options: TokenStoreOptions = {},
 ): TokenStore {
   const tokens = db as unknown as Kysely<{ tokens: TokenRow }>;
-  const verifiedForMs = options.verifiedForMs ?? 1000;
-  const maxVerified = Math.max(1, options.maxVerified ?? 1000);
-  const nowMs = options.nowMs ?? (() => performance.now());
-  /** Token hash -> the principal it verified as, and when (monotonic ms). */
-  const verified = new Map<string, { principal: Principal; atMs: number }>();
-  let revocations = 0;
+  // Every A2A call verifies its token: a verified one is remembered, exactly (read-validity.ts): a
+  // revocation through this connection or by another process (the CLI) is seen by the next call.
+  // Unknown tokens are never remembered.
+  const verified = new RememberedReads<Principal>(db, MAX_VERIFIED);
 
   return {
     async verify(rawToken) {
       if (!rawToken.startsWith(TOKEN_PREFIX) || rawToken.length > 200) return null;
       const hash = hashToken(rawToken);
-      const held = verified.get(hash);
-      if (held !== undefined) {
-        if (nowMs() - held.atMs <= verifiedForMs) return held.principal;
-        verified.delete(hash);
-      }
-      const generation = revocations;
+      const generation = await currentGeneration(db);
+      if (verified.has(hash, generation)) return verified.get(hash)!;
       const row = await tokens
         .selectFrom('tokens')
         .selectAll()
@@ -116,11 +100,7 @@ export function createSqliteTokenStore(
         tenant: record.tenant,
         roles: record.roles,
       });
-      // A revocation that ran while this read was in flight must not be undone by remembering it.
-      if (verifiedForMs > 0 && generation === revocations) {
-        verified.set(hash, { principal, atMs: nowMs() });
-        while (verified.size > maxVerified) verified.delete(verified.keys().next().value!);
-      }
+      verified.set(hash, principal, generation);
       return principal;
     },
 
@@ -156,16 +136,15 @@ export function createSqliteTokenStore(
     },
 
     async revoke(tenant, id) {
-      const result = await tokens
-        .updateTable('tokens')
-        .set({ revoked_at: clock.now() })
-        .where('tenant', '=', tenant)
-        .where('id', '=', id)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
-      // Rare: forget every remembered verification rather than track which one this was.
-      revocations++;
-      verified.clear();
+      const result = await writing(db, () =>
+        tokens
+          .updateTable('tokens')
+          .set({ revoked_at: clock.now() })
+          .where('tenant', '=', tenant)
+          .where('id', '=', id)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst(),
+      );
       return Number(result.numUpdatedRows) > 0;
     },
   };
