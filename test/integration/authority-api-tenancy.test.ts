@@ -1,4 +1,5 @@
 // Invariant: no endpoint of the authority API lets one tenant read or change another tenant's knowledge, versions or tasks; the tenant is always the token's (§13.2).
+import { createSqliteDefinitionStore } from '../../src/store/sqlite-definition-store.ts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Lesson } from '../../src/domain/authority/lesson.ts';
@@ -18,6 +19,8 @@ interface TenantFixture {
   readonly secrets: readonly string[];
   readonly versionIds: readonly string[];
   readonly taskId: string;
+  /** The stable person id of the victim's teacher, whose handle is one of its secrets. */
+  readonly personId: string;
 }
 
 interface Case {
@@ -59,6 +62,12 @@ const CASES: readonly Case[] = [
     method: 'get',
     path: (v) => `/rules-in-force?taskId=${v.taskId}`,
     expect: 404,
+  },
+  {
+    route: 'GET /people',
+    method: 'get',
+    path: (v) => `/people?ids=${encodeURIComponent(v.personId)}`,
+    expect: 'own',
   },
   {
     route: 'POST /lessons',
@@ -106,11 +115,14 @@ describe('cross-tenant matrix', () => {
     const token = await h.token(tenant, ['admin'], `ops@${tenant}.example`);
     const teach = (body: Record<string, unknown>) =>
       request(h.server.app).post(`${API}/lessons`).set('Authorization', `Bearer ${token}`).send(body);
-    const v1 = (await teach(customerLesson('northgate', secrets[0]))).body.versionId as string;
+    // The first lesson is taught by the owner of the first secret: its handle is personal data (§14).
+    const v1 = (await teach(customerLesson('northgate', secrets[0], { taughtBy: secrets[0] }))).body
+      .versionId as string;
     const v2 = (await teach(customerLesson('gulftrade', secrets[1]))).body.versionId as string;
     const taskId = `task-of-${tenant}`;
     await h.insertPinnedTask(tenant, taskId, { definitionVersion: 1, versionId: v1 });
-    return { tenant, token, secrets, versionIds: [v1, v2], taskId };
+    const personId = await createSqliteDefinitionStore(h.db).personId(tenant, secrets[0]);
+    return { tenant, token, secrets, versionIds: [v1, v2], taskId, personId };
   }
 
   /** Everything the tenant can see of itself, for before/after comparison. */
