@@ -110,15 +110,16 @@ export function* buildAhoCorasickSteps(
   const longSSymbol = fold(0x017f);
 
   const capacity = totalLength + 1;
-  const firstChild = new Int32Array(capacity).fill(-1);
-  const nextSibling = new Int32Array(capacity).fill(-1);
-  const symbol = new Uint8Array(capacity);
-  const keyAt = new Int32Array(capacity).fill(-1);
+  // Sized for the worst case (no shared prefixes), cut to the nodes made once the trie is built.
+  let firstChild = new Int32Array(capacity).fill(-1);
+  let nextSibling = new Int32Array(capacity).fill(-1);
+  let symbol = new Uint8Array(capacity);
+  let keyAt = new Int32Array(capacity).fill(-1);
   let nodes = 1;
 
   // Keys in code-unit order, equal keys adjacent (first index first): bucketed by their first two
   // code units, each bucket sorted on its own, so the build can pause between buckets.
-  const buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
+  let buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
   yield* chunks(keys.length, (from, to) => {
     for (let k = from; k < to; k++) {
       const key = keys[k] as string;
@@ -135,7 +136,7 @@ export function* buildAhoCorasickSteps(
   // Insert in sorted order: the path of the previous key is reused for the shared prefix and every new
   // child is appended after its last sibling, so siblings stay in character order.
   const path = new Int32Array(longestKey + 1);
-  const lastChild = new Int32Array(capacity).fill(-1);
+  let lastChild = new Int32Array(capacity).fill(-1);
   let previous = '';
   let previousIndex = -1;
   const insert = (list: readonly number[], from: number, to: number): void => {
@@ -180,6 +181,15 @@ export function* buildAhoCorasickSteps(
       yield;
     }
   }
+
+  // The matcher's closures keep this scope alive: drop what only the build needs and cut the
+  // per-node arrays to the nodes made (at 100k marks about half the worst case).
+  lastChild = new Int32Array(0);
+  buckets = [];
+  firstChild = firstChild.slice(0, nodes);
+  nextSibling = nextSibling.slice(0, nodes);
+  symbol = symbol.slice(0, nodes);
+  keyAt = keyAt.slice(0, nodes);
 
   // Breadth-first renumbering: a node's number is its place in breadth-first order, so the nodes the
   // scan visits most (the shallow ones) have the lowest numbers, and the first `rows` of them have a

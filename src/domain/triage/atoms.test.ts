@@ -130,6 +130,14 @@ describe('plainLiteral', () => {
 });
 
 describe('analyseSource', () => {
+  it('names the literals every match must contain, folded, only from a single sequence (§13.3)', () => {
+    expect(analyseSource('Acme\\s+MOTORS[_-]?\\d{4}\\.pdf').required).toEqual(['acme', 'motors', '.pdf']);
+    expect(analyseSource('abc\\s+defg').required).toEqual(['defg']); // "abc" is too short an atom
+    expect(analyseSource('1234\\s+123456').required).toEqual(['123456']); // digits need six
+    expect(analyseSource('acme|motors').required).toEqual([]); // either alone may match
+    expect(analyseSource('(?:acme)?motors').required).toEqual(['motors']);
+    expect(analyseSource('müllerstr\\s+x').required).toEqual(['llerstr']);
+  });
   it('bounds how far a match runs before its first atom and how long it is (two units a character)', () => {
     expect(analyseSource('norgate\\s+motors')).toEqual({
       atoms: ['norgate'],
@@ -138,6 +146,7 @@ describe('analyseSource', () => {
       maxSuffix: null,
       prefixStops: false,
       suffixStops: true,
+      required: ['norgate', 'motors'],
     });
     expect(analyseSource('(?:x|y)?abcd\\s+')).toMatchObject({ atoms: ['abcd'], maxPrefix: 2 });
     expect(analyseSource('XYZ-20\\d{2}-\\d{4}')).toMatchObject({ maxLength: 26, maxPrefix: 0 });

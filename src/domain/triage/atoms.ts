@@ -106,6 +106,12 @@ export interface SourceAnalysis {
   readonly prefixStops: boolean;
   /** With atoms: false when the part of a match after that occurrence can never hold a stop character. */
   readonly suffixStops: boolean;
+  /**
+   * Folded ASCII literals (each {@link acceptable} as an atom) that every match contains: the runs of
+   * plain characters in a pattern that is one sequence (`acme\s+motors` needs "acme" and "motors").
+   * A text without one of them cannot match, whichever atom hit.
+   */
+  readonly required: readonly string[];
 }
 
 /**
@@ -126,6 +132,7 @@ const NO_ANALYSIS: SourceAnalysis = {
   maxSuffix: null,
   prefixStops: true,
   suffixStops: true,
+  required: [],
 };
 
 /** Atoms and longest match of `source` from one parse; both null when it cannot be parsed. */
@@ -147,7 +154,28 @@ export function analyseSource(source: string): SourceAnalysis {
     maxSuffix: chosen !== null && Number.isFinite(chosen.suffix) ? chosen.suffix : null,
     prefixStops: chosen?.prefixStops ?? true,
     suffixStops: chosen?.suffixStops ?? true,
+    required: requiredLiterals(pattern),
   };
+}
+
+/** See {@link SourceAnalysis.required}. */
+function requiredLiterals(pattern: AST.Pattern): readonly string[] {
+  if (pattern.alternatives.length !== 1) return [];
+  const out: string[] = [];
+  let run = '';
+  const end = (): void => {
+    if (acceptable(run) && !out.includes(run)) out.push(run);
+    run = '';
+  };
+  for (const element of (pattern.alternatives[0] as AST.Alternative).elements) {
+    // A plain ASCII character matches itself (any case, Kelvin sign and long s included under
+    // folding, as foldCodeUnit maps them); anything else ends the run.
+    if (element.type === 'Character' && element.value < 0x80)
+      run += String.fromCharCode(foldCodeUnit(element.value));
+    else end();
+  }
+  end();
+  return out;
 }
 
 /**

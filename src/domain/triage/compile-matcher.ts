@@ -55,6 +55,8 @@ export interface MatcherStats {
 
 export interface CompiledMatcher extends Matcher {
   readonly stats: MatcherStats;
+  /** re2 objects compiled so far to confirm or extract matches (diagnostics: misses of the confirm cache). */
+  regexCompiles(): number;
 }
 
 /** An RE2.Set (its type is not exported by name from 're2'). */
@@ -133,6 +135,19 @@ function* compileSteps(
   const trailStops = new Uint8Array(n);
   const keyIndex = new Map<string, number>();
   const keys: string[] = [];
+  // Regex marks with the same source share their re2 objects (and their confirmations per part).
+  const sourceIndex = new Map<string, number>();
+  const sources: string[] = [];
+  const sourceOf = new Int32Array(n).fill(-1);
+  const sourceId = (source: string): number => {
+    let id = sourceIndex.get(source);
+    if (id === undefined) {
+      id = sources.length;
+      sourceIndex.set(source, id);
+      sources.push(source);
+    }
+    return id;
+  };
   // (key, mark) pairs, grouped by key below.
   let pairKey = new Int32Array(Math.max(16, n + (n >> 1)));
   let pairMark = new Int32Array(pairKey.length);
@@ -142,13 +157,22 @@ function* compileSteps(
   let atomMarks = 0;
   let setMarks = 0;
 
-  const addKey = (key: string, mark: number): void => {
+  const keyOf = (key: string): number => {
     let k = keyIndex.get(key);
     if (k === undefined) {
       k = keys.length;
       keyIndex.set(key, k);
       keys.push(key);
     }
+    return k;
+  };
+  // A regex mark's required literals (SourceAnalysis.required): keys of the automaton that must all
+  // hit in a part before its re2 is run there: requiredKey[requiredFrom[m] .. requiredTo[m]).
+  const requiredFrom = new Int32Array(n);
+  const requiredTo = new Int32Array(n);
+  const requiredKey: number[] = [];
+  const addKey = (key: string, mark: number): void => {
+    const k = keyOf(key);
     if (pairs === pairKey.length) {
       pairKey = grow(pairKey);
       pairMark = grow(pairMark);
@@ -174,6 +198,7 @@ function* compileSteps(
         literalMarks++;
       } else if (a.atoms !== null) {
         kind[m] = KIND_ATOMS;
+        sourceOf[m] = sourceId(mark.source);
         lead[m] = a.lead;
         trail[m] = a.trail;
         leadStops[m] = a.leadStops ? 1 : 0;
@@ -185,9 +210,13 @@ function* compileSteps(
               ? CONFIRM_ANCHORED
               : CONFIRM_WHOLE;
         for (const atom of a.atoms) addKey(atom, m);
+        requiredFrom[m] = requiredKey.length;
+        for (const r of a.required) if (a.atoms.length !== 1 || a.atoms[0] !== r) requiredKey.push(keyOf(r));
+        requiredTo[m] = requiredKey.length;
         atomMarks++;
       } else {
         kind[m] = KIND_SET;
+        sourceOf[m] = sourceId(mark.source);
         for (let i = 0; i < MAIL_PARTS.length; i++)
           if ((mask & (1 << i)) !== 0) (setMarksByPart[i] as number[]).push(m);
         setMarks++;
@@ -219,16 +248,25 @@ function* compileSteps(
     fill[k] = at + 1;
   }
   const keyLength = Int32Array.from(keys, (k) => k.length);
+  // match() keeps this scope alive: let go of what only the compile needs.
+  keyIndex.clear();
+  sourceIndex.clear();
+  keys.length = 0;
+  pairKey = new Int32Array(0);
+  pairMark = new Int32Array(0);
 
   const shardsByPart: Shard[][] = [];
   for (const list of setMarksByPart) shardsByPart.push(yield* buildShards(marks, list, shardSize));
   const capacity = options.confirmCacheSize ?? CONFIRM_CACHE_SIZE;
-  const searching = createRegexCache(marks, capacity, 'giu');
-  const anchored = createRegexCache(marks, capacity, 'iuy');
+  const counts = { compiles: 0 };
+  const searching = createRegexCache(sources, capacity, 'giu', counts);
+  const anchored = createRegexCache(sources, capacity, 'iuy', counts);
 
   // Per-(message, part) bookkeeping without allocating per mark: a mark is "seen" in the current part
   // when its stamp equals the part's stamp; a candidate's hits are a linked list in flat arrays.
   const seen = new Uint32Array(n);
+  const keySeen = new Uint32Array(keyLength.length); // a key hit in the current part
+  const required = Int32Array.from(requiredKey);
   const slot = new Int32Array(n); // a candidate mark's index in the current part's candidate list
   let stamp = 0;
   let candidateMark = new Int32Array(64);
@@ -241,11 +279,12 @@ function* compileSteps(
 
   return {
     markCount: n,
+    regexCompiles: () => counts.compiles,
     stats: {
       literalMarks,
       atomMarks,
       setMarks,
-      keys: keys.length,
+      keys: keyLength.length,
       automatonNodes: automaton.nodeCount,
       setShards: shardsByPart.reduce((sum, s) => sum + s.length, 0),
     },
@@ -257,7 +296,10 @@ function* compileSteps(
         const text = partText(message, MAIL_PARTS[p] as MailPart);
         const bit = 1 << p;
         stamp = stamp === 0xffffffff ? 1 : stamp + 1;
-        if (stamp === 1) seen.fill(0);
+        if (stamp === 1) {
+          seen.fill(0);
+          keySeen.fill(0);
+        }
         const current = stamp;
         let candidates = 0; // regex marks with an atom hit in this part, in first-hit order
         let hits = 0;
@@ -267,6 +309,7 @@ function* compileSteps(
         for (let h = 0; h < found.count; h++) {
           const key = foundKeys[h] as number;
           const end = foundEnds[h] as number;
+          keySeen[key] = current;
           for (let i = keyStart[key] as number, to = keyStart[key + 1] as number; i < to; i++) {
             const m = keyMark[i] as number;
             if (((partMask[m] as number) & bit) === 0) continue;
@@ -316,7 +359,14 @@ function* compileSteps(
         const subject = new Subject(text);
         for (let c = 0; c < candidates; c++) {
           const m = candidateMark[c] as number;
-          const source = m;
+          let present = true;
+          for (let r = requiredFrom[m] as number, to = requiredTo[m] as number; r < to; r++)
+            if (keySeen[required[r] as number] !== current) {
+              present = false;
+              break;
+            }
+          if (!present) continue; // a match needs every required literal in the part
+          const source = sourceOf[m] as number;
           const l = lead[m] as number;
           const t = trail[m] as number;
           const freeBefore = leadStops[m] === 0;
@@ -362,7 +412,7 @@ function* compileSteps(
         }
         for (const shard of shards) {
           for (const m of subject.setMatches(shard)) {
-            const hit = subject.exec(searching(m), 0);
+            const hit = subject.exec(searching(sourceOf[m] as number), 0);
             if (hit !== null) {
               foundMark.push(m);
               foundPart.push(p);
@@ -397,12 +447,22 @@ interface Analysed {
   readonly trail: number;
   readonly leadStops: boolean;
   readonly trailStops: boolean;
+  readonly required: readonly string[];
 }
 
 function analyse(source: string): Analysed {
   const { literal, boundary } = boundedLiteral(source);
   if (literal !== null)
-    return { literal, boundary, atoms: null, lead: -1, trail: -1, leadStops: true, trailStops: true };
+    return {
+      literal,
+      boundary,
+      atoms: null,
+      lead: -1,
+      trail: -1,
+      leadStops: true,
+      trailStops: true,
+      required: [],
+    };
   const a = analyseSource(source);
   return {
     literal: null,
@@ -412,6 +472,7 @@ function analyse(source: string): Analysed {
     trail: a.maxSuffix ?? -1,
     leadStops: a.prefixStops,
     trailStops: a.suffixStops,
+    required: a.required,
   };
 }
 
@@ -550,22 +611,24 @@ function shard(marks: readonly IndexedMark[], ids: readonly number[]): Shard[] {
 }
 
 /**
- * Compiled re2 objects by mark, made on first use; at most `capacity` are kept (the oldest
+ * Compiled re2 objects by source, made on first use; at most `capacity` are kept (the oldest
  * made is dropped first). Flags are 'iu' plus 'g' (a search may start at lastIndex) or 'y' (a match
  * must start at lastIndex); neither changes what matches where.
  */
 function createRegexCache(
-  marks: readonly IndexedMark[],
+  sources: readonly string[],
   capacity: number,
   flags: 'giu' | 'iuy',
-): (mark: number) => RE2 {
-  const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(marks.length);
+  counts: { compiles: number },
+): (source: number) => RE2 {
+  const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(sources.length);
   const ring = new Int32Array(Math.max(1, capacity)).fill(-1);
   let next = 0;
   return (source) => {
     let re = compiled[source];
     if (re !== undefined) return re;
-    re = new RE2((marks[source] as IndexedMark).source, flags);
+    re = new RE2(sources[source] as string, flags);
+    counts.compiles++;
     compiled[source] = re;
     const old = ring[next] as number;
     if (old !== -1) compiled[old] = undefined;
@@ -588,7 +651,7 @@ class Subject {
   constructor(private readonly text: string) {}
 
   private get bytes(): Buffer {
-    this.bytesCache ??= Buffer.from(this.text, 'utf8');
+    this.bytesCache ??= utf8Bytes(this.text);
     return this.bytesCache;
   }
 
@@ -698,9 +761,38 @@ function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
 }
 
-/** Byte offset of each code unit (a low surrogate of a pair maps to its pair's start). */
+/**
+ * Longest text (code units) whose bytes and offsets go to the shared scratch buffers below. Parts are
+ * converted one at a time and only read before the next part is, so one buffer serves every matcher
+ * on the thread; reusing it keeps a large message's bytes from being allocated and freed per part,
+ * which interleaved with long-lived re2 objects fragments the native heap (RSS grows, issue 3).
+ */
+const SCRATCH_UNITS = 1 << 20;
+let scratchBytes = Buffer.allocUnsafeSlow(0);
+let scratchOffsets = new Uint32Array(0);
+
+/** `text` as UTF-8 (as `Buffer.from` makes it), valid until the next call. */
+function utf8Bytes(text: string): Buffer {
+  if (text.length > SCRATCH_UNITS) return Buffer.from(text, 'utf8');
+  const need = text.length * 3; // a code unit takes at most 3 bytes (a pair takes 4 for two)
+  if (scratchBytes.length < need)
+    scratchBytes = Buffer.allocUnsafeSlow(
+      Math.min(SCRATCH_UNITS * 3, Math.max(need, scratchBytes.length * 2, 1 << 16)),
+    );
+  return scratchBytes.subarray(0, scratchBytes.write(text, 0, 'utf8'));
+}
+
+/** Byte offset of each code unit (a low surrogate of a pair maps to its pair's start), valid until the next call. */
 function utf8Offsets(text: string): Uint32Array {
-  const offsets = new Uint32Array(text.length + 1);
+  let offsets: Uint32Array;
+  if (text.length > SCRATCH_UNITS) offsets = new Uint32Array(text.length + 1);
+  else {
+    if (scratchOffsets.length < text.length + 1)
+      scratchOffsets = new Uint32Array(
+        Math.min(SCRATCH_UNITS + 1, Math.max(text.length + 1, scratchOffsets.length * 2, 1 << 14)),
+      );
+    offsets = scratchOffsets;
+  }
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     offsets[i] = bytes;
