@@ -86,6 +86,44 @@ describe('compileMatcher (§13.3)', () => {
     ]);
   });
 
+  it('skips re2 only when a required literal is missing from the part; folded like re2 (Kelvin sign, long s)', () => {
+    const marks = [mark('norgate\\s+motors[_-]?\\d{2}'), mark('norgate\\s+motors[_-]?\\d{2}', ['subject'])];
+    // "motors" only in another part: no match in the body; in odd case it still counts.
+    const apart = message({ subject: 'motors', body: 'norgate  moto 12 norgate' });
+    expect(compileMatcher(marks).match(apart)).toEqual([]);
+    const odd = message({
+      subject: 'NORGATE MOTOR\u017F-12',
+      body: 'norgate \t MOTORS_77 and norgate motors 1',
+    });
+    const hits = compileMatcher(marks).match(odd);
+    expect(show(hits)).toEqual(show(createNaiveMatcher(marks).match(odd)));
+    expect(show(hits)).toEqual([
+      'norgate\\s+motors[_-]?\\d{2} | subject | NORGATE MOTOR\u017F-12',
+      'norgate\\s+motors[_-]?\\d{2} | body | norgate \t MOTORS_77',
+      'norgate\\s+motors[_-]?\\d{2} | subject | NORGATE MOTOR\u017F-12',
+    ]);
+  });
+
+  it('stays exact when marks share a source and the confirm cache holds one re2 (evicting on every use)', () => {
+    const marks = [
+      mark('XYZ-20\\d{2}-\\d{4}', ['body']),
+      mark('word\\s+motors'),
+      mark('XYZ-20\\d{2}-\\d{4}', ['subject', 'body']),
+      mark('(?:inv|invoice)[\\s#:-]*123\\d{3}'),
+    ];
+    const compiled = compileMatcher(marks, { confirmCacheSize: 1, setShardSize: 1 });
+    const naive = createNaiveMatcher(marks);
+    for (const body of [
+      'xyz-2026-0901 word motors inv 123456',
+      'WORD  MOTORS xyz-20x6',
+      'invoice#123999 XYZ-2099-1234',
+    ]) {
+      const m = message({ subject: 'xyz-2027-1111 word\tmotors', body });
+      expect(show(compiled.match(m))).toEqual(show(naive.match(m)));
+      expect(compiled.match(m).length).toBeGreaterThan(2);
+    }
+  });
+
   it('runs atom-less marks (RE2.Set shards) and keeps their first match text', () => {
     const marks = [mark('(?:inv|invoice)[\\s#:-]*123\\d{3}'), mark('\\d{4}'), mark('a*', ['subject'])];
     const m = message({ subject: 'bbb', body: 'x INV# 123456 and 77' });

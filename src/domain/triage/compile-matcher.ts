@@ -29,8 +29,14 @@ import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
 
 /** Most patterns per RE2.Set (a shard-size sweep on this machine found ~1k best). */
 export const SET_SHARD_SIZE = 1000;
-/** Most confirming re2 objects kept compiled per matcher. */
-export const CONFIRM_CACHE_SIZE = 8192;
+/**
+ * Most confirming re2 objects kept compiled per matcher (both uses together). Each costs ~5–12 KB of
+ * native memory and an evicted one lingers until a full GC, so this bounds memory; a miss costs one
+ * re2 compile (~20 µs). Measured at 100k synthetic marks (issue 3): 2,560 keeps RSS added at about
+ * +120 MB after 2,900 messages with 2 KB / 50 KB p50 within target; 8,192 added about +200 MB for
+ * ~15% less time per message; at 10k marks every regex mark fits either way.
+ */
+export const CONFIRM_CACHE_SIZE = 2560;
 
 const KIND_LITERAL = 0;
 const KIND_ATOMS = 1;
@@ -259,8 +265,7 @@ function* compileSteps(
   for (const list of setMarksByPart) shardsByPart.push(yield* buildShards(marks, list, shardSize));
   const capacity = options.confirmCacheSize ?? CONFIRM_CACHE_SIZE;
   const counts = { compiles: 0 };
-  const searching = createRegexCache(sources, capacity, 'giu', counts);
-  const anchored = createRegexCache(sources, capacity, 'iuy', counts);
+  const { searching, anchored } = createRegexCache(sources, capacity, counts);
 
   // Per-(message, part) bookkeeping without allocating per mark: a mark is "seen" in the current part
   // when its stamp equals the part's stamp; a candidate's hits are a linked list in flat arrays.
@@ -611,31 +616,52 @@ function shard(marks: readonly IndexedMark[], ids: readonly number[]): Shard[] {
 }
 
 /**
- * Compiled re2 objects by source, made on first use; at most `capacity` are kept (the oldest
- * made is dropped first). Flags are 'iu' plus 'g' (a search may start at lastIndex) or 'y' (a match
- * must start at lastIndex); neither changes what matches where.
+ * Compiled re2 objects by source and use, made on first use; at most `capacity` are kept in all.
+ * Eviction is CLOCK (second chance): an object used since the hand last passed stays, so the marks
+ * that hit often keep theirs and a one-off confirmation does not push them out. Flags are 'iu' plus
+ * 'g' (`searching`: a search may start at lastIndex) or 'y' (`anchored`: a match must start at
+ * lastIndex); neither changes what matches where.
+ *
+ * Each object costs re2 native memory (its programs and lazily grown DFAs, ~5–12 KB for a mark's
+ * small pattern) that V8 does not see, and an evicted one is freed only by a full garbage
+ * collection: `capacity` bounds the live ones, and evicting rarely keeps the dead ones few.
  */
 function createRegexCache(
   sources: readonly string[],
   capacity: number,
-  flags: 'giu' | 'iuy',
   counts: { compiles: number },
-): (source: number) => RE2 {
-  const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(sources.length);
-  const ring = new Int32Array(Math.max(1, capacity)).fill(-1);
-  let next = 0;
-  return (source) => {
-    let re = compiled[source];
-    if (re !== undefined) return re;
-    re = new RE2(sources[source] as string, flags);
+): { searching: (source: number) => RE2; anchored: (source: number) => RE2 } {
+  const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(sources.length * 2);
+  const size = Math.max(1, capacity);
+  const ring = new Int32Array(size).fill(-1); // entry: source * 2 + (anchored ? 1 : 0)
+  const used = new Uint8Array(sources.length * 2);
+  let filled = 0;
+  let hand = 0;
+  const get = (entry: number): RE2 => {
+    let re = compiled[entry];
+    if (re !== undefined) {
+      used[entry] = 1;
+      return re;
+    }
+    re = new RE2(sources[entry >> 1] as string, (entry & 1) === 0 ? 'giu' : 'iuy');
     counts.compiles++;
-    compiled[source] = re;
-    const old = ring[next] as number;
-    if (old !== -1) compiled[old] = undefined;
-    ring[next] = source;
-    next = next + 1 === ring.length ? 0 : next + 1;
+    compiled[entry] = re;
+    if (filled < size) {
+      ring[filled++] = entry;
+      return re;
+    }
+    for (;;) {
+      const old = ring[hand] as number;
+      if (used[old] === 0) break;
+      used[old] = 0;
+      hand = hand + 1 === size ? 0 : hand + 1;
+    }
+    compiled[ring[hand] as number] = undefined;
+    ring[hand] = entry;
+    hand = hand + 1 === size ? 0 : hand + 1;
     return re;
   };
+  return { searching: (source) => get(source * 2), anchored: (source) => get(source * 2 + 1) };
 }
 
 /**
