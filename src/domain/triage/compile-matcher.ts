@@ -455,6 +455,14 @@ interface Analysed {
   readonly required: readonly string[];
 }
 
+/**
+ * Analyses of regex sources by source, shared by every compile on the thread: a definition's next
+ * version (and a layered overlay) holds mostly the same marks, and parsing a regex is most of a
+ * compile's cost. Emptied when full; an analysis depends on nothing but its source.
+ */
+const ANALYSIS_CACHE_SIZE = 50_000;
+const analyses = new Map<string, Analysed>();
+
 function analyse(source: string): Analysed {
   const { literal, boundary } = boundedLiteral(source);
   if (literal !== null)
@@ -468,8 +476,11 @@ function analyse(source: string): Analysed {
       trailStops: true,
       required: [],
     };
+  const known = analyses.get(source);
+  if (known !== undefined) return known;
   const a = analyseSource(source);
-  return {
+  if (analyses.size >= ANALYSIS_CACHE_SIZE) analyses.clear();
+  const result: Analysed = {
     literal: null,
     boundary: 0,
     atoms: a.atoms,
@@ -479,6 +490,8 @@ function analyse(source: string): Analysed {
     trailStops: a.suffixStops,
     required: a.required,
   };
+  analyses.set(source, result);
+  return result;
 }
 
 const BOUNDARY_BEFORE = 1;
