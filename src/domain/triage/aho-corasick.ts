@@ -60,6 +60,103 @@ export function runSteps<T>(steps: Generator<void, T>): T {
 /** Iterations of a build loop between two pauses of a step generator. */
 const STEP = 4096;
 
+/** The breadth-first pass's state (see `visitBreadthFirst`). */
+interface Bfs {
+  head: number;
+  tail: number;
+  readonly rows: number;
+  readonly width: number;
+  readonly firstChild: Int32Array;
+  readonly nextSibling: Int32Array;
+  readonly symbol: Uint8Array;
+  readonly keyAt: Int32Array;
+  readonly order: Int32Array;
+  readonly numberOf: Int32Array;
+  readonly fail: Int32Array;
+  readonly dictionary: Int32Array;
+  readonly gotoTable: Int32Array;
+}
+
+/**
+ * Numbers the nodes queued up to `limit`, resolves their failure links and fills their rows (see
+ * the build). A module-level function, not a closure made per build, so its optimised code carries
+ * over from one compile to the next (a fresh closure starts cold, which made this the slowest step).
+ */
+function visitBreadthFirst(b: Bfs, limit: number): void {
+  const {
+    rows,
+    width,
+    firstChild,
+    nextSibling,
+    symbol,
+    keyAt,
+    order,
+    numberOf,
+    fail,
+    dictionary,
+    gotoTable,
+  } = b;
+  let head = b.head;
+  let tail = b.tail;
+  for (; head < tail && head < limit; head++) {
+    const u = order[head] as number;
+    for (let v = firstChild[u] as number; v !== -1; v = nextSibling[v] as number) {
+      let vf = 0;
+      if (u !== 0) {
+        const s = symbol[v] as number;
+        let f = fail[u] as number;
+        for (;;) {
+          const n = numberOf[f] as number;
+          if (n < rows) {
+            vf = order[(gotoTable[n * width + s] as number) & NODE_MASK] as number;
+            break;
+          }
+          const c = childIn(firstChild, nextSibling, symbol, f, s);
+          if (c !== -1) {
+            vf = c;
+            break;
+          }
+          f = fail[f] as number;
+        }
+      }
+      fail[v] = vf;
+      dictionary[v] = (keyAt[vf] as number) !== -1 ? vf : (dictionary[vf] as number);
+      numberOf[v] = tail;
+      order[tail++] = v;
+    }
+    if (head < rows) {
+      const base = head * width;
+      if (u !== 0) {
+        const failBase = (numberOf[fail[u] as number] as number) * width;
+        // A plain loop: rows are short, and copyWithin's call costs more than the copy.
+        for (let j = 0; j < width; j++) gotoTable[base + j] = gotoTable[failBase + j] as number;
+      }
+      for (let c = firstChild[u] as number; c !== -1; c = nextSibling[c] as number)
+        gotoTable[base + (symbol[c] as number)] =
+          (numberOf[c] as number) |
+          ((keyAt[c] as number) !== -1 || (dictionary[c] as number) !== -1 ? OUTPUT_FLAG : 0);
+    }
+  }
+  b.head = head;
+  b.tail = tail;
+}
+
+/** The child of `node` on symbol `s` (siblings are in symbol order), or -1. */
+function childIn(
+  firstChild: Int32Array,
+  nextSibling: Int32Array,
+  symbol: Uint8Array,
+  node: number,
+  s: number,
+): number {
+  for (let c = firstChild[node] as number; c !== -1; c = nextSibling[c] as number) {
+    const cs = symbol[c] as number;
+    if (cs === s) return c;
+    if (cs > s) return -1;
+  }
+  return -1;
+}
+
 /** Calls `run` on [0, count) in ranges of {@link STEP}, pausing after each. */
 function* chunks(count: number, run: (from: number, to: number) => void): Generator<void, void> {
   for (let from = 0; from < count; from += STEP) {
@@ -204,7 +301,6 @@ export function* buildAhoCorasickSteps(
   const numberOf = new Int32Array(nodes); // trie node -> number
   const fail = new Int32Array(nodes); // trie nodes
   const dictionary = new Int32Array(nodes).fill(-1); // trie nodes
-  let tail = 1;
   const childOf = (node: number, s: number): number => {
     for (let c = firstChild[node] as number; c !== -1; c = nextSibling[c] as number) {
       const cs = symbol[c] as number;
@@ -216,48 +312,23 @@ export function* buildAhoCorasickSteps(
   const value = (node: number): number =>
     (numberOf[node] as number) |
     ((keyAt[node] as number) !== -1 || (dictionary[node] as number) !== -1 ? OUTPUT_FLAG : 0);
-  let head = 0;
-  const visit = (limit: number): void => {
-    for (; head < tail && head < limit; head++) {
-      const u = order[head] as number;
-      for (let v = firstChild[u] as number; v !== -1; v = nextSibling[v] as number) {
-        let vf = 0;
-        if (u !== 0) {
-          const s = symbol[v] as number;
-          let f = fail[u] as number;
-          for (;;) {
-            const n = numberOf[f] as number;
-            if (n < rows) {
-              vf = order[(gotoTable[n * width + s] as number) & NODE_MASK] as number;
-              break;
-            }
-            const c = childOf(f, s);
-            if (c !== -1) {
-              vf = c;
-              break;
-            }
-            f = fail[f] as number;
-          }
-        }
-        fail[v] = vf;
-        dictionary[v] = (keyAt[vf] as number) !== -1 ? vf : (dictionary[vf] as number);
-        numberOf[v] = tail;
-        order[tail++] = v;
-      }
-      if (head < rows) {
-        const base = head * width;
-        if (u !== 0) {
-          const failBase = (numberOf[fail[u] as number] as number) * width;
-          // A plain loop: rows are short, and copyWithin's call costs more than the copy.
-          for (let j = 0; j < width; j++) gotoTable[base + j] = gotoTable[failBase + j] as number;
-        }
-        for (let c = firstChild[u] as number; c !== -1; c = nextSibling[c] as number)
-          gotoTable[base + (symbol[c] as number)] = value(c);
-      }
-    }
+  const bfs: Bfs = {
+    head: 0,
+    tail: 1,
+    rows,
+    width,
+    firstChild,
+    nextSibling,
+    symbol,
+    keyAt,
+    order,
+    numberOf,
+    fail,
+    dictionary,
+    gotoTable,
   };
-  while (head < tail) {
-    visit(head + STEP);
+  while (bfs.head < bfs.tail) {
+    visitBreadthFirst(bfs, bfs.head + STEP);
     yield;
   }
   // Per number: the key it ends (or -1) and the next node on its dictionary chain (or -1).
