@@ -32,9 +32,9 @@ export const SET_SHARD_SIZE = 1000;
 /**
  * Most confirming re2 objects kept compiled per matcher (both uses together). Each costs ~5–12 KB of
  * native memory and an evicted one lingers until a full GC, so this bounds memory; a miss costs one
- * re2 compile (~20 µs). Measured at 100k synthetic marks (issue 3): 2,560 keeps RSS added at about
- * +120 MB after 2,900 messages with 2 KB / 50 KB p50 within target; 8,192 added about +200 MB for
- * ~15% less time per message; at 10k marks every regex mark fits either way.
+ * re2 compile (~20 µs). Measured at 100k synthetic marks in a fresh process (issue 3): 2,560 keeps
+ * RSS added at +120–150 MB after 2,900 messages with 2 KB / 50 KB p50 ~0.9 / ~21–24 ms; 8,192 added
+ * +200–220 MB for ~1.0 / ~14–16 ms; at 10k marks every regex mark fits either way.
  */
 export const CONFIRM_CACHE_SIZE = 2560;
 
