@@ -137,12 +137,8 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
       return pending;
     },
     get(versionId, marks) {
-      const cached = cache.get(versionId);
-      if (cached !== undefined) {
-        cache.delete(versionId);
-        cache.set(versionId, cached);
-        return cached;
-      }
+      const cached = cachedFresh(versionId);
+      if (cached !== undefined) return cached;
       const matcher = compile(marks());
       remember(versionId, matcher);
       return matcher;

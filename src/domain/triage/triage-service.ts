@@ -196,33 +196,26 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     const lessonFields = learnable.descriptor(deps.settings).lessonFields;
     const ask = QUESTIONS[learnable.collection] ?? `Which ${learnable.entryNoun} is this?`;
     const text = `${ask} ${ensureStop(reading.reads)}`;
-    if ('suggestion' in outcome) {
-      return withChoices(
-        {
-          collection: learnable.collection,
-          text,
-          teach: {
+    const question: Omit<TriageQuestion, 'choices'> =
+      'suggestion' in outcome
+        ? {
             collection: learnable.collection,
-            entries,
-            suggested: outcome.suggestion.value,
-            suggestionLabel: outcome.suggestion.suggestionLabel,
-            lessonFields,
-          },
-        },
-        learnable,
-        collection,
-      );
-    }
-    return withChoices(
-      {
-        collection: learnable.collection,
-        text,
-        teach: { collection: learnable.collection, entries, lessonFields },
-        noSuggestion: outcome.none,
-      },
-      learnable,
-      collection,
-    );
+            text,
+            teach: {
+              collection: learnable.collection,
+              entries,
+              suggested: outcome.suggestion.value,
+              suggestionLabel: outcome.suggestion.suggestionLabel,
+              lessonFields,
+            },
+          }
+        : {
+            collection: learnable.collection,
+            text,
+            teach: { collection: learnable.collection, entries, lessonFields },
+            noSuggestion: outcome.none,
+          };
+    return withChoices(question, learnable, collection);
   }
 
   return {
