@@ -129,6 +129,54 @@ describe('plainLiteral', () => {
   });
 });
 
+/** The ASCII characters a context table allows, as a string. */
+const allowed = (table: Uint8Array | null): string | null =>
+  table === null
+    ? null
+    : [...table.keys()]
+        .filter((c) => table[c] === 1)
+        .map((c) => String.fromCharCode(c))
+        .join('');
+
+describe('analyseSource: what stands next to the atom (§13.3)', () => {
+  it('names the characters just before and after the atom occurrence, both cases', () => {
+    const email = analyseSource('[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example');
+    expect(allowed(email.before)).toBe('.@');
+    expect(email.after).toBeNull(); // a match ends with the atom: anything may follow
+    expect(allowed(analyseSource('XYZ-20\\d{2}-\\d{4}').after)).toBe('0123456789');
+    expect(allowed(analyseSource('norgate\\s+motors').after)).toBe('\t\n\v\f\r ');
+    expect(allowed(analyseSource('[xy]+[ab]cdefg').before)).toBe('XYxy');
+    expect(allowed(analyseSource('Rinefal Łódź').after)).toBe(''); // Ł meets no ASCII letter under folding
+    expect(allowed(analyseSource('abcd\u212Ax').after)).toBe('Kk'); // KELVIN SIGN folds with k
+  });
+
+  it('leaves a side free whenever the match may start or end there, or the atom may move', () => {
+    for (const source of [
+      'abcd\\s*', // the run may be empty: the match may end with the atom
+      '(?:abcd)+', // the atom is the whole repeat
+      'abcdx?', // abcdx contains abcd: the kept atom may sit anywhere in it
+      '\\babcd\\b', // assertions consume nothing
+      '(?:abcd|efgh)ij|klmn', // one branch ends with its atom
+    ])
+      expect(analyseSource(source).after, source).toBeNull();
+    expect(analyseSource('x?abcdefg\\d').before).toBeNull();
+    expect(analyseSource('(?:a|bc)defgh').before).toBeNull(); // the run is the whole match so far
+  });
+
+  it('names a run and the literal after it when the literal cannot extend the run', () => {
+    expect(analyseSource('norgate\\s+motors').gap).toMatchObject({
+      min: 1,
+      max: Infinity,
+      literal: 'motors',
+    });
+    expect(analyseSource('acme[\\s_-]{1,3}Motors').gap).toMatchObject({ min: 1, max: 3, literal: 'motors' });
+    expect(analyseSource('acme\\s*motors').gap).toMatchObject({ min: 0, literal: 'motors' });
+    expect(analyseSource('acme\\w+motors').gap).toBeNull(); // "motors" could be part of the run
+    expect(analyseSource('acme\\s+').gap).toBeNull(); // nothing after the run
+    expect(analyseSource('acme\\s+\\d').gap).toBeNull(); // not a literal
+  });
+});
+
 describe('analyseSource', () => {
   it('names the literals every match must contain, folded, only from a single sequence (§13.3)', () => {
     expect(analyseSource('Acme\\s+MOTORS[_-]?\\d{4}\\.pdf').required).toEqual(['acme', 'motors', '.pdf']);
@@ -139,7 +187,7 @@ describe('analyseSource', () => {
     expect(analyseSource('müllerstr\\s+x').required).toEqual(['llerstr']);
   });
   it('bounds how far a match runs before its first atom and how long it is (two units a character)', () => {
-    expect(analyseSource('norgate\\s+motors')).toEqual({
+    expect(analyseSource('norgate\\s+motors')).toMatchObject({
       atoms: ['norgate'],
       maxLength: null,
       maxPrefix: 0,

@@ -57,6 +57,12 @@ interface Info {
   readonly prefixStops: boolean;
   /** With `atoms`: whether the text after that occurrence can hold a stop character. */
   readonly suffixStops: boolean;
+  /** With `atoms`: the code unit just before that occurrence (see Context). */
+  readonly before: Context;
+  /** With `atoms`: the code unit just after that occurrence. */
+  readonly after: Context;
+  /** With `atoms`: see Gap. */
+  readonly gap: Gap | null;
 }
 
 /** An atom set with the bounds that go with it (see Info). */
@@ -66,10 +72,71 @@ interface Candidate {
   readonly suffix: number;
   readonly prefixStops: boolean;
   readonly suffixStops: boolean;
+  readonly before: Context;
+  readonly after: Context;
+  /** What follows the occurrence inside its own sequence, when it is a run and a literal (see Gap). */
+  readonly gap: Gap | null;
 }
 
+/**
+ * After an atom occurrence, a match holds a run of `min` to `max` characters of one class (the
+ * folded ASCII `mask`), then the folded ASCII `literal`, whose first character is not in the class:
+ * `norgate\s+motors` holds whitespace, then "motors". The run therefore takes every class character
+ * that follows the occurrence, and the literal comes right after them, which the matcher checks
+ * before it confirms (a non-ASCII character in the run ends the check, in the hit's favour).
+ */
+interface Gap {
+  readonly mask: Mask;
+  readonly min: number;
+  readonly max: number;
+  readonly literal: string;
+}
+
+/**
+ * Folded ASCII code units (see {@link foldCodeUnit}) as a 128-bit set in four 32-bit words, or
+ * null for "any": what one character of a pattern can match, as far as ASCII text is concerned.
+ * Non-ASCII text is never judged by a mask (under re2's folding only KELVIN SIGN and LONG S meet
+ * ASCII, and the matcher lets every non-ASCII code unit through).
+ */
+type Mask = readonly [number, number, number, number] | null;
+
+/**
+ * What a match holds next to an atom occurrence, inside the node the candidate was found in: the
+ * code units the neighbouring character can be (`mask`), and `open` when the match may have no
+ * character there within the node (then whatever surrounds the node decides, and a whole match may
+ * start or end at the occurrence). A hit whose neighbour in the text is outside the mask cannot be
+ * that occurrence of any match: the matcher drops it before confirming (§13.3, exact: a filter
+ * that only drops hits no match can use).
+ */
+interface Context {
+  readonly mask: Mask;
+  readonly open: boolean;
+}
+
+/** The first (or last) code unit of a node's matches, and whether a match can be empty. */
+interface Edge {
+  readonly mask: Mask;
+  readonly nullable: boolean;
+}
+
+const NO_CODES: Mask = [0, 0, 0, 0];
+/** Nothing known: any code unit, or none. */
+const FREE: Context = { mask: null, open: true };
+/** The occurrence is the node's whole match: only what surrounds the node decides. */
+const OUTSIDE: Context = { mask: NO_CODES, open: true };
+const EMPTY_EDGE: Edge = { mask: NO_CODES, nullable: true };
+const ANY_EDGE: Edge = { mask: null, nullable: true };
+
 /** No bounds: what a node without atoms carries. */
-const UNBOUNDED = { prefix: Infinity, suffix: Infinity, prefixStops: true, suffixStops: true } as const;
+const UNBOUNDED = {
+  prefix: Infinity,
+  suffix: Infinity,
+  prefixStops: true,
+  suffixStops: true,
+  before: FREE,
+  after: FREE,
+  gap: null,
+} as const;
 const ANY: Info = { exact: null, atoms: null, ...UNBOUNDED };
 const EMPTY: Info = { exact: [''], atoms: null, ...UNBOUNDED };
 const DIGITS: readonly string[] = '0123456789'.split('');
@@ -112,6 +179,25 @@ export interface SourceAnalysis {
    * A text without one of them cannot match, whichever atom hit.
    */
   readonly required: readonly string[];
+  /**
+   * With atoms: the ASCII code units (a 128-entry table, 1 = allowed, both cases set) that can stand
+   * just before that atom occurrence in a text holding a match, or null when any can (or none, at the
+   * text's start). A non-ASCII code unit there is always allowed.
+   */
+  readonly before: Uint8Array | null;
+  /** With atoms: the same for the code unit just after that occurrence. */
+  readonly after: Uint8Array | null;
+  /**
+   * With atoms, or null: a run of characters from `run` (a table like `after`), `min` to `max` long
+   * (max may be Infinity), then the folded ASCII `literal`, follow that occurrence in every match;
+   * the literal's first character is not in `run`, so the run is every such character after it.
+   */
+  readonly gap: {
+    readonly run: Uint8Array;
+    readonly min: number;
+    readonly max: number;
+    readonly literal: string;
+  } | null;
 }
 
 /**
@@ -133,6 +219,9 @@ const NO_ANALYSIS: SourceAnalysis = {
   prefixStops: true,
   suffixStops: true,
   required: [],
+  before: null,
+  after: null,
+  gap: null,
 };
 
 /** Atoms and longest match of `source` from one parse; both null when it cannot be parsed. */
@@ -155,7 +244,182 @@ export function analyseSource(source: string): SourceAnalysis {
     prefixStops: chosen?.prefixStops ?? true,
     suffixStops: chosen?.suffixStops ?? true,
     required: requiredLiterals(pattern),
+    before: chosen === null ? null : contextTable(chosen.before),
+    after: chosen === null ? null : contextTable(chosen.after),
+    gap:
+      chosen?.gap == null
+        ? null
+        : {
+            run: contextTable({ mask: chosen.gap.mask, open: false }) as Uint8Array,
+            min: chosen.gap.min,
+            max: chosen.gap.max,
+            literal: chosen.gap.literal,
+          },
   };
+}
+
+/**
+ * A context as the matcher's table over raw ASCII code units (both cases of a folded letter), or
+ * null when it allows every code unit: when it is open the match may start or end at the
+ * occurrence, so the text there may hold anything.
+ */
+function contextTable(context: Context): Uint8Array | null {
+  const mask = context.mask;
+  if (context.open || mask === null) return null;
+  const key = `${mask[0]},${mask[1]},${mask[2]},${mask[3]}`;
+  let table = contextTables.get(key);
+  if (table === undefined) {
+    table = new Uint8Array(128);
+    for (let c = 0; c < 128; c++) if (hasCode(mask, foldCodeUnit(c))) table[c] = 1;
+    contextTables.set(key, table);
+  }
+  return table;
+}
+
+/** One table per distinct context, shared (few distinct ones occur: a class, a separator, digits). */
+const contextTables = new Map<string, Uint8Array>();
+
+function hasCode(mask: Mask, c: number): boolean {
+  return mask === null || ((mask[c >> 5] as number) & (1 << (c & 31))) !== 0;
+}
+
+function withCode(mask: Mask, c: number): Mask {
+  if (mask === null) return null;
+  const out: [number, number, number, number] = [mask[0], mask[1], mask[2], mask[3]];
+  out[c >> 5] = (out[c >> 5] as number) | (1 << (c & 31));
+  return out;
+}
+
+function unionMask(a: Mask, b: Mask): Mask {
+  if (a === null || b === null) return null;
+  if (a === NO_CODES) return b;
+  if (b === NO_CODES) return a;
+  return [a[0] | b[0], a[1] | b[1], a[2] | b[2], a[3] | b[3]];
+}
+
+function unionContext(a: Context, b: Context): Context {
+  return { mask: unionMask(a.mask, b.mask), open: a.open || b.open };
+}
+
+/** `context` seen from the enclosing sequence, where `edge` (what lies beyond the node) follows it. */
+function extendContext(context: Context, edge: Edge): Context {
+  return context.open ? { mask: unionMask(context.mask, edge.mask), open: edge.nullable } : context;
+}
+
+/** The folded ASCII code units one pattern character can match. */
+function characterMask(value: number): Mask {
+  if (value < 0x80) return withCode(NO_CODES, foldCodeUnit(value));
+  const folded = foldCodeUnit(value); // KELVIN SIGN and LONG S meet k and s; nothing else meets ASCII
+  return folded < 0x80 ? withCode(NO_CODES, folded) : NO_CODES;
+}
+
+function rangeMask(mask: Mask, from: number, to: number): Mask {
+  let out = mask;
+  for (let c = from; c <= Math.min(to, 0x7f); c++) out = withCode(out, foldCodeUnit(c));
+  if (from <= 0x212a && 0x212a <= to) out = withCode(out, 0x6b);
+  if (from <= 0x017f && 0x017f <= to) out = withCode(out, 0x73);
+  return out;
+}
+
+const DIGIT_MASK = rangeMask(NO_CODES, 0x30, 0x39);
+const SPACE_MASK = withCode(rangeMask(NO_CODES, 9, 13), 32);
+const WORD_MASK = withCode(rangeMask(rangeMask(DIGIT_MASK, 0x41, 0x5a), 0x61, 0x7a), 0x5f);
+/** Every ASCII code unit but the digits (`\D`) and but the whitespace (`\S`). */
+const NOT_DIGIT_MASK = complement(DIGIT_MASK);
+const NOT_SPACE_MASK = complement(SPACE_MASK);
+
+function complement(mask: Mask): Mask {
+  if (mask === null) return NO_CODES;
+  return [~mask[0], ~mask[1], ~mask[2], ~mask[3]];
+}
+
+/** What `\d`, `\s` and the like can match; null (any) when unsure. */
+function setMask(set: AST.CharacterSet): Mask {
+  switch (set.kind) {
+    case 'digit':
+      return set.negate ? NOT_DIGIT_MASK : DIGIT_MASK;
+    case 'space':
+      return set.negate ? NOT_SPACE_MASK : SPACE_MASK;
+    case 'word':
+      return set.negate ? null : WORD_MASK;
+    default:
+      return null;
+  }
+}
+
+/** The first (`last` false) or last code unit a match of `element` can have. */
+function edgeOf(element: AST.Element, last: boolean): Edge {
+  switch (element.type) {
+    case 'Character':
+      return { mask: characterMask(element.value), nullable: false };
+    case 'Assertion':
+      return EMPTY_EDGE; // zero-width: the next character consumed is beyond it
+    case 'Group':
+    case 'CapturingGroup': {
+      let mask: Mask = NO_CODES;
+      let nullable = false;
+      for (const a of element.alternatives) {
+        const e = edgeOfRun(a.elements, last ? a.elements.length - 1 : 0, last);
+        mask = unionMask(mask, e.mask);
+        nullable ||= e.nullable;
+      }
+      return { mask, nullable };
+    }
+    case 'Quantifier': {
+      if (element.max === 0) return EMPTY_EDGE;
+      const e = edgeOf(element.element, last);
+      return { mask: e.mask, nullable: e.nullable || element.min === 0 };
+    }
+    case 'CharacterClass': {
+      if (element.negate || element.unicodeSets) return { mask: null, nullable: false };
+      let mask: Mask = NO_CODES;
+      for (const e of element.elements) {
+        if (e.type === 'Character') mask = unionMask(mask, characterMask(e.value));
+        else if (e.type === 'CharacterClassRange') mask = rangeMask(mask, e.min.value, e.max.value);
+        else if (e.type === 'CharacterSet') mask = unionMask(mask, setMask(e));
+        else mask = null;
+        if (mask === null) break;
+      }
+      return { mask, nullable: false };
+    }
+    case 'CharacterSet':
+      return { mask: setMask(element), nullable: false };
+    default:
+      return ANY_EDGE;
+  }
+}
+
+/** The Gap of a run that ends just before `elements[index]`, or null. */
+function gapAt(elements: readonly AST.Element[], index: number): Gap | null {
+  const e = elements[index];
+  if (e === undefined || e.type !== 'Quantifier' || e.max < 1) return null;
+  const inner = e.element;
+  if (inner.type !== 'Character' && inner.type !== 'CharacterClass' && inner.type !== 'CharacterSet')
+    return null;
+  const run = edgeOf(inner, false);
+  if (run.mask === null || run.nullable) return null;
+  let literal = '';
+  for (let i = index + 1; i < elements.length; i++) {
+    const c = elements[i] as AST.Element;
+    if (c.type !== 'Character' || c.value >= 0x80) break;
+    literal += String.fromCharCode(foldCodeUnit(c.value));
+  }
+  if (literal === '' || hasCode(run.mask, literal.charCodeAt(0))) return null;
+  return { mask: run.mask, min: e.min, max: e.max, literal };
+}
+
+/**
+ * The first code unit of what `elements[from..]` match (`last` false), or the last one of what
+ * `elements[..from]` match (`last` true); nullable when all of them can match nothing.
+ */
+function edgeOfRun(elements: readonly AST.Element[], from: number, last: boolean): Edge {
+  let mask: Mask = NO_CODES;
+  for (let i = from; last ? i >= 0 : i < elements.length; i += last ? -1 : 1) {
+    const e = edgeOf(elements[i] as AST.Element, last);
+    mask = unionMask(mask, e.mask);
+    if (!e.nullable || mask === null) return { mask, nullable: mask === null };
+  }
+  return { mask, nullable: true };
 }
 
 /** See {@link SourceAnalysis.required}. */
@@ -254,12 +518,17 @@ function minimal(candidate: Candidate): Candidate {
     slack = Math.max(slack, a.length - inside.length);
     for (let i = 0; i < a.length; i++) if (isStopCode(a.charCodeAt(i))) stops = true;
   }
+  const dropped = kept.length < sorted.length;
   return {
     atoms: kept,
     prefix: candidate.prefix + 2 * slack,
     suffix: candidate.suffix + 2 * slack,
     prefixStops: candidate.prefixStops || stops,
     suffixStops: candidate.suffixStops || stops,
+    // A kept atom may sit anywhere inside a dropped one: its neighbours are anything.
+    before: dropped ? FREE : candidate.before,
+    after: dropped ? FREE : candidate.after,
+    gap: dropped ? null : candidate.gap,
   };
 }
 
@@ -323,13 +592,27 @@ function own(info: Info): Candidate | null {
         suffix: info.suffix,
         prefixStops: info.prefixStops,
         suffixStops: info.suffixStops,
+        before: info.before,
+        after: info.after,
+        gap: info.gap,
       };
 }
 
 /** A node's exact strings as a candidate: each occurrence starts where the node's match starts. */
 function whole(info: Info): Candidate | null {
   const atoms = validSet(info.exact);
-  return atoms === null ? null : { atoms, prefix: 0, suffix: 0, prefixStops: false, suffixStops: false };
+  return atoms === null
+    ? null
+    : {
+        atoms,
+        prefix: 0,
+        suffix: 0,
+        prefixStops: false,
+        suffixStops: false,
+        before: OUTSIDE,
+        after: OUTSIDE,
+        gap: null,
+      };
 }
 
 /** The cheapest candidate; one with a bounded prefix is preferred unless far more common. */
@@ -369,6 +652,8 @@ function alternation(alternatives: readonly AST.Alternative[]): Info {
   let suffix = 0;
   let prefixStops = false;
   let suffixStops = false;
+  let before: Context = { mask: NO_CODES, open: false };
+  let after: Context = before;
   for (const i of infos) {
     const branch = best([own(i), whole(i)]);
     if (branch === null) return info(exact, null);
@@ -377,13 +662,43 @@ function alternation(alternatives: readonly AST.Alternative[]): Info {
     suffix = Math.max(suffix, branch.suffix);
     prefixStops ||= branch.prefixStops;
     suffixStops ||= branch.suffixStops;
+    before = unionContext(before, branch.before);
+    after = unionContext(after, branch.after);
   }
-  return info(exact, { atoms, prefix, suffix, prefixStops, suffixStops });
+  return info(exact, { atoms, prefix, suffix, prefixStops, suffixStops, before, after, gap: null });
 }
 
 /** The walk over one sequence: see {@link sequence}. */
 class SequenceWalk {
   readonly candidates: Candidate[] = [];
+  /** Where the walk is: the element visited, and whether an earlier copy of it was visited. */
+  index = 0;
+  mid = false;
+  /** Whether a later copy of the element visited follows (a fixed repeat expanded). */
+  more = false;
+  runBefore: Context = OUTSIDE;
+  plainBefore: Context = OUTSIDE;
+
+  constructor(private readonly elements: readonly AST.Element[]) {}
+
+  /** Moves to copy `copy` of `copies` of element `index` (`index` = the count: the end). */
+  at(index: number, copy: number, copies: number): void {
+    this.index = index;
+    this.mid = copy > 0;
+    this.more = copy < copies - 1;
+  }
+
+  /** What can stand before the current position, within the sequence. */
+  private beforeHere(): Context {
+    const e = edgeOfRun(this.elements, this.mid ? this.index : this.index - 1, true);
+    return { mask: e.mask, open: e.nullable };
+  }
+
+  /** What can follow a run that ends at the current position, within the sequence. */
+  private afterHere(): Context {
+    const e = edgeOfRun(this.elements, this.index, false);
+    return { mask: e.mask, open: e.nullable };
+  }
   /** Cross product of the current run of consecutive exact elements, and where it starts. */
   run: string[] = [''];
   runStart = 0;
@@ -413,17 +728,17 @@ class SequenceWalk {
 
   closeRun(): void {
     if (this.run.length > 1 || this.run[0] !== this.plain)
-      this.candidate(validSet(this.run), this.runStart, this.runStartStops);
+      this.candidate(validSet(this.run), this.runStart, this.runStartStops, this.runBefore);
     this.run = [''];
   }
 
   closePlain(): void {
     if (this.plain.length >= MIN_ATOM_LENGTH)
-      this.candidate(validSet([this.plain]), this.plainStart, this.plainStartStops);
+      this.candidate(validSet([this.plain]), this.plainStart, this.plainStartStops, this.plainBefore);
     this.plain = '';
   }
 
-  candidate(atoms: readonly string[] | null, prefix: number, prefixStops: boolean): void {
+  candidate(atoms: readonly string[] | null, prefix: number, prefixStops: boolean, before: Context): void {
     if (atoms !== null)
       this.candidates.push({
         atoms,
@@ -431,19 +746,34 @@ class SequenceWalk {
         suffix: this.suffix,
         prefixStops,
         suffixStops: this.suffixStops,
+        before,
+        after: this.afterHere(),
+        gap: this.mid ? null : gapAt(this.elements, this.index),
       });
+  }
+
+  private startRun(): void {
+    this.runStart = this.offset;
+    this.runStartStops = this.stops;
+    this.runBefore = this.beforeHere();
   }
 
   /** Visits one element; `after` and `afterStops` describe the elements that follow it. */
   visit(info: Info, longestMatch: number, stops: boolean, after: number, afterStops: boolean): void {
-    if (info.atoms !== null)
+    if (info.atoms !== null) {
+      const beyond = edgeOfRun(this.elements, this.more ? this.index : this.index + 1, false);
+      const before = edgeOfRun(this.elements, this.mid ? this.index : this.index - 1, true);
       this.candidates.push({
         atoms: info.atoms,
         prefix: this.offset + info.prefix,
         suffix: info.suffix + after,
         prefixStops: this.stops || info.prefixStops,
         suffixStops: info.suffixStops || afterStops,
+        before: extendContext(info.before, before),
+        after: extendContext(info.after, beyond),
+        gap: info.gap, // inside the element's own sequence, so still true here
       });
+    }
     const exact = info.exact;
     if (exact === null) {
       this.closeRun();
@@ -455,11 +785,9 @@ class SequenceWalk {
         if (this.plain === '') {
           this.plainStart = this.offset;
           this.plainStartStops = this.stops;
+          this.plainBefore = this.beforeHere();
         }
-        if (this.run.length === 1 && this.run[0] === '') {
-          this.runStart = this.offset;
-          this.runStartStops = this.stops;
-        }
+        if (this.run.length === 1 && this.run[0] === '') this.startRun();
         this.plain += only;
         const run = this.run;
         for (let i = 0; i < run.length; i++) run[i] += only;
@@ -468,17 +796,13 @@ class SequenceWalk {
       }
     } else {
       this.closePlain();
-      if (this.run.length === 1 && this.run[0] === '') {
-        this.runStart = this.offset;
-        this.runStartStops = this.stops;
-      }
+      if (this.run.length === 1 && this.run[0] === '') this.startRun();
       const next = product(this.run, exact);
       if (next === null) {
         // Too many strings: keep the run so far as a candidate, start a new one with this element.
-        this.candidate(validSet(this.run), this.runStart, this.runStartStops);
+        this.candidate(validSet(this.run), this.runStart, this.runStartStops, this.runBefore);
         this.run = exact.slice();
-        this.runStart = this.offset;
-        this.runStartStops = this.stops;
+        this.startRun();
       } else {
         this.run = next;
       }
@@ -510,7 +834,7 @@ function sequence(elements: readonly AST.Element[]): Info {
     tail += length;
     tailStops ||= stops;
   }
-  const walk = new SequenceWalk();
+  const walk = new SequenceWalk(elements);
   elements.forEach((element, i) => {
     const each = lengths[i] as number;
     const stops = stopping[i] as boolean;
@@ -528,13 +852,17 @@ function sequence(elements: readonly AST.Element[]): Info {
       const inner = node(element.element);
       if (inner.exact !== null) {
         const one = longest(element.element);
-        for (let k = 0; k < element.min; k++)
+        for (let k = 0; k < element.min; k++) {
+          walk.at(i, k, element.min);
           walk.visit(inner, one, stops, one * (element.min - 1 - k) + rest, restStops);
+        }
         return;
       }
     }
+    walk.at(i, 0, 1);
     walk.visit(node(element), each, stops, rest, restStops);
   });
+  walk.at(count, 0, 1);
   walk.before(0, false);
   walk.closeRun();
   walk.closePlain();
@@ -592,6 +920,11 @@ function quantifier(q: AST.Quantifier): Info {
     ...chosen,
     suffix: more === 0 ? chosen.suffix : chosen.suffix + more * longest(q.element),
     suffixStops: chosen.suffixStops || (more > 0 && canStop(q.element)),
+    // The occurrence is in the first repetition: the next one may follow it.
+    after:
+      more > 0 && chosen.after.open
+        ? { mask: unionMask(chosen.after.mask, edgeOf(q.element, false).mask), open: true }
+        : chosen.after,
   });
 }
 

@@ -252,6 +252,135 @@ describe('compileMatcher (§13.3)', () => {
     expect(hitsSeen).toBeGreaterThan(300);
   });
 
+  it('drops only hits no match can use: characters next to the atom, and a run then a literal after it (§13.3)', () => {
+    // Patterns whose atoms carry a context (a class before or after) or a gap (a run, then a
+    // literal), and texts glued from pieces that meet those contexts, miss them by one character,
+    // run whitespace long (past the 64-unit look-ahead) or not ASCII at all, in odd case.
+    const sources = [
+      'norgate\\s+motors',
+      'norgate\\s*cargo',
+      'acme[\\s_-]{1,3}motors',
+      'acme\\s{2}cargo',
+      '[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example',
+      'XYZ-20\\d{2}-\\d{4}',
+      '(?:north|south)gate\\s+motors',
+      'abcd(?:x|yz)+q',
+      '(?:abcd\\s+){2}efgh',
+      'ask\\s+desk',
+      'müller\\s+gmbh',
+      'wxyz[^a-c]+ende',
+      '\\d{3}abcd-\\d+',
+      'abcd\\.pdf$',
+      '^norgate\\s+x',
+      'stuv\\s+(?:ltd|gmbh)',
+      '[xy]+[ab]cdefg',
+      'Rinefal Łódź',
+      'wxyz[a-z]+-ende', // [a-z] matches KELVIN SIGN and LONG S under folding: a non-ASCII run
+      '(?:ab|cd)efgh(?:ij)?\\d', // the kept atom "cdefgh" may be followed by the dropped one's "i"
+      '(?:xabcd)+y', // the next repetition may follow the first one's atom
+      '(?:abcd\\s*)(?:z|y)', // an open context inside a group meets what follows the group
+      'a\u212Asdesk\\d', // KELVIN SIGN in the pattern stands for k
+    ];
+    const marks = sources.map((s) => mark(s));
+    const compiled = compileMatcher(marks, { confirmCacheSize: 4 });
+    const naive = createNaiveMatcher(marks);
+    const pieces = [
+      'norgate',
+      'NORGATE',
+      'motors',
+      'Motors',
+      'cargo',
+      'acme',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '_',
+      '-',
+      '@',
+      '.',
+      'dom',
+      'example',
+      'XYZ',
+      '-20',
+      '12',
+      '1234',
+      'north',
+      'south',
+      'gate',
+      'ab',
+      'abcd',
+      'x',
+      'yz',
+      'q',
+      'efgh',
+      'a\u017Fk',
+      'as\u212A',
+      'desk',
+      'ask',
+      'MÜLLER',
+      'müller',
+      'gmbh',
+      'wxyz',
+      'ende',
+      '.pdf',
+      'stuv',
+      'ltd',
+      'cdefg',
+      'X',
+      'b',
+      'Rinefal',
+      'Łódź',
+      'Lodz',
+      '123',
+      ' '.repeat(70),
+      '\u2003',
+    ];
+    const samples = [
+      'norgate motors',
+      'NORGATE \t Motors',
+      'norgatecargo',
+      'acme_-motors',
+      'acme  cargo',
+      'jo.doe@mail.dom.example',
+      'XYZ-2031-0042',
+      'southgate\tmotors',
+      'abcdxyzq',
+      'abcd abcd  efgh',
+      'a\u017Fk desk',
+      'MÜLLER gmbh',
+      'wxyzdende',
+      '123abcd-4',
+      'abcd.pdf',
+      'stuv ltd',
+      'xyacdefg',
+      'Rinefal Łódź',
+      'wxyz\u212A\u017F-ende',
+      'cdefghij5',
+      'xabcdxabcdy',
+      'abcd  z',
+      'aksdesk7',
+      'AKSDESK7',
+    ];
+    const rnd = seededRandom(20261201);
+    let hits = 0;
+    for (let i = 0; i < 3000; i++) {
+      let body = '';
+      const length = 1 + Math.floor(rnd() * 12);
+      for (let p = 0; p < length; p++)
+        body +=
+          rnd() < 0.15
+            ? samples[Math.floor(rnd() * samples.length)]
+            : pieces[Math.floor(rnd() * pieces.length)];
+      const m = message({ body });
+      const expected = show(naive.match(m));
+      expect(show(compiled.match(m)), JSON.stringify(body)).toEqual(expected);
+      hits += expected.length;
+    }
+    expect(hits).toBeGreaterThan(1500);
+  });
+
   it('compiles without blocking the event loop: slices with turns between them, the same matcher (§13.3)', async () => {
     const marks = syntheticMarks(3000, 11);
     let turns = 0;

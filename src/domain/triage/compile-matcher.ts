@@ -6,8 +6,13 @@
  * - A plain ASCII literal's first hit is already re2's answer (same leftmost match, same case folding:
  *   see `foldCodeUnit`), so it needs no confirmation; so is the first hit of one between `\b`
  *   anchors where both hold (re2's `\b` is ASCII-only, checked on the text as written).
+ * - A regex mark's atom hit is dropped when the text next to it cannot be what the mark has there
+ *   (`SourceAnalysis.before`, `.after`: `\s` after "norgate" in `norgate\s+motors`), or when the run
+ *   and literal that must follow it do not (`.gap`: whitespace, then "motors"). Only hits no match
+ *   can use are dropped, so the answer is unchanged; at 100k synthetic marks this cut the confirms
+ *   of a 50 KB message from ~1,330 to ~210.
  * - A regex mark whose atom hits is confirmed by its own re2 (compiled on first use, at most
- *   {@link CONFIRM_CACHE_SIZE} kept) on windows around the hits only: a match lies within its
+ *   {@link CONFIRM_CACHE_SIZE} kept: see `createRegexCache`) on windows around the hits only: a match lies within its
  *   analysed lead and trail of an atom hit (`analyseSource`), or, where a side has no length bound
  *   but cannot hold whitespace, within the token; a mark bounded only before its atom is tried
  *   anchored at each position where a match could start. Either returns exactly what re2 returns
@@ -24,17 +29,16 @@ import type { MailMessage, MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
 import { setImmediate } from 'node:timers/promises';
 import { buildAhoCorasickSteps, runSteps } from './aho-corasick.ts';
-import { analyseSource, isStopCode, plainLiteral } from './atoms.ts';
+import { analyseSource, foldCodeUnit, isStopCode, plainLiteral } from './atoms.ts';
+import type { SourceAnalysis } from './atoms.ts';
 import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
 
 /** Most patterns per RE2.Set (a shard-size sweep on this machine found ~1k best). */
 export const SET_SHARD_SIZE = 1000;
 /**
- * Most confirming re2 objects kept compiled per matcher (both uses together). Each costs ~5–12 KB of
- * native memory and an evicted one lingers until a full GC, so this bounds memory; a miss costs one
- * re2 compile (~20 µs). Measured at 100k synthetic marks in a fresh process (issue 3): 2,560 keeps
- * RSS added at +120–150 MB after 2,900 messages with 2 KB / 50 KB p50 ~0.9 / ~21–24 ms; 8,192 added
- * +200–220 MB for ~1.0 / ~14–16 ms; at 10k marks every regex mark fits either way.
+ * Most confirming re2 objects kept compiled per matcher (both uses together). Each costs ~5–13 KB of
+ * native memory; a miss costs one re2 compile (~30–80 µs). At 10k synthetic marks nearly every regex
+ * mark that hits fits; at 100k, what is kept and evicted is governed by `createRegexCache`.
  */
 export const CONFIRM_CACHE_SIZE = 2560;
 
@@ -77,6 +81,9 @@ interface Shard {
 const CONFIRM_WINDOW = 0; // re2 on a window around each atom hit
 const CONFIRM_ANCHORED = 1; // re2 anchored at each position where a match could start
 const CONFIRM_WHOLE = 2; // re2 on the whole part
+
+/** Farthest a gap's run is followed before a hit is let through unchecked (code units). */
+const GAP_SCAN_LIMIT = 64;
 
 /** Windows closer than this many code units are searched as one (one re2 call instead of two). */
 const MERGE_GAP = 32;
@@ -139,6 +146,27 @@ function* compileSteps(
   const trail = new Int32Array(n); // at most this far after the end, -1 when unbounded
   const leadStops = new Uint8Array(n); // 1 when the text before the hit can hold a stop character
   const trailStops = new Uint8Array(n);
+  // What may stand next to a hit (SourceAnalysis.before/after): row r of `contextTable` (128 entries
+  // over ASCII, 1 = allowed) for the code unit before (`beforeRow`) or after (`afterRow`), -1 for any.
+  const beforeRow = new Int32Array(n).fill(-1);
+  const afterRow = new Int32Array(n).fill(-1);
+  // A run then a literal after a hit (SourceAnalysis.gap): the run's row (-1: none), its length bounds, the literal.
+  const gapRow = new Int32Array(n).fill(-1);
+  const gapMin = new Int32Array(n);
+  const gapMax = new Int32Array(n);
+  const gapLiteral: string[] = [];
+  const contextRows = new Map<Uint8Array, number>();
+  const contextList: Uint8Array[] = [];
+  const rowOf = (table: Uint8Array | null): number => {
+    if (table === null) return -1;
+    let r = contextRows.get(table);
+    if (r === undefined) {
+      r = contextList.length;
+      contextRows.set(table, r);
+      contextList.push(table);
+    }
+    return r;
+  };
   const keyIndex = new Map<string, number>();
   const keys: string[] = [];
   // Regex marks with the same source share their re2 objects (and their confirmations per part).
@@ -209,6 +237,14 @@ function* compileSteps(
         trail[m] = a.trail;
         leadStops[m] = a.leadStops ? 1 : 0;
         trailStops[m] = a.trailStops ? 1 : 0;
+        beforeRow[m] = rowOf(a.before);
+        afterRow[m] = rowOf(a.after);
+        if (a.gap !== null) {
+          gapRow[m] = rowOf(a.gap.run);
+          gapMin[m] = a.gap.min;
+          gapMax[m] = Math.min(a.gap.max, 0x7fffffff);
+          gapLiteral[m] = a.gap.literal;
+        }
         confirmHow[m] =
           a.trail >= 0 || !a.trailStops
             ? CONFIRM_WINDOW
@@ -254,6 +290,10 @@ function* compileSteps(
     fill[k] = at + 1;
   }
   const keyLength = Int32Array.from(keys, (k) => k.length);
+  const contextTable = new Uint8Array(contextList.length * 128);
+  contextList.forEach((table, r) => contextTable.set(table, r * 128));
+  contextRows.clear();
+  contextList.length = 0;
   // match() keeps this scope alive: let go of what only the compile needs.
   keyIndex.clear();
   sourceIndex.clear();
@@ -281,6 +321,27 @@ function* compileSteps(
   let hitEnd = new Int32Array(256);
   let hitNext = new Int32Array(256);
   const windows = new Windows();
+  /** Whether mark m's gap (its run, then its literal) can start at `at` (see SourceAnalysis.gap). */
+  const gapHolds = (text: string, at: number, m: number): boolean => {
+    const base = (gapRow[m] as number) * 128;
+    const length = text.length;
+    const limit = Math.min(gapMax[m] as number, GAP_SCAN_LIMIT);
+    let i = at;
+    for (;;) {
+      if (i - at > limit) return i - at <= (gapMax[m] as number) ? true : false; // too far to look, or too long
+      if (i === length) return false; // the literal cannot follow
+      const u = text.charCodeAt(i);
+      if (u >= 128) return true; // a run character re2 may fold or class differently: let it through
+      if (contextTable[base + u] === 0) break;
+      i++;
+    }
+    if (i - at < (gapMin[m] as number)) return false;
+    const literal = gapLiteral[m] as string;
+    if (i + literal.length > length) return false;
+    for (let j = 0; j < literal.length; j++)
+      if (foldCodeUnit(text.charCodeAt(i + j)) !== literal.charCodeAt(j)) return false;
+    return true;
+  };
 
   return {
     markCount: n,
@@ -328,6 +389,21 @@ function* compileSteps(
               foundText.push(text.slice(end + 1 - (literalLength[m] as number), end + 1));
               continue;
             }
+            // A hit whose neighbours no match can have is not this mark's (§13.3: exact, see atoms.ts).
+            const start = end + 1 - (keyLength[key] as number);
+            const br = beforeRow[m] as number;
+            if (br !== -1) {
+              if (start === 0) continue;
+              const u = text.charCodeAt(start - 1);
+              if (u < 128 && contextTable[br * 128 + u] === 0) continue;
+            }
+            const ar = afterRow[m] as number;
+            if (ar !== -1) {
+              if (end + 1 === text.length) continue;
+              const u = text.charCodeAt(end + 1);
+              if (u < 128 && contextTable[ar * 128 + u] === 0) continue;
+            }
+            if (gapRow[m] !== -1 && !gapHolds(text, end + 1, m)) continue;
             let c: number;
             if (seen[m] === current) {
               // Only the first hit matters when the whole part is searched anyway.
@@ -350,7 +426,7 @@ function* compileSteps(
               hitEnd = grow(hitEnd);
               hitNext = grow(hitNext);
             }
-            hitStart[hits] = end + 1 - (keyLength[key] as number);
+            hitStart[hits] = start;
             hitEnd[hits] = end;
             hitNext[hits] = -1;
             if (firstHit[c] === -1) firstHit[c] = hits;
@@ -453,6 +529,10 @@ interface Analysed {
   readonly leadStops: boolean;
   readonly trailStops: boolean;
   readonly required: readonly string[];
+  /** See SourceAnalysis.before and .after (tables shared between analyses). */
+  readonly before: Uint8Array | null;
+  readonly after: Uint8Array | null;
+  readonly gap: SourceAnalysis['gap'];
 }
 
 /**
@@ -475,6 +555,9 @@ function analyse(source: string): Analysed {
       leadStops: true,
       trailStops: true,
       required: [],
+      before: null,
+      after: null,
+      gap: null,
     };
   const known = analyses.get(source);
   if (known !== undefined) return known;
@@ -489,6 +572,9 @@ function analyse(source: string): Analysed {
     leadStops: a.prefixStops,
     trailStops: a.suffixStops,
     required: a.required,
+    before: a.before,
+    after: a.after,
+    gap: a.gap,
   };
   analyses.set(source, result);
   return result;
@@ -630,14 +716,20 @@ function shard(marks: readonly IndexedMark[], ids: readonly number[]): Shard[] {
 
 /**
  * Compiled re2 objects by source and use, made on first use; at most `capacity` are kept in all.
- * Eviction is CLOCK (second chance): an object used since the hand last passed stays, so the marks
- * that hit often keep theirs and a one-off confirmation does not push them out. Flags are 'iu' plus
- * 'g' (`searching`: a search may start at lastIndex) or 'y' (`anchored`: a match must start at
- * lastIndex); neither changes what matches where.
+ * Flags are 'iu' plus 'g' (`searching`: a search may start at lastIndex) or 'y' (`anchored`: a match
+ * must start at lastIndex); neither changes what matches where.
  *
- * Each object costs re2 native memory (its programs and lazily grown DFAs, ~5–12 KB for a mark's
- * small pattern) that V8 does not see, and an evicted one is freed only by a full garbage
- * collection: `capacity` bounds the live ones, and evicting rarely keeps the dead ones few.
+ * Each object holds re2 native memory (its programs and lazily grown DFAs, ~5–13 KB for a mark's
+ * small pattern) that V8 does not see. An object dropped young is freed by the next cheap young
+ * collection; one kept long enough to reach the old generation is freed only by a full collection,
+ * which nothing hurries along (the JS heap hardly grows while matching). So keeping and evicting
+ * freely piles up dead native memory: +267 MB RSS at 100k marks after 2,710 messages (issue 3). Hence:
+ * - until the cache is full, every object is kept;
+ * - then an object is kept only when its regex is needed a second time within the last
+ *   `capacity / GHOST_SHARE` one-off compiles (a one-off is used and dropped young);
+ * - keeping it evicts one by CLOCK (second chance: an object used since the hand last passed stays),
+ *   and is allowed only while fewer than {@link EVICTED_BUDGET} evicted objects on the thread still
+ *   wait to be collected (a FinalizationRegistry counts them down).
  */
 function createRegexCache(
   sources: readonly string[],
@@ -648,6 +740,9 @@ function createRegexCache(
   const size = Math.max(1, capacity);
   const ring = new Int32Array(size).fill(-1); // entry: source * 2 + (anchored ? 1 : 0)
   const used = new Uint8Array(sources.length * 2);
+  const ghost = new Uint8Array(sources.length * 2); // compiled once lately and not kept
+  const ghostLimit = Math.max(1, Math.floor(size / GHOST_SHARE));
+  let ghosts = 0;
   let filled = 0;
   let hand = 0;
   const get = (entry: number): RE2 => {
@@ -658,24 +753,59 @@ function createRegexCache(
     }
     re = new RE2(sources[entry >> 1] as string, (entry & 1) === 0 ? 'giu' : 'iuy');
     counts.compiles++;
-    compiled[entry] = re;
     if (filled < size) {
+      compiled[entry] = re;
       ring[filled++] = entry;
       return re;
     }
+    if (ghost[entry] === 0) {
+      ghost[entry] = 1;
+      if (++ghosts >= ghostLimit) {
+        ghost.fill(0);
+        ghosts = 0;
+      }
+      return re;
+    }
+    if (evicted.waiting >= EVICTED_BUDGET) return re;
     for (;;) {
       const old = ring[hand] as number;
       if (used[old] === 0) break;
       used[old] = 0;
       hand = hand + 1 === size ? 0 : hand + 1;
     }
-    compiled[ring[hand] as number] = undefined;
+    const victim = ring[hand] as number;
+    evicted.registry.register(compiled[victim] as RE2, undefined);
+    evicted.waiting++;
+    compiled[victim] = undefined;
+    compiled[entry] = re;
     ring[hand] = entry;
     hand = hand + 1 === size ? 0 : hand + 1;
     return re;
   };
   return { searching: (source) => get(source * 2), anchored: (source) => get(source * 2 + 1) };
 }
+
+/**
+ * One-off compiles remembered: `capacity / GHOST_SHARE` of them. Measured at 100k marks in a fresh
+ * process (issue 3, without the eviction budget): remembering capacity × 4 added +267 MB RSS after
+ * 2,710 messages, capacity × 1 +173 MB and capacity / 4 +135 MB, with 10k-mark latency unchanged
+ * within noise.
+ */
+const GHOST_SHARE = 4;
+
+/**
+ * Most evicted re2 objects on the thread that may wait for collection at once (~13 KB each); past
+ * it, objects are used and dropped young instead of kept.
+ */
+export const EVICTED_BUDGET = 1024;
+
+/** Evicted re2 objects not yet collected, on this thread. */
+const evicted = {
+  waiting: 0,
+  registry: new FinalizationRegistry<undefined>(() => {
+    evicted.waiting--;
+  }),
+};
 
 /**
  * One part's text as re2 sees it: UTF-8 bytes made once per part, when first needed, so
