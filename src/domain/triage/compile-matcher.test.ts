@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, syntheticMarks, syntheticMessage } from '../../../bench/matching-corpus.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
-import { compileMatcher, compileMatcherAsync } from './compile-matcher.ts';
+import { compileMatcher, compileMatcherAsync, sparseOffsets, utf8Offsets } from './compile-matcher.ts';
 import type { IndexedMark, MarkHit } from './matcher.ts';
 import { createNaiveMatcher } from './naive-matcher.ts';
 
@@ -379,6 +379,40 @@ describe('compileMatcher (§13.3)', () => {
       hits += expected.length;
     }
     expect(hits).toBeGreaterThan(1500);
+  });
+
+  it('finds byte offsets from the non-ASCII runs alone exactly as the full pass does (pairs, lone surrogates)', () => {
+    const rnd = seededRandom(3);
+    const pieces = [
+      'é',
+      'Ł',
+      '東',
+      '😀',
+      '\ud800',
+      '\udc00',
+      'x\u212A',
+      'ſ',
+      '\u0080',
+      '\u07ff',
+      '\u0800',
+      '\uffff',
+    ];
+    let checked = 0;
+    for (let t = 0; t < 3000; t++) {
+      let text = '';
+      const n = 1 + Math.floor(rnd() * 30);
+      for (let i = 0; i < n; i++)
+        text +=
+          rnd() < 0.6
+            ? 'abcdefgh'.slice(0, 1 + Math.floor(rnd() * 8))
+            : pieces[Math.floor(rnd() * pieces.length)];
+      const dense = utf8Offsets(text);
+      const sparse = sparseOffsets(text);
+      for (let u = 0; u <= text.length; u++, checked++)
+        expect(sparse(u), `${JSON.stringify(text)} @${u}`).toBe(dense[u]);
+      expect(dense[text.length]).toBe(Buffer.byteLength(text));
+    }
+    expect(checked).toBeGreaterThan(50_000);
   });
 
   it('compiles without blocking the event loop: slices with turns between them, the same matcher (§13.3)', async () => {
