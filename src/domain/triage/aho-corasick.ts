@@ -297,21 +297,10 @@ export function* buildAhoCorasickSteps(
   const width = symbols + 1;
   const rows = Math.min(nodes, Math.max(1, Math.floor((options.maxRowCells ?? MAX_GOTO_CELLS) / width)));
   const gotoTable = new Int32Array(rows * width);
-  const order = new Int32Array(nodes); // number -> trie node
-  const numberOf = new Int32Array(nodes); // trie node -> number
-  const fail = new Int32Array(nodes); // trie nodes
-  const dictionary = new Int32Array(nodes).fill(-1); // trie nodes
-  const childOf = (node: number, s: number): number => {
-    for (let c = firstChild[node] as number; c !== -1; c = nextSibling[c] as number) {
-      const cs = symbol[c] as number;
-      if (cs === s) return c;
-      if (cs > s) return -1;
-    }
-    return -1;
-  };
-  const value = (node: number): number =>
-    (numberOf[node] as number) |
-    ((keyAt[node] as number) !== -1 || (dictionary[node] as number) !== -1 ? OUTPUT_FLAG : 0);
+  let order = new Int32Array(nodes); // number -> trie node
+  let numberOf = new Int32Array(nodes); // trie node -> number
+  let fail = new Int32Array(nodes); // trie nodes
+  let dictionary = new Int32Array(nodes).fill(-1); // trie nodes
   const bfs: Bfs = {
     head: 0,
     tail: 1,
@@ -331,26 +320,49 @@ export function* buildAhoCorasickSteps(
     visitBreadthFirst(bfs, bfs.head + STEP);
     yield;
   }
-  // Per number: the key it ends (or -1) and the next node on its dictionary chain (or -1).
+  // Everything the scan needs, by number; the trie's own arrays are then let go (at 100k marks
+  // they were ~12 MB more). Breadth-first order numbers a node's children one after the other, in
+  // symbol order: number n's children are firstOf[n] .. firstOf[n] + childCount[n] - 1.
+  // Per number also: the key it ends (or -1), the next number on its dictionary chain (or -1),
+  // whether a key ends there or along that chain, its symbol and its failure target.
   const keyOf = new Int32Array(nodes);
   const nextOutput = new Int32Array(nodes);
+  const firstOf = new Int32Array(nodes);
+  const childCount = new Uint8Array(nodes);
+  const symbolAt = new Uint8Array(nodes);
+  const failOf = new Int32Array(nodes);
+  const outputs = new Uint8Array(nodes);
   yield* chunks(nodes, (from, to) => {
     for (let n = from; n < to; n++) {
       const node = order[n] as number;
       keyOf[n] = keyAt[node] as number;
       const d = dictionary[node] as number;
       nextOutput[n] = d === -1 ? -1 : (numberOf[d] as number);
+      outputs[n] = (keyAt[node] as number) !== -1 || d !== -1 ? 1 : 0;
+      symbolAt[n] = symbol[node] as number;
+      failOf[n] = numberOf[fail[node] as number] as number;
+      const first = firstChild[node] as number;
+      firstOf[n] = first === -1 ? -1 : (numberOf[first] as number);
+      let count = 0;
+      for (let c = first; c !== -1; c = nextSibling[c] as number) count++;
+      childCount[n] = count;
     }
   });
-  // The transition from a node without a row: its own child, or its failure target's transition.
+  // The scan's closures keep this scope alive: drop the trie's arrays.
+  firstChild = nextSibling = keyAt = order = numberOf = fail = dictionary = new Int32Array(0);
+  symbol = new Uint8Array(0);
+  // The transition from a number without a row: its own child, or its failure target's transition.
   const slowStep = (state: number, s: number): number => {
-    let node = order[state] as number;
+    let n = state;
     for (;;) {
-      const n = numberOf[node] as number;
       if (n < rows) return gotoTable[n * width + s] as number;
-      const c = childOf(node, s);
-      if (c !== -1) return value(c);
-      node = fail[node] as number;
+      const first = firstOf[n] as number;
+      for (let c = first, end = first + (childCount[n] as number); c < end; c++) {
+        const cs = symbolAt[c] as number;
+        if (cs === s) return c | ((outputs[c] as number) === 1 ? OUTPUT_FLAG : 0);
+        if (cs > s) break;
+      }
+      n = failOf[n] as number;
     }
   };
   const hasDuplicates = duplicates.length > 0;
