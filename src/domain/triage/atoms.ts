@@ -18,6 +18,7 @@
  */
 import { RegExpParser } from '@eslint-community/regexpp';
 import type { AST } from '@eslint-community/regexpp';
+import { leanParse } from './lean-parse.ts';
 
 /** Shortest atom the prefilter accepts (characters). */
 export const MIN_ATOM_LENGTH = 4;
@@ -226,12 +227,21 @@ const NO_ANALYSIS: SourceAnalysis = {
 
 /** Atoms and longest match of `source` from one parse; both null when it cannot be parsed. */
 export function analyseSource(source: string): SourceAnalysis {
-  let pattern: AST.Pattern;
+  const pattern = leanParse(source) ?? parseWithRegexpp(source);
+  return pattern === null ? NO_ANALYSIS : analysePattern(pattern);
+}
+
+/** regexpp's tree of `source` in unicode mode, or null when it is not a valid pattern. */
+export function parseWithRegexpp(source: string): AST.Pattern | null {
   try {
-    pattern = parser.parsePattern(source, 0, source.length, { unicode: true });
+    return parser.parsePattern(source, 0, source.length, { unicode: true });
   } catch {
-    return NO_ANALYSIS;
+    return null;
   }
+}
+
+/** `analyseSource` on a parsed pattern (from `leanParse` or regexpp: the same tree). */
+export function analysePattern(pattern: AST.Pattern): SourceAnalysis {
   const info = alternation(pattern.alternatives);
   let chosen = best([own(info), whole(info)]);
   const longestMatch = longestAlternation(pattern.alternatives);
