@@ -138,15 +138,14 @@ const UNBOUNDED = {
   after: FREE,
   gap: null,
 } as const;
-const ANY: Info = { exact: null, atoms: null, ...UNBOUNDED };
-const EMPTY: Info = { exact: [''], atoms: null, ...UNBOUNDED };
+const UNBOUNDED_CANDIDATE: Candidate = { atoms: [], ...UNBOUNDED };
+const ANY: Info = info(null, null);
+const EMPTY: Info = info([''], null);
 const DIGITS: readonly string[] = '0123456789'.split('');
 /** One-character exact infos for ASCII, shared (the walk makes one per literal character). */
-const ASCII_INFO: readonly Info[] = Array.from({ length: 128 }, (_, c) => ({
-  exact: [String.fromCharCode(foldCodeUnit(c))],
-  atoms: null,
-  ...UNBOUNDED,
-}));
+const ASCII_INFO: readonly Info[] = Array.from({ length: 128 }, (_, c) =>
+  info([String.fromCharCode(foldCodeUnit(c))], null),
+);
 
 const parser = new RegExpParser({ ecmaVersion: 2025 });
 
@@ -318,18 +317,24 @@ function extendContext(context: Context, edge: Edge): Context {
 
 /** The folded ASCII code units one pattern character can match. */
 function characterMask(value: number): Mask {
-  if (value < 0x80) return withCode(NO_CODES, foldCodeUnit(value));
   const folded = foldCodeUnit(value); // KELVIN SIGN and LONG S meet k and s; nothing else meets ASCII
-  return folded < 0x80 ? withCode(NO_CODES, folded) : NO_CODES;
+  return folded < 0x80 ? (CODE_MASKS[folded] as Mask) : NO_CODES;
 }
 
 function rangeMask(mask: Mask, from: number, to: number): Mask {
-  let out = mask;
-  for (let c = from; c <= Math.min(to, 0x7f); c++) out = withCode(out, foldCodeUnit(c));
-  if (from <= 0x212a && 0x212a <= to) out = withCode(out, 0x6b);
-  if (from <= 0x017f && 0x017f <= to) out = withCode(out, 0x73);
+  if (mask === null) return null;
+  const out: [number, number, number, number] = [mask[0], mask[1], mask[2], mask[3]];
+  const set = (c: number): void => {
+    out[c >> 5] = (out[c >> 5] as number) | (1 << (c & 31));
+  };
+  for (let c = from; c <= Math.min(to, 0x7f); c++) set(foldCodeUnit(c));
+  if (from <= 0x212a && 0x212a <= to) set(0x6b);
+  if (from <= 0x017f && 0x017f <= to) set(0x73);
   return out;
 }
+
+/** The mask of each folded ASCII code unit alone. */
+const CODE_MASKS: readonly Mask[] = Array.from({ length: 128 }, (_, c) => withCode(NO_CODES, c));
 
 const DIGIT_MASK = rangeMask(NO_CODES, 0x30, 0x39);
 const SPACE_MASK = withCode(rangeMask(NO_CODES, 9, 13), 32);
@@ -559,6 +564,9 @@ const COMMON_WORDS = new Set(
 const COMMON_MIN = Math.min(...[...COMMON_WORDS].map((w) => w.length));
 const COMMON_MAX = Math.max(...[...COMMON_WORDS].map((w) => w.length));
 
+/** 2 ** -(i / 2), for atom costs. */
+const POWERS = Float64Array.from({ length: 512 }, (_, i) => 2 ** -(i / 2));
+
 /** Expected cost of a set: the sum of each atom's chance to appear by accident (lower is better). */
 function cost(atoms: readonly string[]): number {
   let total = 0;
@@ -589,7 +597,9 @@ function atomCost(a: string): number {
     bits += c >= 97 && c <= 122 ? 4 : c >= 48 && c <= 57 ? 2.5 : 3;
   }
   // Each atom also costs a slot in the automaton: a few more atoms are worth it only when rarer.
-  return 2 ** -bits + 2 ** -48;
+  // bits is a multiple of 0.5: the table holds the same numbers as 2 ** -bits.
+  const half = bits * 2;
+  return (half < POWERS.length ? (POWERS[half] as number) : 2 ** -bits) + 2 ** -48;
 }
 
 /** A node's own atom candidate. */
@@ -641,7 +651,19 @@ function best(candidates: readonly (Candidate | null)[]): Candidate | null {
 }
 
 function info(exact: readonly string[] | null, chosen: Candidate | null): Info {
-  return chosen === null ? { exact, atoms: null, ...UNBOUNDED } : { exact, ...chosen };
+  // Spelled out, not spread: one object shape for every Info keeps the walk's code fast.
+  const c = chosen ?? UNBOUNDED_CANDIDATE;
+  return {
+    exact,
+    atoms: chosen === null ? null : chosen.atoms,
+    prefix: c.prefix,
+    suffix: c.suffix,
+    prefixStops: c.prefixStops,
+    suffixStops: c.suffixStops,
+    before: c.before,
+    after: c.after,
+    gap: c.gap,
+  };
 }
 
 function alternation(alternatives: readonly AST.Alternative[]): Info {
@@ -901,7 +923,7 @@ function node(element: AST.Element): Info {
     case 'CharacterClass':
       return characterClass(element);
     case 'CharacterSet':
-      if (element.kind === 'digit' && !element.negate) return { exact: DIGITS, atoms: null, ...UNBOUNDED };
+      if (element.kind === 'digit' && !element.negate) return info(DIGITS, null);
       return ANY;
     default:
       return ANY;
@@ -912,11 +934,7 @@ function quantifier(q: AST.Quantifier): Info {
   const inner = node(q.element);
   if (q.min === 0) {
     if (q.max === 1 && inner.exact !== null && inner.exact.length < MAX_EXACT) {
-      return {
-        exact: inner.exact.includes('') ? inner.exact : ['', ...inner.exact],
-        atoms: null,
-        ...UNBOUNDED,
-      };
+      return info(inner.exact.includes('') ? inner.exact : ['', ...inner.exact], null);
     }
     return ANY;
   }
@@ -960,7 +978,7 @@ function characterClass(cls: AST.CharacterClass): Info {
     }
     if (out.length > MAX_CLASS) return ANY;
   }
-  return out.length === 0 ? ANY : { exact: out, atoms: null, ...UNBOUNDED };
+  return out.length === 0 ? ANY : info(out, null);
 }
 
 /** Unicode properties (`\\p{…}`) that hold no stop character. */
