@@ -75,6 +75,14 @@ interface Bfs {
   readonly fail: Int32Array;
   readonly dictionary: Int32Array;
   readonly gotoTable: Int32Array;
+  // By number (see the build): what the scan keeps.
+  readonly keyOf: Int32Array;
+  readonly nextOutput: Int32Array;
+  readonly firstOf: Int32Array;
+  readonly childCount: Uint8Array;
+  readonly symbolAt: Uint8Array;
+  readonly failOf: Int32Array;
+  readonly outputs: Uint8Array;
 }
 
 /**
@@ -95,11 +103,20 @@ function visitBreadthFirst(b: Bfs, limit: number): void {
     fail,
     dictionary,
     gotoTable,
+    keyOf,
+    nextOutput,
+    firstOf,
+    childCount,
+    symbolAt,
+    failOf,
+    outputs,
   } = b;
   let head = b.head;
   let tail = b.tail;
   for (; head < tail && head < limit; head++) {
     const u = order[head] as number;
+    firstOf[head] = firstChild[u] === -1 ? -1 : tail;
+    let children = 0;
     for (let v = firstChild[u] as number; v !== -1; v = nextSibling[v] as number) {
       let vf = 0;
       if (u !== 0) {
@@ -120,10 +137,19 @@ function visitBreadthFirst(b: Bfs, limit: number): void {
         }
       }
       fail[v] = vf;
-      dictionary[v] = (keyAt[vf] as number) !== -1 ? vf : (dictionary[vf] as number);
+      const d = (keyAt[vf] as number) !== -1 ? vf : (dictionary[vf] as number);
+      dictionary[v] = d;
       numberOf[v] = tail;
+      const key = keyAt[v] as number;
+      keyOf[tail] = key;
+      symbolAt[tail] = symbol[v] as number;
+      failOf[tail] = numberOf[vf] as number; // shallower, so numbered already
+      nextOutput[tail] = d === -1 ? -1 : (numberOf[d] as number);
+      outputs[tail] = key !== -1 || d !== -1 ? 1 : 0;
       order[tail++] = v;
+      children++;
     }
+    childCount[head] = children;
     if (head < rows) {
       const base = head * width;
       if (u !== 0) {
@@ -301,7 +327,27 @@ export function* buildAhoCorasickSteps(
   let numberOf = new Int32Array(nodes); // trie node -> number
   let fail = new Int32Array(nodes); // trie nodes
   let dictionary = new Int32Array(nodes).fill(-1); // trie nodes
+  // Everything the scan needs, by number, filled in as nodes are numbered; the trie's own arrays
+  // are then let go (at 100k marks they were ~12 MB more). Breadth-first order numbers a node's
+  // children one after the other, in symbol order: number n's children are firstOf[n] ..
+  // firstOf[n] + childCount[n] - 1. Per number also: the key it ends (or -1), the next number on
+  // its dictionary chain (or -1), whether a key ends there or along that chain, its symbol and its
+  // failure target. Number 0 is the root: no key, no symbol, its own failure target.
+  const keyOf = new Int32Array(nodes).fill(-1);
+  const nextOutput = new Int32Array(nodes).fill(-1);
+  const firstOf = new Int32Array(nodes);
+  const childCount = new Uint8Array(nodes);
+  const symbolAt = new Uint8Array(nodes);
+  const failOf = new Int32Array(nodes);
+  const outputs = new Uint8Array(nodes);
   const bfs: Bfs = {
+    keyOf,
+    nextOutput,
+    firstOf,
+    childCount,
+    symbolAt,
+    failOf,
+    outputs,
     head: 0,
     tail: 1,
     rows,
@@ -320,34 +366,6 @@ export function* buildAhoCorasickSteps(
     visitBreadthFirst(bfs, bfs.head + STEP);
     yield;
   }
-  // Everything the scan needs, by number; the trie's own arrays are then let go (at 100k marks
-  // they were ~12 MB more). Breadth-first order numbers a node's children one after the other, in
-  // symbol order: number n's children are firstOf[n] .. firstOf[n] + childCount[n] - 1.
-  // Per number also: the key it ends (or -1), the next number on its dictionary chain (or -1),
-  // whether a key ends there or along that chain, its symbol and its failure target.
-  const keyOf = new Int32Array(nodes);
-  const nextOutput = new Int32Array(nodes);
-  const firstOf = new Int32Array(nodes);
-  const childCount = new Uint8Array(nodes);
-  const symbolAt = new Uint8Array(nodes);
-  const failOf = new Int32Array(nodes);
-  const outputs = new Uint8Array(nodes);
-  yield* chunks(nodes, (from, to) => {
-    for (let n = from; n < to; n++) {
-      const node = order[n] as number;
-      keyOf[n] = keyAt[node] as number;
-      const d = dictionary[node] as number;
-      nextOutput[n] = d === -1 ? -1 : (numberOf[d] as number);
-      outputs[n] = (keyAt[node] as number) !== -1 || d !== -1 ? 1 : 0;
-      symbolAt[n] = symbol[node] as number;
-      failOf[n] = numberOf[fail[node] as number] as number;
-      const first = firstChild[node] as number;
-      firstOf[n] = first === -1 ? -1 : (numberOf[first] as number);
-      let count = 0;
-      for (let c = first; c !== -1; c = nextSibling[c] as number) count++;
-      childCount[n] = count;
-    }
-  });
   // The scan's closures keep this scope alive: drop the trie's arrays.
   firstChild = nextSibling = keyAt = order = numberOf = fail = dictionary = new Int32Array(0);
   symbol = new Uint8Array(0);
