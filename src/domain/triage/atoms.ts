@@ -153,8 +153,6 @@ const parser = new RegExpParser({ ecmaVersion: 2025 });
 export interface SourceAnalysis {
   /** See {@link literalAtoms}. */
   readonly atoms: readonly string[] | null;
-  /** See {@link maxMatchLength}. */
-  readonly maxLength: number | null;
   /**
    * With atoms: the most UTF-16 code units a match can run before the start of the first atom
    * occurrence it contains (each character counted as two), or null when unbounded. A match then
@@ -213,7 +211,6 @@ export function isStopCode(c: number): boolean {
 
 const NO_ANALYSIS: SourceAnalysis = {
   atoms: null,
-  maxLength: null,
   maxPrefix: null,
   maxSuffix: null,
   prefixStops: true,
@@ -243,11 +240,9 @@ export function parseWithRegexpp(source: string): AST.Pattern | null {
 export function analysePattern(pattern: AST.Pattern): SourceAnalysis {
   const info = alternation(pattern.alternatives);
   let chosen = best([own(info), whole(info)]);
-  const longestMatch = longestAlternation(pattern.alternatives);
   if (chosen !== null) chosen = minimal(chosen);
   return {
     atoms: chosen === null ? null : chosen.atoms,
-    maxLength: Number.isFinite(longestMatch) ? longestMatch : null,
     maxPrefix: chosen !== null && Number.isFinite(chosen.prefix) ? chosen.prefix : null,
     maxSuffix: chosen !== null && Number.isFinite(chosen.suffix) ? chosen.suffix : null,
     prefixStops: chosen?.prefixStops ?? true,
@@ -1047,16 +1042,6 @@ function setHolds(set: AST.CharacterSet, c: number): boolean {
     default:
       return true;
   }
-}
-
-/**
- * The most UTF-16 code units one match of `source` can span (each character counted as two, so an
- * astral or case-folded character never breaks the bound), or null when unbounded or unparseable.
- * The matcher uses it to start re2's search shortly before the first atom hit, without changing the
- * answer.
- */
-export function maxMatchLength(source: string): number | null {
-  return analyseSource(source).maxLength;
 }
 
 function longestAlternation(alternatives: readonly AST.Alternative[]): number {
