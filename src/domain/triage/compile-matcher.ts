@@ -330,7 +330,8 @@ function* compileSteps(
     const limit = Math.min(gapMax[m] as number, GAP_SCAN_LIMIT);
     let i = at;
     for (;;) {
-      if (i - at > limit) return i - at <= (gapMax[m] as number) ? true : false; // too far to look, or too long
+      // Past the look-ahead: let it through; past the run's longest: no match has this run.
+      if (i - at > limit) return i - at <= (gapMax[m] as number);
       if (i === length) return false; // the literal cannot follow
       const u = text.charCodeAt(i);
       if (u >= 128) return true; // a run character re2 may fold or class differently: let it through
@@ -725,7 +726,8 @@ function shard(marks: readonly IndexedMark[], ids: readonly number[]): Shard[] {
  * small pattern) that V8 does not see. An object dropped young is freed by the next cheap young
  * collection; one kept long enough to reach the old generation is freed only by a full collection,
  * which nothing hurries along (the JS heap hardly grows while matching). So keeping and evicting
- * freely piles up dead native memory: +267 MB RSS at 100k marks after 2,710 messages (issue 3). Hence:
+ * freely piled up dead native memory: +233 MB RSS at 100k marks after 2,710 messages (issue 3's
+ * benchmark, in a fresh process). Hence:
  * - until the cache is full, every object is kept;
  * - then an object is kept only when its regex is needed a second time within the last
  *   `capacity / GHOST_SHARE` one-off compiles (a one-off is used and dropped young);
@@ -800,7 +802,7 @@ const GHOST_SHARE = 4;
  * it, objects are used and dropped young instead of kept. At 100k marks (bench memory child, 2,710
  * messages): 1,024 added +143 MB RSS, 256 +138 MB; 10k-mark latency and compiles were the same.
  */
-export const EVICTED_BUDGET = 256;
+const EVICTED_BUDGET = 256;
 
 /** Evicted re2 objects not yet collected, on this thread. */
 const evicted = {
