@@ -42,41 +42,37 @@ export function foldCodeUnit(c: number): number {
   return c;
 }
 
-interface Info {
+/** Where an atom occurrence sits in a match, and what surrounds it (see Info and Candidate). */
+interface Bounds {
+  /**
+   * With atoms: the most code units a match of this node can run before the start of the
+   * occurrence of an atom it contains (Infinity when unbounded).
+   */
+  readonly prefix: number;
+  /** With atoms: the most code units a match runs after the end of that occurrence. */
+  readonly suffix: number;
+  /** With atoms: whether the text before that occurrence (in the match) can hold a stop character. */
+  readonly prefixStops: boolean;
+  /** With atoms: whether the text after that occurrence can hold a stop character. */
+  readonly suffixStops: boolean;
+  /** With atoms: the code unit just before that occurrence (see Context). */
+  readonly before: Context;
+  /** With atoms: the code unit just after that occurrence. */
+  readonly after: Context;
+  /** With atoms: what follows the occurrence inside its own sequence, when it is a run and a literal (see Gap). */
+  readonly gap: Gap | null;
+}
+
+interface Info extends Bounds {
   /** Every string this node can match (folded, distinct), or null when unknown or too many. */
   readonly exact: readonly string[] | null;
   /** A valid atom set for this node (every match contains one), or null. */
   readonly atoms: readonly string[] | null;
-  /**
-   * With `atoms`: the most code units a match of this node can run before the start of the
-   * occurrence of an atom it contains (Infinity when unbounded).
-   */
-  readonly prefix: number;
-  /** With `atoms`: the most code units a match runs after the end of that occurrence. */
-  readonly suffix: number;
-  /** With `atoms`: whether the text before that occurrence (in the match) can hold a stop character. */
-  readonly prefixStops: boolean;
-  /** With `atoms`: whether the text after that occurrence can hold a stop character. */
-  readonly suffixStops: boolean;
-  /** With `atoms`: the code unit just before that occurrence (see Context). */
-  readonly before: Context;
-  /** With `atoms`: the code unit just after that occurrence. */
-  readonly after: Context;
-  /** With `atoms`: see Gap. */
-  readonly gap: Gap | null;
 }
 
-/** An atom set with the bounds that go with it (see Info). */
-interface Candidate {
+/** An atom set with the bounds that go with it. */
+interface Candidate extends Bounds {
   readonly atoms: readonly string[];
-  readonly prefix: number;
-  readonly suffix: number;
-  readonly prefixStops: boolean;
-  readonly suffixStops: boolean;
-  readonly before: Context;
-  readonly after: Context;
-  /** What follows the occurrence inside its own sequence, when it is a run and a literal (see Gap). */
-  readonly gap: Gap | null;
 }
 
 /**
@@ -129,7 +125,7 @@ const EMPTY_EDGE: Edge = { mask: NO_CODES, nullable: true };
 const ANY_EDGE: Edge = { mask: null, nullable: true };
 
 /** No bounds: what a node without atoms carries. */
-const UNBOUNDED = {
+const UNBOUNDED: Bounds = {
   prefix: Infinity,
   suffix: Infinity,
   prefixStops: true,
@@ -137,7 +133,7 @@ const UNBOUNDED = {
   before: FREE,
   after: FREE,
   gap: null,
-} as const;
+};
 const UNBOUNDED_CANDIDATE: Candidate = { atoms: [], ...UNBOUNDED };
 const ANY: Info = info(null, null);
 const EMPTY: Info = info([''], null);
