@@ -1,5 +1,4 @@
 // Invariant: an A2A request may carry any message the mail limits accept, on JSON-RPC and REST alike, a body past that limit is refused only after the token check (§13.2); and every task the server answered for survives the process being killed.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config/config.ts';
 import { compose, DATABASE_FILE, DEMO_TOKEN_FILE, type Composition } from './main.ts';
 import { openDatabase } from './store/database.ts';
+import { startChild } from '../test/e2e/host.ts';
 
 const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 
@@ -96,29 +96,10 @@ describe('A2A body limit', () => {
 
 describe('tasks the server answered for', () => {
   it('are all in the database after the process is killed (SIGKILL) right after answering', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lt-kill-'));
+    const host = await startChild({ LOG_LEVEL: 'error' });
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-        cwd: join(import.meta.dirname, '..'),
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOST: '127.0.0.1',
-          PORT: '0',
-          DATA_DIR: dir,
-          LOG_LEVEL: 'error',
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      const url = await new Promise<string>((ok, fail) => {
-        let out = '';
-        child.stdout.on('data', (c: Buffer) => {
-          out += c.toString('utf8');
-          const m = /listening on (http:\/\/\S+)/.exec(out);
-          if (m !== null) ok(m[1]!);
-        });
-        child.once('exit', (code) => fail(new Error(`server exited with ${code}`)));
-      });
-      const token = readFileSync(join(dir, DEMO_TOKEN_FILE), 'utf8').trim();
+      const { url, dataDir: dir, token } = host;
+      expect(token).not.toBeNull();
       const answered: { id: string; state: string }[] = [];
       await Promise.all(
         Array.from({ length: 4 }, async (_, lane) => {
@@ -129,7 +110,7 @@ describe('tasks the server answered for', () => {
               headers: {
                 'content-type': 'application/json',
                 'a2a-version': '1.0',
-                authorization: `Bearer ${token}`,
+                authorization: `Bearer ${token!}`,
               },
               body: JSON.stringify({
                 jsonrpc: '2.0',
@@ -147,9 +128,7 @@ describe('tasks the server answered for', () => {
           }
         }),
       );
-      const exited = new Promise((ok) => child.once('exit', ok));
-      child.kill('SIGKILL');
-      await exited;
+      await host.crash();
       const db = await openDatabase({ file: join(dir, DATABASE_FILE) });
       const rows = (await db.selectFrom('tasks').select(['id', 'status_state']).execute()) as {
         id: string;
@@ -160,7 +139,7 @@ describe('tasks the server answered for', () => {
       expect(answered).toHaveLength(60);
       for (const a of answered) expect(stored.get(a.id)).toBe(a.state);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      await host.close();
     }
   });
 });

@@ -40,8 +40,14 @@ export async function startInProcess(env: Record<string, string> = {}, dataDir?:
   };
 }
 
+/** A server in a child process: it can also be killed outright, keeping its data directory. */
+export interface ChildHost extends Host {
+  /** SIGKILL, as a crash: resolves once the process is gone; close() still removes the data. */
+  crash(): Promise<void>;
+}
+
 /** `node --import tsx src/main.ts` with `env`, waiting for its "listening on <url>" line. */
-export async function startChild(env: Record<string, string>): Promise<Host> {
+export async function startChild(env: Record<string, string>): Promise<ChildHost> {
   const data = tempDataDir();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: new URL('../..', import.meta.url).pathname,
@@ -71,8 +77,14 @@ export async function startChild(env: Record<string, string>): Promise<Host> {
     url,
     token,
     dataDir: data.dir,
+    async crash() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async close() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;
