@@ -20,6 +20,7 @@ import { systemClock } from './domain/clock.ts';
 import { createLearnables } from './domain/learnables/registry.ts';
 import { createMatcherCache } from './domain/triage/matcher-cache.ts';
 import { createTriageService } from './domain/triage/triage-service.ts';
+import type { MarkAnalysisStore } from './domain/triage/mark-analysis.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
@@ -29,6 +30,7 @@ import { createServer, type AppServer } from './server.ts';
 import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
+import { createSqliteMarkAnalyses } from './store/sqlite-mark-analyses.ts';
 import { createSqliteTaskPins } from './store/sqlite-task-pins.ts';
 import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
 
@@ -69,6 +71,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     // Readings name who taught each matched mark (§13.4): the handle behind the stable person id (§14).
     let resolvePerson: ((t: TenantId, id: string) => Promise<string | null>) | undefined;
     let tenant = DEMO_TENANT;
+    // Kept regex analyses live beside the definitions, whose §14 erase clears them; an agent against
+    // a remote authority keeps them in memory only (an erase there could not reach its rows).
+    let analyses: MarkAnalysisStore | undefined;
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
       const remote = await createRemoteDefinitionSource({
@@ -81,6 +86,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       tenant = remote.tenant;
     } else {
       const definitionStore = createSqliteDefinitionStore(db);
+      analyses = createSqliteMarkAnalyses(db);
       resolvePerson = (t, id) => definitionStore.personHandle(t, id);
       authority = createAuthority({
         store: definitionStore,
@@ -106,6 +112,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
           : { corpusRetentionDays: config.corpusRetentionDays }),
       },
       matcherCache: createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS }),
+      ...(analyses === undefined ? {} : { analyses }),
       clock: systemClock,
       ...(resolvePerson === undefined ? {} : { resolvePerson }),
     });

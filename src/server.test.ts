@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config/config.ts';
 import { compose, DATABASE_FILE, DEMO_TOKEN_FILE, type Composition } from './main.ts';
+import { sql } from 'kysely';
+import { ANALYSER_VERSION } from './domain/triage/mark-analysis.ts';
 import { openDatabase } from './store/database.ts';
 import { startChild } from '../test/e2e/host.ts';
 
@@ -140,6 +142,73 @@ describe('tasks the server answered for', () => {
       for (const a of answered) expect(stored.get(a.id)).toBe(a.state);
     } finally {
       await host.close();
+    }
+  });
+});
+
+describe('regex analyses the server keeps (issue 3: compile time)', () => {
+  async function triageOne(url: string, token: string, n: number): Promise<string> {
+    const mail = `From: ops@northgatemotors.example\r\nTo: imports@warehouse.example\r\nSubject: Pre-alert NGM-PO-1234${n}\r\nMessage-ID: <keep-${n}@northgatemotors.example>\r\n\r\nShipment.\r\n`;
+    const res = await fetch(`${url}/a2a/jsonrpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: n,
+        method: 'SendMessage',
+        params: { message: { messageId: `keep-${n}`, role: 'ROLE_USER', parts: [rawPart(mail)] } },
+      }),
+    });
+    const body = (await res.json()) as { result: { task: { status: { state: string } } } };
+    return body.result.task.status.state;
+  }
+
+  it('are written by the first compile and read by the next process, which analyses only a damaged row again', async () => {
+    const first = await startChild({ LOG_LEVEL: 'error' });
+    let second: Awaited<ReturnType<typeof startChild>> | null = null;
+    try {
+      const state = await triageOne(first.url, first.token!, 1);
+      await first.crash();
+      const file = join(first.dataDir, DATABASE_FILE);
+      let db = await openDatabase({ file });
+      const rows = (await db
+        .selectFrom('mark_analyses')
+        .select(['tenant', 'analyser', 'source', 'analysis'])
+        .execute()) as { tenant: string; analyser: string; source: string; analysis: string }[];
+      // The demo directory's regex marks, and no plain literal (those need no analysis).
+      expect(rows.map((r) => r.source)).toContain('NGM-PO-\\d{5}');
+      expect(rows.map((r) => r.source)).not.toContain('Gulftrade');
+      expect(new Set(rows.map((r) => `${r.tenant} ${r.analyser}`))).toEqual(
+        new Set([`demo ${ANALYSER_VERSION}`]),
+      );
+      const kept = rows.find((r) => r.source === 'NGM-PO-\\d{5}')!.analysis;
+      // Damage one row, and count what the next process writes.
+      await sql`update mark_analyses set analysis = '[' where source = ${'NGM-PO-\\d{5}'}`.execute(db);
+      await sql`create table written (source text)`.execute(db);
+      await sql`create trigger count_insert after insert on mark_analyses begin insert into written values (new.source); end`.execute(
+        db,
+      );
+      await sql`create trigger count_update after update on mark_analyses begin insert into written values (new.source); end`.execute(
+        db,
+      );
+      await db.destroy();
+
+      second = await startChild({ LOG_LEVEL: 'error', DATA_DIR: first.dataDir });
+      expect(await triageOne(second.url, first.token!, 2)).toBe(state);
+      await second.crash();
+      db = await openDatabase({ file });
+      const written = (await sql<{ source: string }>`select source from written`.execute(db)).rows;
+      const repaired = (await db
+        .selectFrom('mark_analyses')
+        .select('analysis')
+        .where('source', '=', 'NGM-PO-\\d{5}')
+        .executeTakeFirst()) as { analysis: string };
+      await db.destroy();
+      expect(written.map((w) => w.source)).toEqual(['NGM-PO-\\d{5}']);
+      expect(repaired.analysis).toBe(kept);
+    } finally {
+      await second?.close();
+      await first.close();
     }
   });
 });

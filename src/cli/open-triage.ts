@@ -8,6 +8,7 @@ import { createMatcherCache } from '../domain/triage/matcher-cache.ts';
 import { createTriageService, type TriageService } from '../domain/triage/triage-service.ts';
 import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
+import { createSqliteMarkAnalyses } from '../store/sqlite-mark-analyses.ts';
 import type { CliIo } from './command.ts';
 import type { Knowledge } from './knowledge.ts';
 
@@ -24,6 +25,7 @@ export function openTriage(k: Knowledge, io: CliIo): TriageService {
       ...(retention === undefined ? {} : { corpusRetentionDays: retention }),
     },
     matcherCache: createMatcherCache({ maxVersions: 2 }),
+    analyses: createSqliteMarkAnalyses(k.db),
     resolvePerson: (tenant, id) => store.personHandle(tenant, id),
   });
 }

@@ -30,7 +30,7 @@ import { partText } from '../mail/parts.ts';
 import { setImmediate } from 'node:timers/promises';
 import { buildAhoCorasickSteps, runSteps } from './aho-corasick.ts';
 import { analyseSource, foldCodeUnit, isStopCode, plainLiteral } from './atoms.ts';
-import type { SourceAnalysis } from './atoms.ts';
+import { decodeAnalysis, encodeAnalysis, regexAnalysis, type RegexAnalysis } from './mark-analysis.ts';
 import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
 
 /** Most patterns per RE2.Set (a shard-size sweep on this machine found ~1k best). */
@@ -53,6 +53,16 @@ export interface CompileOptions {
   readonly setShardSize?: number;
   /** Confirming re2 objects kept compiled; default {@link CONFIRM_CACHE_SIZE}. */
   readonly confirmCacheSize?: number;
+  /** Regex analyses kept from earlier compiles (mark-analysis.ts): read instead of analysing. */
+  readonly stored?: StoredAnalyses;
+}
+
+/** Stored regex analyses for a compile (see CompileOptions.stored). */
+export interface StoredAnalyses {
+  /** `encodeAnalysis` text by source (ANALYSER_VERSION's). */
+  readonly known: ReadonlyMap<string, string>;
+  /** Called with each regex source of the marks that `known` lacks (or holds damaged), and its text to keep. */
+  readonly onAnalysed: (source: string, text: string) => void;
 }
 
 /** What a compiled matcher is made of, for benchmarks and diagnostics. */
@@ -225,14 +235,17 @@ function* compileSteps(
       for (let i = 0; i < MAIL_PARTS.length; i++)
         if (mark.parts.includes(MAIL_PARTS[i] as MailPart)) mask |= 1 << i;
       partMask[m] = mask;
-      const a = analyse(mark.source);
-      if (a.literal !== null) {
+      const { literal, boundary: ends } = boundedLiteral(mark.source);
+      if (literal !== null) {
         kind[m] = KIND_LITERAL;
-        literalLength[m] = a.literal.length;
-        boundary[m] = a.boundary;
-        addKey(a.literal, m);
+        literalLength[m] = literal.length;
+        boundary[m] = ends;
+        addKey(literal, m);
         literalMarks++;
-      } else if (a.atoms !== null) {
+        continue;
+      }
+      const a = analyseRegex(mark.source, options.stored);
+      if (a.atoms !== null) {
         kind[m] = KIND_ATOMS;
         sourceOf[m] = sourceId(mark.source);
         lead[m] = a.lead;
@@ -303,6 +316,8 @@ function* compileSteps(
   pairKey = new Int32Array(0);
   pairMark = new Int32Array(0);
 
+  // The grouping above takes ~15–20 ms at 100k marks: pause before a shard's compile adds to it.
+  yield;
   const shardsByPart: Shard[][] = [];
   for (const list of setMarksByPart) shardsByPart.push(yield* buildShards(marks, list, shardSize));
   const capacity = options.confirmCacheSize ?? CONFIRM_CACHE_SIZE;
@@ -521,66 +536,39 @@ function* compileSteps(
   };
 }
 
-/** What compiling needs to know about one mark source. */
-interface Analysed {
-  readonly literal: string | null;
-  /** With `literal`: which ends carry `\b` (BOUNDARY_BEFORE | BOUNDARY_AFTER). */
-  readonly boundary: number;
-  readonly atoms: readonly string[] | null;
-  readonly lead: number;
-  readonly trail: number;
-  readonly leadStops: boolean;
-  readonly trailStops: boolean;
-  readonly required: readonly string[];
-  /** See SourceAnalysis.before and .after (tables shared between analyses). */
-  readonly before: Uint8Array | null;
-  readonly after: Uint8Array | null;
-  readonly gap: SourceAnalysis['gap'];
-}
-
 /**
  * Analyses of regex sources by source, shared by every compile on the thread: a definition's next
  * version (and a layered overlay) holds mostly the same marks, and parsing a regex is most of a
  * compile's cost. Emptied when full; an analysis depends on nothing but its source.
  */
 const ANALYSIS_CACHE_SIZE = 50_000;
-const analyses = new Map<string, Analysed>();
+const analyses = new Map<string, RegexAnalysis>();
 
-function analyse(source: string): Analysed {
-  const { literal, boundary } = boundedLiteral(source);
-  if (literal !== null)
-    return {
-      literal,
-      boundary,
-      atoms: null,
-      lead: -1,
-      trail: -1,
-      leadStops: true,
-      trailStops: true,
-      required: [],
-      before: null,
-      after: null,
-      gap: null,
-    };
+/** Forgets this thread's analyses, as a restart would (tests and benchmarks of the stored path). */
+export function forgetAnalyses(): void {
+  analyses.clear();
+}
+
+/**
+ * The analysis of a regex mark source (one that is not a plain literal): from this thread's cache,
+ * else from `stored` (mark-analysis.ts), else analysed here and, when `stored` was given and did
+ * not hold it, handed to `onAnalysed` in its stored form.
+ */
+function analyseRegex(source: string, stored: StoredAnalyses | undefined): RegexAnalysis {
+  const text = stored?.known.get(source);
   const known = analyses.get(source);
-  if (known !== undefined) return known;
-  const a = analyseSource(source);
+  if (known !== undefined) {
+    if (stored !== undefined && text === undefined) stored.onAnalysed(source, encodeAnalysis(known));
+    return known;
+  }
+  let a = text === undefined ? null : decodeAnalysis(text);
+  if (a === null) {
+    a = regexAnalysis(analyseSource(source));
+    stored?.onAnalysed(source, encodeAnalysis(a));
+  }
   if (analyses.size >= ANALYSIS_CACHE_SIZE) analyses.clear();
-  const result: Analysed = {
-    literal: null,
-    boundary: 0,
-    atoms: a.atoms,
-    lead: a.maxPrefix ?? -1,
-    trail: a.maxSuffix ?? -1,
-    leadStops: a.prefixStops,
-    trailStops: a.suffixStops,
-    required: a.required,
-    before: a.before,
-    after: a.after,
-    gap: a.gap,
-  };
-  analyses.set(source, result);
-  return result;
+  analyses.set(source, a);
+  return a;
 }
 
 const BOUNDARY_BEFORE = 1;

@@ -2,10 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildDefinition, mail } from '../../../test/support/definitions.ts';
 import { createLearnables } from '../learnables/registry.ts';
-import { compileMatcher } from './compile-matcher.ts';
+import { compileMatcher, forgetAnalyses } from './compile-matcher.ts';
 import { definitionMarks } from './definition-marks.ts';
 import type { IndexedMark, Matcher } from './matcher.ts';
-import { createMatcherCache } from './matcher-cache.ts';
+import { createMatcherCache, type AnalysisKeeping } from './matcher-cache.ts';
 
 const provenance = { activation: 1, taughtBy: 'p1', at: '2026-01-01T00:00:00.000Z' };
 const marks = (source: string): IndexedMark[] => [
@@ -160,5 +160,61 @@ describe('createMatcherCache (§13.3)', () => {
     expect(counts).toEqual({ sync: 1, async: 2 });
     expect(full.match(gulf).map((h) => h.mark.entry)).toEqual(['gulftrade']);
     expect(await cache.matcherFor(v3, learnables)).toBe(full);
+  });
+
+  it('matcherFor keeps what a full compile analysed; a later process compiles from it, analysing nothing (issue 3)', async () => {
+    const learnables = createLearnables();
+    const regex = ['ops@(?:eu\\.)?gulf\\.example', 'norgate\\s+motors', 'PA-2026-\\d{4}'];
+    const v1 = buildDefinition(
+      [
+        { collection: 'customers', entry: 'gulftrade', value: { label: 'Gulftrade' } },
+        { collection: 'customers', entry: 'gulftrade', value: { pattern: regex[0], where: 'from' } },
+        { collection: 'customers', entry: 'northgate', value: { label: 'Northgate' } },
+        { collection: 'customers', entry: 'northgate', value: { pattern: regex[1], where: 'any' } },
+        { collection: 'customers', entry: 'northgate', value: { pattern: regex[2], where: 'subject' } },
+        {
+          collection: 'customers',
+          entry: 'northgate',
+          value: { pattern: 'billing@origin\\.example', where: 'from' },
+        },
+      ],
+      { versionId: 'sha256:k1' },
+    );
+    const kept = new Map<string, string>();
+    const saves: string[][] = [];
+    const keeping: AnalysisKeeping = {
+      load: () => Promise.resolve(new Map(kept)),
+      save: (made) => {
+        saves.push([...made.keys()].sort());
+        for (const [source, text] of made) kept.set(source, text);
+        return Promise.resolve();
+      },
+    };
+    const message = mail({
+      from: { address: 'ops@eu.gulf.example', name: '' },
+      subject: 'PA-2026-0901 for Norgate  Motors',
+    });
+    const found = (m: Matcher): string[] => m.match(message).map((h) => `${h.mark.source} ${h.text}`);
+
+    forgetAnalyses(); // a fresh process
+    const first = await createMatcherCache({ maxVersions: 2 }).matcherFor(v1, learnables, keeping);
+    // Only regex marks are analysed (a plain literal is read from its text).
+    expect(saves).toEqual([[...regex].sort()]);
+
+    forgetAnalyses(); // a restart
+    const again = await createMatcherCache({ maxVersions: 2 }).matcherFor(v1, learnables, keeping);
+    expect(saves).toHaveLength(1);
+    expect(found(again)).toEqual(found(first));
+    expect(found(first)).toHaveLength(3);
+
+    // A store that cannot be read costs the analyses, not the answer.
+    forgetAnalyses();
+    const broken: AnalysisKeeping = {
+      load: () => Promise.reject(new Error('disk I/O error')),
+      save: () => Promise.reject(new Error('disk I/O error')),
+    };
+    expect(found(await createMatcherCache({ maxVersions: 2 }).matcherFor(v1, learnables, broken))).toEqual(
+      found(first),
+    );
   });
 });

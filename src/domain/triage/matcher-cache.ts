@@ -6,7 +6,7 @@
  */
 import type { Definition } from '../definitions/definition.ts';
 import type { Learnable } from '../learnables/learnable.ts';
-import { compileMatcher, compileMatcherAsync } from './compile-matcher.ts';
+import { compileMatcher, compileMatcherAsync, type StoredAnalyses } from './compile-matcher.ts';
 import { definitionMarks } from './definition-marks.ts';
 import { baseLayer, changedSinceBase, fullLayer, layerOver, type LayeredMatcher } from './layered-matcher.ts';
 import type { IndexedMark, Matcher } from './matcher.ts';
@@ -17,12 +17,21 @@ export interface MatcherCacheOptions {
   /** How to compile; default `compileMatcher` (tests and benchmarks may count calls). */
   readonly compile?: (marks: readonly IndexedMark[]) => Matcher;
   /** How `prepare` compiles; default `compileMatcherAsync` (in slices, without blocking the event loop). */
-  readonly compileAsync?: (marks: readonly IndexedMark[]) => Promise<Matcher>;
+  readonly compileAsync?: (marks: readonly IndexedMark[], stored?: StoredAnalyses) => Promise<Matcher>;
   /**
    * How many entries may differ from the last full compile before a new version is compiled in
    * full again rather than layered over it (layered-matcher.ts). Default 256.
    */
   readonly maxLayeredEntries?: number;
+}
+
+/**
+ * One tenant's kept regex analyses (mark-analysis.ts) for a full compile: read before it, and what
+ * it had to analyse written after it, so the next process need not analyse them again.
+ */
+export interface AnalysisKeeping {
+  load(): Promise<ReadonlyMap<string, string>>;
+  save(analyses: ReadonlyMap<string, string>): Promise<void>;
 }
 
 export interface MatcherCache {
@@ -46,15 +55,18 @@ export interface MatcherCache {
   matcherFor(
     definition: Pick<Definition, 'versionId' | 'collections'>,
     learnables: readonly Learnable[],
+    keeping?: AnalysisKeeping,
   ): Promise<Matcher>;
   /**
    * Compiles a definition version's matcher in full without blocking the event loop (issue 3: a
    * large directory compiles off the event loop), caches it and makes it the base later versions
-   * layer over; `forDefinition` then finds it. Call it when a version becomes active.
+   * layer over; `forDefinition` then finds it. Call it when a version becomes active. With
+   * `keeping`, the compile reads the analyses kept there and keeps those it had to make.
    */
   prepare(
     definition: Pick<Definition, 'versionId' | 'collections'>,
     learnables: readonly Learnable[],
+    keeping?: AnalysisKeeping,
   ): Promise<Matcher>;
   /** Versions currently compiled, least recently used first. */
   readonly versions: () => readonly string[];
@@ -67,7 +79,26 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
     );
   }
   const compile = options.compile ?? compileMatcher;
-  const compileAsync = options.compileAsync ?? ((marks) => compileMatcherAsync(marks));
+  const compileAsync =
+    options.compileAsync ??
+    ((marks, stored) => compileMatcherAsync(marks, stored === undefined ? {} : { stored }));
+  /** A full compile in slices, through `keeping` when given. */
+  const compileKeeping = async (
+    marks: readonly IndexedMark[],
+    keeping: AnalysisKeeping | undefined,
+  ): Promise<Matcher> => {
+    if (keeping === undefined) return compileAsync(marks);
+    // Kept analyses only save time: a store that fails to read or write costs a slower compile,
+    // never the task (the task's own writes report a broken store).
+    const known = await keeping.load().catch(() => new Map<string, string>());
+    const made = new Map<string, string>();
+    const matcher = await compileAsync(marks, {
+      known,
+      onAnalysed: (source, text) => made.set(source, text),
+    });
+    if (made.size > 0) await keeping.save(made).catch(() => undefined);
+    return matcher;
+  };
   const maxLayered = options.maxLayeredEntries ?? 256;
   const cache = new Map<string, Matcher>();
   let latest: LayeredMatcher | null = null;
@@ -103,7 +134,7 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
       remember(definition.versionId, layered);
       return layered;
     },
-    async matcherFor(definition, learnables) {
+    async matcherFor(definition, learnables, keeping) {
       const cached = cachedFresh(definition.versionId);
       if (cached !== undefined) return cached;
       if (!preparing.has(definition.versionId)) {
@@ -114,14 +145,14 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
           return layered;
         }
       }
-      return cache_.prepare(definition, learnables);
+      return cache_.prepare(definition, learnables, keeping);
     },
-    prepare(definition, learnables) {
+    prepare(definition, learnables, keeping) {
       const cached = cache.get(definition.versionId);
       if (cached !== undefined) return Promise.resolve(cached);
       let pending = preparing.get(definition.versionId);
       if (pending === undefined) {
-        pending = compileAsync(definitionMarks(definition, learnables))
+        pending = compileKeeping(definitionMarks(definition, learnables), keeping)
           .then((matcher) => {
             // forDefinition may have compiled this version while the slices ran: keep that one.
             const meanwhile = cache.get(definition.versionId);

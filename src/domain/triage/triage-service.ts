@@ -26,7 +26,8 @@ import { corpusKey, type CorpusRecord, type CorpusStore, type ReadingSummary } f
 import { createCorpusProbe } from './corpus-probe.ts';
 import { dryRun, type DryRunLesson, type DryRunResult } from './dry-run.ts';
 import type { Matcher } from './matcher.ts';
-import type { MatcherCache } from './matcher-cache.ts';
+import { ANALYSER_VERSION, type MarkAnalysisStore } from './mark-analysis.ts';
+import type { AnalysisKeeping, MatcherCache } from './matcher-cache.ts';
 import { CUSTOMERS, KINDS, readMessage } from './read-message.ts';
 import type { CollectionReading, MessageReading, TeachBlock } from './reading.ts';
 import { suggest } from './suggest.ts';
@@ -82,6 +83,11 @@ export interface TriageServiceDeps {
   readonly learnables: readonly Learnable[];
   readonly settings: TriageSettings;
   readonly matcherCache: MatcherCache;
+  /**
+   * Where regex analyses are kept per tenant (mark-analysis.ts), so a compile after a restart does
+   * not analyse every mark again. Absent: analyses live only as long as the process.
+   */
+  readonly analyses?: MarkAnalysisStore;
   /** Display form of a stable person id (§14); null once erased. Default: the id itself. */
   readonly resolvePerson?: (tenant: TenantId, personId: string) => Promise<string | null>;
   readonly clock?: Clock;
@@ -121,9 +127,18 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   const clock = deps.clock ?? systemClock;
   const lastPurge = new Map<TenantId, number>();
 
-  // A large version compiles in slices, never blocking the event loop for long (issue 3).
-  const matcherFor = (definition: PinnedDefinition['definition']): Promise<Matcher> =>
-    deps.matcherCache.matcherFor(definition, deps.learnables);
+  // A large version compiles in slices, never blocking the event loop for long (issue 3), reading
+  // the tenant's kept analyses (§13.2: kept per tenant).
+  const keeping = (tenant: TenantId): AnalysisKeeping | undefined => {
+    const store = deps.analyses;
+    if (store === undefined) return undefined;
+    return {
+      load: () => store.load(tenant, ANALYSER_VERSION),
+      save: (made) => store.save(tenant, ANALYSER_VERSION, made),
+    };
+  };
+  const matcherFor = (tenant: TenantId, definition: PinnedDefinition['definition']): Promise<Matcher> =>
+    deps.matcherCache.matcherFor(definition, deps.learnables, keeping(tenant));
 
   /** Read with every matched mark's teacher resolved to a display form first (readers are sync). */
   async function read(
@@ -131,7 +146,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     pinned: PinnedDefinition,
     message: MailMessage,
   ): Promise<MessageReading> {
-    const matcher = await matcherFor(pinned.definition);
+    const matcher = await matcherFor(tenant, pinned.definition);
     const hits = matcher.match(message);
     const names = new Map<string, string>();
     if (deps.resolvePerson !== undefined) {

@@ -8,6 +8,7 @@ import * as m001 from './001-definitions.ts';
 import * as m002 from './002-corpus.ts';
 import * as m003 from './003-agent.ts';
 import * as m004 from './004-ingest.ts';
+import * as m005 from './005-mark-analyses.ts';
 
 export interface Migration {
   readonly name: string;
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '002-corpus', up: m002.up },
   { name: '003-agent', up: m003.up },
   { name: '004-ingest', up: m004.up },
+  { name: '005-mark-analyses', up: m005.up },
 ];
 
 /** Apply every pending migration, in order; returns the names applied. */

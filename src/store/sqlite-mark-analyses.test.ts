@@ -1,0 +1,99 @@
+// Invariant: kept analyses are per tenant and per analyser version (§13.2); a §14 erase deletes the
+// tenant's rows, since a mark source may hold the erased identifier.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tenantId } from '../domain/tenant.ts';
+import { openDatabase } from './database.ts';
+import { createSqliteDefinitionStore } from './sqlite-definition-store.ts';
+import { createSqliteMarkAnalyses } from './sqlite-mark-analyses.ts';
+
+const demo = tenantId('demo');
+const other = tenantId('other');
+
+describe('SQLite mark analyses', () => {
+  let dir: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
+  let db: Kysely<any>;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mark-analyses-'));
+    db = await openDatabase({ file: join(dir, 'db.sqlite') });
+  });
+  afterEach(async () => {
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("gives a tenant back its own rows, by source, and never another tenant's", async () => {
+    const store = createSqliteMarkAnalyses(db);
+    await store.save(
+      demo,
+      'a1',
+      new Map([
+        ['dana@origin\\.example', 'x1'],
+        ['norgate\\s+motors', 'x2'],
+      ]),
+    );
+    await store.save(other, 'a1', new Map([['gulf\\s+trade', 'y1']]));
+    expect(await store.load(demo, 'a1')).toEqual(
+      new Map([
+        ['dana@origin\\.example', 'x1'],
+        ['norgate\\s+motors', 'x2'],
+      ]),
+    );
+    expect(await store.load(other, 'a1')).toEqual(new Map([['gulf\\s+trade', 'y1']]));
+    expect(await store.load(tenantId('nobody'), 'a1')).toEqual(new Map());
+  });
+
+  it("keeps adding to a tenant's rows, replacing a source's row when it is written again", async () => {
+    const store = createSqliteMarkAnalyses(db);
+    await store.save(demo, 'a1', new Map([['s1', 'old']]));
+    await store.save(
+      demo,
+      'a1',
+      new Map([
+        ['s1', 'new'],
+        ['s2', 'x'],
+      ]),
+    );
+    expect(await store.load(demo, 'a1')).toEqual(
+      new Map([
+        ['s1', 'new'],
+        ['s2', 'x'],
+      ]),
+    );
+  });
+
+  it("reads only the analyser asked for, and drops the tenant's rows of another one when it writes", async () => {
+    const store = createSqliteMarkAnalyses(db);
+    await store.save(demo, 'a1', new Map([['s1', 'by a1']]));
+    await store.save(other, 'a1', new Map([['s1', 'by a1']]));
+    expect(await store.load(demo, 'a2')).toEqual(new Map());
+    await store.save(demo, 'a2', new Map([['s2', 'by a2']]));
+    expect(await store.load(demo, 'a1')).toEqual(new Map());
+    expect(await store.load(demo, 'a2')).toEqual(new Map([['s2', 'by a2']]));
+    expect(await store.load(other, 'a1')).toEqual(new Map([['s1', 'by a1']]));
+  });
+
+  it('writes thousands of rows in one call', async () => {
+    const store = createSqliteMarkAnalyses(db);
+    const many = new Map(Array.from({ length: 5_000 }, (_, i) => [`source-${i}\\d+`, `analysis ${i}`]));
+    await store.save(demo, 'a1', many);
+    expect(await store.load(demo, 'a1')).toEqual(many);
+  });
+
+  it("loses the tenant's rows, and only the tenant's, when an identifier is erased (§14)", async () => {
+    const store = createSqliteMarkAnalyses(db);
+    await store.save(demo, 'a1', new Map([['dana@origin\\.example', 'x']]));
+    await store.save(other, 'a1', new Map([['dana@origin\\.example', 'x']]));
+    await createSqliteDefinitionStore(db).tombstone(demo, {
+      versionIds: [],
+      objectHashes: [],
+      identifier: 'dana@origin.example',
+    });
+    expect(await store.load(demo, 'a1')).toEqual(new Map());
+    expect((await store.load(other, 'a1')).size).toBe(1);
+  });
+});
