@@ -19,13 +19,14 @@
  * Options: --server-duration=S (load-test seconds, default 10), --server-connections=N (default 10),
  * --memory-customers=N (default 100000; 0 skips the memory measurement).
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { DATABASE_FILE } from '../src/main.ts';
+import { spawnListening } from '../test/support/listening-child.ts';
 import {
   AgentClient,
   AuthorityClient,
@@ -252,30 +253,11 @@ function cpuPerRequest(pid: number | undefined, before: number | null, responses
 async function startMinimalAgentChild(
   durableFile?: string,
 ): Promise<{ url: string; pid: number; close(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/minimal-agent.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', PORT: '0', DURABLE_FILE: durableFile ?? '' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const child = await spawnListening('bench/minimal-agent.ts', {
+    PORT: '0',
+    DURABLE_FILE: durableFile ?? '',
   });
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m !== null) ok(m[1]!);
-    });
-    child.once('exit', (code) => fail(new Error(`minimal agent exited with ${code}`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    async close() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { url: child.url, pid: child.pid, close: () => child.stop() };
 }
 
 /** Resident set size of a process, in MiB (Linux /proc). */

@@ -5,7 +5,6 @@
  * @a2a-js/sdk client (JSON-RPC, the extension activated through the A2A-Extensions header) and the
  * authority over its HTTP API (/authority/v1). Nothing here calls the domain in-process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +22,7 @@ import {
 import { loadConfig } from '../../src/config/config.ts';
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
 import { compose, DEMO_TOKEN_FILE } from '../../src/main.ts';
+import { spawnListening } from '../../test/support/listening-child.ts';
 
 export { EXTENSION_URI };
 
@@ -68,40 +68,21 @@ export async function startInProcess(env: Record<string, string> = {}): Promise<
  */
 export async function startChild(env: Record<string, string>, dataDir?: string): Promise<Host> {
   const dir = dataDir ?? tempDir();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dir,
-      LOG_LEVEL: 'error',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((ok, fail) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m !== null) ok(m[1]!);
-    });
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    child.once('exit', (code) => fail(new Error(`server exited with ${code} before listening:\n${output}`)));
+  const child = await spawnListening('src/main.ts', {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'error',
+    ...env,
   });
   const token = readFileSync(join(dir, DEMO_TOKEN_FILE), 'utf8').trim();
   return {
-    url,
+    url: child.url,
     token,
     dataDir: dir,
-    ...(child.pid === undefined ? {} : { pid: child.pid }),
+    pid: child.pid,
     async close() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await child.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -3,12 +3,12 @@
  * process, or `node --import tsx src/main.ts` as a child process with its own environment. Both
  * always await close(); every server gets a fresh temporary data directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.ts';
 import { compose, DEMO_TOKEN_FILE } from '../../src/main.ts';
+import { spawnListening } from '../support/listening-child.ts';
 
 export interface Host {
   readonly url: string;
@@ -49,46 +49,27 @@ export interface ChildHost extends Host {
 /** `node --import tsx src/main.ts` with `env`, waiting for its "listening on <url>" line. */
 export async function startChild(env: Record<string, string>): Promise<ChildHost> {
   const data = tempDataDir();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = await spawnListening('src/main.ts', {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: data.dir,
+    ...env,
   });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString('utf8');
-      const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m !== null) resolve(m[1]!);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    child.once('exit', (code) =>
-      reject(new Error(`server exited with ${code} before listening:\n${output}`)),
-    );
-  });
+  // env may name a data directory of its own (a restart on another's data): that one is not removed.
+  const dataDir = env.DATA_DIR ?? data.dir;
   let token: string | null = null;
   try {
-    token = readFileSync(join(data.dir, DEMO_TOKEN_FILE), 'utf8').trim();
+    token = readFileSync(join(dataDir, DEMO_TOKEN_FILE), 'utf8').trim();
   } catch {
     token = null;
   }
   return {
-    url,
+    url: child.url,
     token,
-    dataDir: data.dir,
-    async crash() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
-      await exited;
-    },
+    dataDir,
+    crash: () => child.stop('SIGKILL'),
     async close() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await child.stop();
       data.remove();
     },
   };
