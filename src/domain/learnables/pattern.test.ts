@@ -1,7 +1,8 @@
 // Invariant: a pattern is judged on re2 at absorption, refused with a reason a person can act on, and never hangs (§13.3, §13.1, §10.1).
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
-import { MAX_PATTERN_CHARS, judgePattern, patternMentions, type PatternRules } from './pattern.ts';
+import { plainLiteral } from '../triage/atoms.ts';
+import { MAX_PATTERN_CHARS, judgePattern, patternMentions, re2Error, type PatternRules } from './pattern.ts';
 
 const customerRules: PatternRules = {
   noun: 'pattern',
@@ -135,5 +136,27 @@ describe('patternMentions (§14)', () => {
     expect(patternMentions('^billing@origin\\.example$', 'Billing@Origin.Example')).toBe(true);
     expect(patternMentions('billing@origin\\.example', 'sales@origin.example')).toBe(false);
     expect(patternMentions('billing@origin\\.example', '')).toBe(false);
+  });
+});
+
+// Loading a stored version skips the re2 compile of a plain literal (marked-entries.ts): every
+// piece plainLiteral takes must compile on re2, so every text it takes does (a literal is a
+// sequence of such pieces).
+describe('plain literals compile on re2', () => {
+  it('for every ASCII character plainLiteral takes as itself, and every escape it takes', () => {
+    let taken = 0;
+    for (let c = 0; c < 0x80; c++) {
+      const ch = String.fromCharCode(c);
+      if (plainLiteral(`ab${ch}cd`) !== null) {
+        expect(re2Error(`ab${ch}cd`), JSON.stringify(ch)).toBeNull();
+        taken++;
+      }
+      if (plainLiteral(`ab\\${ch}cd`) !== null) {
+        expect(re2Error(`ab\\${ch}cd`), JSON.stringify(`\\${ch}`)).toBeNull();
+        taken++;
+      }
+    }
+    // Printable ASCII without the 12 metacharacters and the backslash, controls, and ~25 escapes.
+    expect(taken).toBeGreaterThan(100);
   });
 });
