@@ -19,7 +19,12 @@ import {
 } from './ingest/index.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
 
-export type SubmitMail = (principal: Principal, raw: Buffer, source: MailSourceRef) => Promise<SubmitResult>;
+export type SubmitMail = (
+  principal: Principal,
+  raw: Buffer,
+  source: MailSourceRef,
+  contextId: string,
+) => Promise<SubmitResult>;
 
 /** The principal a mailbox or webhook acts as: a service of the tenant that may start triage tasks. */
 export function mailboxPrincipal(tenant: TenantId, source: MailSourceRef): Principal {
@@ -37,10 +42,10 @@ export function composeMailIngest(options: {
   const { config } = options;
   return createMailIngest({
     submitter: {
-      submit(tenant, raw, source) {
+      submit(tenant, raw, source, contextId) {
         const submit = options.submitMail();
         if (submit === null) throw new Error('the agent is not running in this process (ROLE=authority)');
-        return submit(mailboxPrincipal(tenant, source), raw, source);
+        return submit(mailboxPrincipal(tenant, source), raw, source, contextId);
       },
     },
     store: new SqliteIngestStore(options.db),

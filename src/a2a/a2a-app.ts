@@ -64,6 +64,8 @@ export interface A2AApp {
     principal: Principal,
     raw: Buffer,
     source: { kind: string; name: string },
+    /** The A2A context the task is created in (the intake's, one per message: ingest/intake.ts). */
+    contextId?: string,
   ): Promise<SubmitResult>;
 }
 
@@ -159,7 +161,7 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
       contextBuilder,
       legacyCompat: { enabled: legacyCompat },
     }) as Router,
-    async submitMail(principal, raw, _source) {
+    async submitMail(principal, raw, _source, contextId) {
       const context = contextBuilder({
         extensions: undefined,
         user: new PrincipalUser(principal),
@@ -169,6 +171,7 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
       const request = SendMessageRequest.fromJSON({
         message: {
           messageId: randomUUID(),
+          ...(contextId === undefined ? {} : { contextId }),
           role: 'ROLE_USER',
           parts: [{ raw: raw.toString('base64'), mediaType: 'message/rfc822', filename: 'message.eml' }],
         },

@@ -4,8 +4,11 @@
  * task. Nothing is triaged twice as long as the claim ledger holds; a fault releases the claim so the next
  * attempt (the next poll, a provider's retry) triages it, so nothing is lost either.
  *
- * The one window left: a process that dies after the submitter created the task but before `complete`
- * recorded it. Its claim expires after `leaseMs` and the message is triaged again (at-least-once there).
+ * A process that dies after the submitter created the task but before `complete` recorded it leaves a
+ * pending claim; it expires after `leaseMs`, and whoever takes it over first looks for that task in the
+ * message's own A2A context (derived from tenant and dedupe key) and records it instead of triaging the
+ * message again. Only a process that dies while the task is still being triaged leaves no outcome to
+ * find: then the message is triaged again (at-least-once there).
  */
 import { createHash } from 'node:crypto';
 import { isDomainError } from '../domain/errors.ts';
@@ -64,6 +67,15 @@ export function dedupeKeyOf(message: Pick<MailMessage, 'messageId' | 'contentHas
   return `sha256:${message.contentHash}`;
 }
 
+/**
+ * The A2A context an ingested message's task is created in: a UUID-shaped digest of tenant and dedupe
+ * key, so every attempt at one message uses the same context and a task left behind can be found.
+ */
+export function ingestContextId(tenant: TenantId, dedupeKey: string): string {
+  const h = createHash('sha256').update(`${tenant}\u0000${dedupeKey}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
 export function createIntake(deps: IntakeDeps): Intake {
   const leaseMs = deps.leaseMs ?? DEFAULT_CLAIM_LEASE_MS;
   return {
@@ -89,9 +101,21 @@ export function createIntake(deps: IntakeDeps): Intake {
       }
       if (claim.kind === 'busy') return { kind: 'busy', dedupeKey };
 
+      const contextId = ingestContextId(tenant, dedupeKey);
+      if (claim.retaken) {
+        const earlier = await deps.store.earlierTask(tenant, contextId);
+        if (earlier !== null) {
+          await deps.store.complete(tenant, dedupeKey, claim.claimId, earlier);
+          deps.log.warn(
+            { tenant, dedupeKey, source, taskId: earlier.taskId, state: earlier.state },
+            'message was triaged by a process that stopped before recording it; recorded that task, not triaged again',
+          );
+          return { kind: 'duplicate', taskId: earlier.taskId, state: earlier.state, dedupeKey };
+        }
+      }
       let result;
       try {
-        result = await deps.submitter.submit(tenant, raw, source);
+        result = await deps.submitter.submit(tenant, raw, source, contextId);
       } catch (e) {
         await deps.store.release(tenant, dedupeKey, claim.claimId);
         throw e;

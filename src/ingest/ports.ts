@@ -23,7 +23,11 @@ export type {
  * an unreadable message is a task in state `failed`, not an exception.
  */
 export interface MailSubmitter {
-  submit(tenant: TenantId, raw: Buffer, source: MailSourceRef): Promise<SubmitResult>;
+  /**
+   * `contextId` is the A2A context the task is created in: the intake derives it from the message's
+   * dedupe key, so a task created by a process that died before recording it can be found again.
+   */
+  submit(tenant: TenantId, raw: Buffer, source: MailSourceRef, contextId: string): Promise<SubmitResult>;
 }
 
 /** A structured logger (pino's call shape). Secrets never go in `fields`. */

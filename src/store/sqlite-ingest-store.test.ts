@@ -25,7 +25,7 @@ describe('SqliteIngestStore', () => {
 
   it('gives a key to the first claimer only, then answers done with its task', async () => {
     const first = await store.claim(T, 'mid:a@x', { source, leaseMs: 1000 });
-    expect(first.kind).toBe('claimed');
+    expect(first).toMatchObject({ kind: 'claimed', retaken: false });
     expect((await store.claim(T, 'mid:a@x', { source, leaseMs: 1000 })).kind).toBe('busy');
     if (first.kind !== 'claimed') throw new Error('unreachable');
     await store.complete(T, 'mid:a@x', first.claimId, { taskId: 't1', state: 'input-required' });
@@ -43,12 +43,14 @@ describe('SqliteIngestStore', () => {
     if (a.kind !== 'claimed') throw new Error('expected a claim');
     await store.release(T, 'k', a.claimId);
     const b = await store.claim(T, 'k', { source, leaseMs: 1000 });
-    expect(b.kind).toBe('claimed');
+    // After a release nobody holds it: no earlier holder to look after.
+    expect(b).toMatchObject({ kind: 'claimed', retaken: false });
     now += 999;
     expect((await store.claim(T, 'k', { source, leaseMs: 1000 })).kind).toBe('busy');
     now += 1;
     const c = await store.claim(T, 'k', { source, leaseMs: 1000 });
-    expect(c.kind).toBe('claimed');
+    // Taken over from a holder whose lease ran out: it may have left a task (IngestStore.earlierTask).
+    expect(c).toMatchObject({ kind: 'claimed', retaken: true });
     // the stale claimer's completion no longer counts; the new claimer's does
     if (b.kind !== 'claimed' || c.kind !== 'claimed') throw new Error('unreachable');
     await store.complete(T, 'k', b.claimId, { taskId: 'stale', state: 'completed' });

@@ -1,11 +1,12 @@
 /**
  * IngestStore over Kysely (SQLite via better-sqlite3; the SQL is plain enough for PostgreSQL too).
- * A claim is one atomic upsert: it inserts a pending row, or takes over a pending row whose lease has
- * run out (a crashed submitter); a live pending row answers `busy` and a done row answers `done`.
+ * A claim inserts a pending row, or takes over a pending row whose lease has run out (a crashed
+ * submitter: `retaken`, and `earlierTask` reads the SDK's tasks table for what it left); a live pending
+ * row answers `busy` and a done row answers `done`.
  * Deliberately not here: parsing, deciding what a dedupe key is (the ingest layer does that).
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type {
   ClaimRequest,
   ClaimResult,
@@ -39,6 +40,20 @@ interface IngestTables {
   };
 }
 
+/** The columns of the SDK's tasks table that `earlierTask` reads. */
+interface TaskTables {
+  tasks: { tenant: string; owner: string; id: string; context_id: string; status_state: string | null };
+}
+
+/** SDK task states (taskStateToJSON) that are an outcome, as the submitter reports them. */
+const OUTCOMES: Readonly<Record<string, SubmittedState>> = {
+  TASK_STATE_COMPLETED: 'completed',
+  TASK_STATE_INPUT_REQUIRED: 'input-required',
+  TASK_STATE_FAILED: 'failed',
+  TASK_STATE_REJECTED: 'failed',
+  TASK_STATE_CANCELED: 'failed',
+};
+
 export interface SqliteIngestStoreOptions {
   /** Milliseconds since the epoch; tests fix it to expire leases. Default Date.now. */
   readonly nowMs?: () => number;
@@ -46,10 +61,12 @@ export interface SqliteIngestStoreOptions {
 
 export class SqliteIngestStore implements IngestStore {
   readonly #db: Kysely<IngestTables>;
+  readonly #tasks: Kysely<TaskTables>;
   readonly #nowMs: () => number;
 
   constructor(db: Kysely<unknown>, options: SqliteIngestStoreOptions = {}) {
     this.#db = db as Kysely<IngestTables>;
+    this.#tasks = db as Kysely<TaskTables>;
     this.#nowMs = options.nowMs ?? Date.now;
   }
 
@@ -88,36 +105,39 @@ export class SqliteIngestStore implements IngestStore {
     const now = this.#nowMs();
     const claimId = randomUUID();
     const claimedAt = new Date(now).toISOString();
-    const result = await this.#db
+    const hold = {
+      claim_id: claimId,
+      lease_until_ms: now + request.leaseMs,
+      source_kind: request.source.kind,
+      source_name: request.source.name,
+      claimed_at: claimedAt,
+    };
+    // A new key: one insert. Each statement is atomic, so of two callers at once one wins either step.
+    const inserted = await this.#db
       .insertInto('ingest_claims')
       .values({
         tenant,
         dedupe_key: dedupeKey,
         status: 'pending',
-        claim_id: claimId,
-        lease_until_ms: now + request.leaseMs,
-        source_kind: request.source.kind,
-        source_name: request.source.name,
+        ...hold,
         task_id: null,
         task_state: null,
-        claimed_at: claimedAt,
         completed_at: null,
       })
-      .onConflict((oc) =>
-        oc
-          .columns(['tenant', 'dedupe_key'])
-          .doUpdateSet({
-            claim_id: claimId,
-            lease_until_ms: now + request.leaseMs,
-            source_kind: request.source.kind,
-            source_name: request.source.name,
-            claimed_at: claimedAt,
-          })
-          .where('ingest_claims.status', '=', 'pending')
-          .where('ingest_claims.lease_until_ms', '<=', now),
-      )
+      .onConflict((oc) => oc.columns(['tenant', 'dedupe_key']).doNothing())
       .executeTakeFirst();
-    if (Number(result.numInsertedOrUpdatedRows ?? 0n) > 0) return { kind: 'claimed', claimId };
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0)
+      return { kind: 'claimed', claimId, retaken: false };
+    // A pending claim whose lease ran out: its holder stopped (see IngestStore.earlierTask).
+    const retaken = await this.#db
+      .updateTable('ingest_claims')
+      .set(hold)
+      .where('tenant', '=', tenant)
+      .where('dedupe_key', '=', dedupeKey)
+      .where('status', '=', 'pending')
+      .where('lease_until_ms', '<=', now)
+      .executeTakeFirst();
+    if (Number(retaken.numUpdatedRows) > 0) return { kind: 'claimed', claimId, retaken: true };
 
     const row = await this.#db
       .selectFrom('ingest_claims')
@@ -129,6 +149,25 @@ export class SqliteIngestStore implements IngestStore {
       return { kind: 'done', taskId: row.task_id, state: row.task_state as SubmittedState };
     }
     return { kind: 'busy' };
+  }
+
+  async earlierTask(tenant: TenantId, contextId: string): Promise<SubmitResult | null> {
+    // The SDK's tasks table (migration 003), scoped as sqlite-task-pins.ts scopes it: the tenant
+    // column, or an owner of the form <tenant>/<principal>. Only read after a lease ran out.
+    const prefix = `${tenant}/`;
+    const rows = await this.#tasks
+      .selectFrom('tasks')
+      .select(['id', 'status_state'])
+      .where('context_id', '=', contextId)
+      .where((eb) =>
+        eb.or([eb('tenant', '=', tenant), eb(sql<string>`substr(owner, 1, ${prefix.length})`, '=', prefix)]),
+      )
+      .execute();
+    for (const r of rows) {
+      const state = OUTCOMES[r.status_state ?? ''];
+      if (state !== undefined) return { taskId: r.id, state };
+    }
+    return null;
   }
 
   async complete(tenant: TenantId, dedupeKey: string, claimId: string, result: SubmitResult): Promise<void> {

@@ -26,13 +26,22 @@ export interface MailboxState {
 
 /**
  * The outcome of claiming a dedupe key.
- * - `claimed`: this caller must submit the message, then `complete` (or `release` on a fault).
+ * - `claimed`: this caller must submit the message, then `complete` (or `release` on a fault); when
+ *   `retaken`, first ask `earlierTask` whether the previous holder already did.
  * - `done`: the message was already triaged (by any path); `taskId`/`state` are the first outcome.
  * - `busy`: another caller holds a live claim (e.g. the same mail arriving by mailbox and webhook at once);
  *   try again later.
  */
 export type ClaimResult =
-  | { readonly kind: 'claimed'; readonly claimId: string }
+  | {
+      readonly kind: 'claimed';
+      readonly claimId: string;
+      /**
+       * True when this claim took over one whose lease ran out: its holder may have died after the
+       * task was created and before `complete` recorded it (see `earlierTask`).
+       */
+      readonly retaken: boolean;
+    }
   | { readonly kind: 'done'; readonly taskId: string; readonly state: SubmittedState }
   | { readonly kind: 'busy' };
 
@@ -54,4 +63,9 @@ export interface IngestStore {
   complete(tenant: TenantId, dedupeKey: string, claimId: string, result: SubmitResult): Promise<void>;
   /** Gives a claim back after a fault, so the next attempt (a retried webhook, the next poll) may submit. */
   release(tenant: TenantId, dedupeKey: string, claimId: string): Promise<void>;
+  /**
+   * The tenant's task in A2A context `contextId` that reached an outcome (completed, input-required,
+   * failed or rejected), or null: what a submitter that died before `complete` left behind.
+   */
+  earlierTask(tenant: TenantId, contextId: string): Promise<SubmitResult | null>;
 }
