@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom, syntheticMarks } from '../../../bench/matching-corpus.ts';
 import { analysePattern, parseWithRegexpp, plainLiteral } from './atoms.ts';
 import { leanParse } from './lean-parse.ts';
+import { EVERYDAY_PATTERNS } from '../../../test/support/patterns.ts';
 
 /** The fields of a tree that analysis reads, as plain data. */
 function shape(node: unknown): unknown {
@@ -41,22 +42,7 @@ describe('leanParse', () => {
     expect(taken).toBe(sources.size);
   });
 
-  it.each([
-    'norgate\\s+motors',
-    '[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example',
-    '(?:inv|invoice)[\\s#:-]*123\\d{3}',
-    'word[_-]?statement[_-]?\\d{4,8}\\.pdf',
-    '^PA-\\d{4}-\\d{4}$',
-    '\\bnorgate\\b',
-    'a{2,}?b{0,1}c{3}',
-    '[^\\s@]+@x\\.io',
-    '[\\w-]+\\/[\\]\\[\\-]',
-    'müller|😀x',
-    '[\\b\\t\\n\\v\\f\\r]',
-    '()',
-    '[]x[^]',
-    '',
-  ])('reads %s as regexpp does', (source) => {
+  it.each(EVERYDAY_PATTERNS)('reads %s as regexpp does', (source) => {
     expect(agrees(source)).toBe(true);
   });
 

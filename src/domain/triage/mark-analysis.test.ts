@@ -9,17 +9,11 @@ import { compileMatcher, forgetAnalyses, type StoredAnalyses } from './compile-m
 import { ANALYSER_VERSION, decodeAnalysis, encodeAnalysis, regexAnalysis } from './mark-analysis.ts';
 import type { MarkHit } from './matcher.ts';
 import { createNaiveMatcher } from './naive-matcher.ts';
+import { EVERYDAY_PATTERNS } from '../../../test/support/patterns.ts';
 
 /** Hand-written shapes (every context and gap kind) plus the benchmark directory's regex marks. */
 const HAND_WRITTEN = [
-  'norgate\\s+motors',
-  '[a-z0-9._-]+@(?:[a-z0-9-]+\\.)*dom\\.example',
-  '(?:inv|invoice)[\\s#:-]*123\\d{3}',
-  'word[_-]?statement[_-]?\\d{4,8}\\.pdf',
-  '^PA-\\d{4}-\\d{4}$',
-  '\\bnorgate\\b',
-  '[^\\s@]+@x\\.io',
-  'müller|😀x',
+  ...EVERYDAY_PATTERNS,
   'acme(?=ltd)corp',
   'gulf\\s*trade\\s+\\(uae\\)',
   'ref[:#]?\\s{0,3}NM\\d{6}',
