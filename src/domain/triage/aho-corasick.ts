@@ -154,8 +154,10 @@ function visitBreadthFirst(b: Bfs, limit: number): void {
       const base = head * width;
       if (u !== 0) {
         const failBase = (numberOf[fail[u] as number] as number) * width;
-        // A plain loop: rows are short, and copyWithin's call costs more than the copy.
-        for (let j = 0; j < width; j++) gotoTable[base + j] = gotoTable[failBase + j] as number;
+        // copyWithin, not a loop: a plain loop was a little faster once optimised, but a compile
+        // runs mostly before that (at 1,000 marks the build took 38–57 ms with the loop, 18–34 ms
+        // with copyWithin).
+        gotoTable.copyWithin(base, failBase, failBase + width);
       }
       for (let c = firstChild[u] as number; c !== -1; c = nextSibling[c] as number)
         gotoTable[base + (symbol[c] as number)] =

@@ -287,24 +287,9 @@ function* compileSteps(
 
   const automaton = yield* buildAhoCorasickSteps(keys);
   yield;
-  // Group the pairs by key (a counting sort; marks stay in order): key k's marks are
-  // keyMark[keyStart[k] .. keyStart[k + 1]).
-  const keyStart = new Int32Array(keys.length + 1);
-  for (let i = 0; i < pairs; i++) {
-    const next = (pairKey[i] as number) + 1;
-    keyStart[next] = (keyStart[next] as number) + 1;
-  }
-  for (let k = 0; k < keys.length; k++)
-    keyStart[k + 1] = (keyStart[k + 1] as number) + (keyStart[k] as number);
-  const fill = keyStart.slice(0, keys.length);
-  const keyMark = new Int32Array(pairs);
-  for (let i = 0; i < pairs; i++) {
-    const k = pairKey[i] as number;
-    const at = fill[k] as number;
-    keyMark[at] = pairMark[i] as number;
-    fill[k] = at + 1;
-  }
-  const keyLength = Int32Array.from(keys, (k) => k.length);
+  const { keyStart, keyMark } = groupByKey(pairKey, pairMark, pairs, keys.length);
+  const keyLength = new Int32Array(keys.length);
+  for (let k = 0; k < keys.length; k++) keyLength[k] = (keys[k] as string).length;
   const contextTable = new Uint8Array(contextList.length * 128);
   contextList.forEach((table, r) => contextTable.set(table, r * 128));
   contextRows.clear();
@@ -611,6 +596,34 @@ function atBoundaries(text: string, from: number, to: number, boundary: number):
     if (after === isWordCode(text.charCodeAt(to))) return false;
   }
   return true;
+}
+
+/**
+ * The (key, mark) pairs grouped by key, a counting sort that keeps marks in order: key k's marks are
+ * keyMark[keyStart[k] .. keyStart[k + 1]). A module-level function: a generator's own loops are not
+ * optimised, and this one's optimised code carries over from one compile to the next.
+ */
+function groupByKey(
+  pairKey: Int32Array,
+  pairMark: Int32Array,
+  pairs: number,
+  keyCount: number,
+): { keyStart: Int32Array; keyMark: Int32Array } {
+  const keyStart = new Int32Array(keyCount + 1);
+  for (let i = 0; i < pairs; i++) {
+    const next = (pairKey[i] as number) + 1;
+    keyStart[next] = (keyStart[next] as number) + 1;
+  }
+  for (let k = 0; k < keyCount; k++) keyStart[k + 1] = (keyStart[k + 1] as number) + (keyStart[k] as number);
+  const fill = keyStart.slice(0, keyCount);
+  const keyMark = new Int32Array(pairs);
+  for (let i = 0; i < pairs; i++) {
+    const k = pairKey[i] as number;
+    const at = fill[k] as number;
+    keyMark[at] = pairMark[i] as number;
+    fill[k] = at + 1;
+  }
+  return { keyStart, keyMark };
 }
 
 function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
