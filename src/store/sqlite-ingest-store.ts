@@ -6,7 +6,7 @@
  * Deliberately not here: parsing, deciding what a dedupe key is (the ingest layer does that).
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type {
   ClaimRequest,
   ClaimResult,
@@ -16,6 +16,7 @@ import type {
   SubmittedState,
 } from '../domain/mail/ingest-store.ts';
 import type { TenantId } from '../domain/tenant.ts';
+import { tenantsTask } from './sqlite-task-pins.ts';
 
 interface IngestTables {
   ingest_mailboxes: {
@@ -152,16 +153,12 @@ export class SqliteIngestStore implements IngestStore {
   }
 
   async earlierTask(tenant: TenantId, contextId: string): Promise<SubmitResult | null> {
-    // The SDK's tasks table (migration 003), scoped as sqlite-task-pins.ts scopes it: the tenant
-    // column, or an owner of the form <tenant>/<principal>. Only read after a lease ran out.
-    const prefix = `${tenant}/`;
+    // The SDK's tasks table (migration 003), the tenant's rows only. Read only after a lease ran out.
     const rows = await this.#tasks
       .selectFrom('tasks')
       .select(['id', 'status_state'])
       .where('context_id', '=', contextId)
-      .where((eb) =>
-        eb.or([eb('tenant', '=', tenant), eb(sql<string>`substr(owner, 1, ${prefix.length})`, '=', prefix)]),
-      )
+      .where((eb) => tenantsTask(eb, tenant))
       .execute();
     for (const r of rows) {
       const state = OUTCOMES[r.status_state ?? ''];

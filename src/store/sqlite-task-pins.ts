@@ -8,7 +8,7 @@
  *
  * Deliberately does not: write tasks (the SDK's DatabaseTaskStore does).
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { VersionId } from '../domain/definitions/definition.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';
@@ -31,22 +31,28 @@ interface TaskRow {
   metadata: string | null;
 }
 
+/**
+ * The condition that a row of the SDK's `tasks` table belongs to `tenant`: its `tenant` column, or
+ * an `owner` scoped as `<tenant>/<principal>`. Every read of that table by tenant uses it.
+ */
+export function tenantsTask(
+  eb: ExpressionBuilder<{ tasks: Pick<TaskRow, 'tenant' | 'owner'> }, 'tasks'>,
+  tenant: TenantId,
+): Expression<SqlBool> {
+  const prefix = `${tenant}/`;
+  return eb.or([eb('tenant', '=', tenant), eb(sql<string>`substr(owner, 1, ${prefix.length})`, '=', prefix)]);
+}
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database (openDatabase) is untyped
 export function createSqliteTaskPins(db: Kysely<any>): SqliteTaskPins {
   const tasks = db as unknown as Kysely<{ tasks: TaskRow }>;
   return {
     async pinOf(tenant, taskId) {
-      const prefix = `${tenant}/`;
       const rows = await tasks
         .selectFrom('tasks')
         .select(['metadata'])
         .where('id', '=', taskId)
-        .where((eb) =>
-          eb.or([
-            eb('tenant', '=', tenant),
-            eb(sql<string>`substr(owner, 1, ${prefix.length})`, '=', prefix),
-          ]),
-        )
+        .where((eb) => tenantsTask(eb, tenant))
         .execute();
       for (const row of rows) {
         const pin = pinFromMetadata(row.metadata);
