@@ -2,6 +2,11 @@
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import { plainLiteral } from '../triage/atoms.ts';
+import { compileMatcher } from '../triage/compile-matcher.ts';
+import { analysesMade, forgetAnalyses } from '../triage/mark-analysis.ts';
+import type { MailMessage } from '../mail/mail-message.ts';
+import type { IndexedMark } from '../triage/matcher.ts';
+import { createNaiveMatcher } from '../triage/naive-matcher.ts';
 import { MAX_PATTERN_CHARS, judgePattern, patternMentions, re2Error, type PatternRules } from './pattern.ts';
 
 const customerRules: PatternRules = {
@@ -158,5 +163,57 @@ describe('plain literals compile on re2', () => {
     }
     // Printable ASCII without the 12 metacharacters and the backslash, controls, and ~25 escapes.
     expect(taken).toBeGreaterThan(100);
+  });
+});
+
+describe('a regex judged at absorption is remembered for the compile (issue 3, compile time)', () => {
+  const asMark = (source: string): IndexedMark => ({
+    collection: 'customers',
+    entry: 'x',
+    source,
+    parts: ['from', 'subject', 'body', 'attachments'],
+    mark: source,
+    where: 'any',
+    provenance: { activation: 1, taughtBy: 'p1', at: '2026-01-01T00:00:00.000Z' },
+  });
+
+  it('the compile of marks judged on this thread analyses none of them again, and still matches as re2 does', () => {
+    forgetAnalyses(); // a fresh process
+    const judged = [
+      'PA-2026-\\d{4}',
+      'norgate\\s+motors',
+      'billing@[a-z]+\\.origin\\.example',
+      'invoice[ #:]*4471\\d{2}',
+    ];
+    for (const source of judged) expect(judgePattern(source, customerRules).ok, source).toBe(true);
+    const afterJudging = analysesMade();
+    const marks = [...judged, 'billing@origin\\.example'].map(asMark);
+    const compiled = compileMatcher(marks);
+    expect(analysesMade()).toBe(afterJudging); // the plain literal needs no analysis either
+
+    // A regex nobody judged here is analysed by the compile, once.
+    compileMatcher([...marks, asMark('gulf\\s*trade\\s+llc')]);
+    expect(analysesMade()).toBe(afterJudging + 1);
+
+    const mail: MailMessage = {
+      messageId: null,
+      contentHash: 'h',
+      from: { address: 'billing@north.origin.example', name: '' },
+      replyTo: [],
+      to: [],
+      cc: [],
+      subject: 'Pre-alert PA-2026-0901 for Norgate  Motors',
+      date: null,
+      body: 'Invoice #447102 attached. Copy to billing@origin.example.',
+      attachments: [],
+      isReply: false,
+      isForward: false,
+      isAutomated: false,
+    };
+    const show = (hits: ReturnType<typeof compiled.match>): string[] =>
+      hits.map((h) => `${h.mark.source}|${h.part}|${h.text}`);
+    const hits = show(compiled.match(mail));
+    expect(hits).toEqual(show(createNaiveMatcher(marks).match(mail)));
+    expect(hits.length).toBeGreaterThanOrEqual(5);
   });
 });

@@ -11,7 +11,7 @@
  */
 import { RegExpParser } from '@eslint-community/regexpp';
 import RE2 from 're2';
-import { literalAtoms } from '../triage/atoms.ts';
+import { analysedRegex } from '../triage/mark-analysis.ts';
 
 /** Longest pattern accepted, in characters. */
 export const MAX_PATTERN_CHARS = 512;
@@ -283,7 +283,9 @@ export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
   // A plain literal in another script ("فاتورة") has no ASCII atom but is as narrow as its text:
   // the matcher runs such marks without a prefilter, and they are few.
   // A whole-word code is as narrow as the word; the matcher runs such marks without a prefilter.
-  if (!wholeWordCode && literalAtoms(source) === null && !isPlainLiteral(source)) {
+  // The analysis is remembered on this thread, so the compile of the version this lesson makes
+  // reads it instead of analysing the source again (mark-analysis.ts).
+  if (!wholeWordCode && !isPlainLiteral(source) && analysedRegex(source).atoms === null) {
     return refuse(
       `it has no fixed text to look for. Add at least four letters or digits that every match contains, ${rules.example} (e.g. PA-2026-\\d{4} rather than [A-Z]{2}-\\d{4}-\\d{4}).`,
     );

@@ -81,4 +81,35 @@ describe('buildAhoCorasick', () => {
       expect(viaHits).toEqual(viaScan);
     }
   });
+
+  it('one automaton scanning many texts agrees with a naive search, whatever share of its nodes has a full row', () => {
+    // Every text below is scanned by the same automaton (its hit buffers are reused), with one full
+    // row (every other node steps through its child list and failure links), rows for part of the
+    // nodes, and rows for every node.
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const alphabet = 'abcab-.1é\u212A\u017Fks ';
+    const word = (len: number): string =>
+      Array.from({ length: len }, () => alphabet[rand(alphabet.length)]).join('');
+    for (let round = 0; round < 20; round++) {
+      const keys = Array.from({ length: 5 + rand(60) }, () =>
+        fold(word(1 + rand(7))).replace(/[^ -~]/g, 'x'),
+      );
+      const automata = [1, 40, 400, 1_000_000].map((cells) => buildAhoCorasick(keys, { maxRowCells: cells }));
+      for (let t = 0; t < 40; t++) {
+        const text = word(rand(300));
+        const expected = naive(keys, text);
+        for (const ac of automata) {
+          const list = ac.hits(text);
+          const hits = Array.from({ length: list.count }, (_, i) => `${list.keys[i]}@${list.ends[i]}`);
+          expect(sortHits(hits)).toEqual(sortHits(expected));
+          const ends = hits.map((h) => Number(h.split('@')[1]));
+          expect(ends).toEqual([...ends].sort((a, b) => a - b));
+        }
+      }
+    }
+  });
 });

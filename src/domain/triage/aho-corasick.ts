@@ -9,7 +9,7 @@
  * character order; the root and its children get dense transition tables because most steps start
  * there. npm AC packages measured 0.1–7 MB/s here (see the performance note); this runs at tens of MB/s.
  */
-import { foldCodeUnit } from './atoms.ts';
+import { foldCodeUnit, isFoldedAscii } from './atoms.ts';
 
 /** Cells of full transition rows kept (4 bytes each). */
 const MAX_GOTO_CELLS = 2_000_000;
@@ -201,29 +201,14 @@ export function* buildAhoCorasickSteps(
   keys: readonly string[],
   options: { readonly maxRowCells?: number } = {},
 ): Generator<void, AhoCorasick> {
-  // Alphabet: the ASCII code units that occur in keys, numbered from 1; 0 means "in no key".
-  const symbolOf = new Uint8Array(128);
-  let symbols = 0;
-  let totalLength = 0;
-  let longestKey = 0;
-  // Each loop runs in chunks: a plain function per chunk (optimised like any other; a generator's
-  // own loops are not), with a pause between chunks.
-  yield* chunks(keys.length, (from, to) => {
-    for (let k = from; k < to; k++) {
-      const key = keys[k] as string;
-      if (key.length === 0) throw new Error('Aho-Corasick keys must not be empty.');
-      totalLength += key.length;
-      if (key.length > longestKey) longestKey = key.length;
-      for (let i = 0; i < key.length; i++) {
-        const c = key.charCodeAt(i);
-        if (c > 0x7f || foldCodeUnit(c) !== c)
-          throw new Error(`Aho-Corasick key "${key}" is not folded ASCII.`);
-        symbolOf[c] = 1;
-      }
-    }
-  });
-  // Number symbols in code-unit order, so that sorted keys give siblings in symbol order.
-  for (let c = 0; c < 128; c++) if (symbolOf[c] !== 0) symbolOf[c] = ++symbols;
+  // In a generator of its own, whose scope (the build's worst-case arrays) ends with it: the scan's
+  // closures keep this one alive.
+  const trie = yield* buildTrie(keys);
+  const { nodes, duplicates, symbolOf, symbols } = trie;
+  // Let go below once the scan has what it needs (the trie object itself keeps none of them).
+  let { firstChild, nextSibling, symbol, keyAt } = trie;
+  trie.firstChild = trie.nextSibling = trie.keyAt = new Int32Array(0);
+  trie.symbol = new Uint8Array(0);
   // Text code unit -> symbol, folding A-Z, KELVIN SIGN and LONG S the way re2 (?i) does.
   const fold = (c: number): number => {
     const f = foldCodeUnit(c);
@@ -234,87 +219,7 @@ export function* buildAhoCorasickSteps(
   const kelvinSymbol = fold(0x212a);
   const longSSymbol = fold(0x017f);
 
-  const capacity = totalLength + 1;
-  // Sized for the worst case (no shared prefixes), cut to the nodes made once the trie is built.
-  let firstChild = new Int32Array(capacity).fill(-1);
-  let nextSibling = new Int32Array(capacity).fill(-1);
-  let symbol = new Uint8Array(capacity);
-  let keyAt = new Int32Array(capacity).fill(-1);
-  let nodes = 1;
-
-  // Keys in code-unit order, equal keys adjacent (first index first): bucketed by their first two
-  // code units, each bucket sorted on its own, so the build can pause between buckets.
-  let buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
-  yield* chunks(keys.length, (from, to) => {
-    for (let k = from; k < to; k++) {
-      const key = keys[k] as string;
-      const b = key.charCodeAt(0) * 129 + (key.length > 1 ? key.charCodeAt(1) + 1 : 0);
-      (buckets[b] ??= []).push(k);
-    }
-  });
-  const byKey = (x: number, y: number): number => {
-    const a = keys[x] as string;
-    const c = keys[y] as string;
-    return a < c ? -1 : a > c ? 1 : x - y;
-  };
-  const duplicates: number[][] = [];
-  // Insert in sorted order: the path of the previous key is reused for the shared prefix and every new
-  // child is appended after its last sibling, so siblings stay in character order.
-  const path = new Int32Array(longestKey + 1);
-  let lastChild = new Int32Array(capacity).fill(-1);
-  let previous = '';
-  let previousIndex = -1;
-  const insert = (list: readonly number[], from: number, to: number): void => {
-    for (let j = from; j < to; j++) {
-      const k = list[j] as number;
-      const key = keys[k] as string;
-      if (key === previous) {
-        (duplicates[previousIndex] ??= []).push(k);
-        continue;
-      }
-      let shared = 0;
-      while (
-        shared < key.length &&
-        shared < previous.length &&
-        key.charCodeAt(shared) === previous.charCodeAt(shared)
-      )
-        shared++;
-      let node = path[shared] as number;
-      for (let i = shared; i < key.length; i++) {
-        const child = nodes++;
-        symbol[child] = symbolOf[key.charCodeAt(i)] as number;
-        const last = lastChild[node] as number;
-        if (last === -1) firstChild[node] = child;
-        else nextSibling[last] = child;
-        lastChild[node] = child;
-        node = child;
-        path[i + 1] = child;
-      }
-      keyAt[node] = k;
-      previous = key;
-      previousIndex = k;
-    }
-  };
-  let sinceYield = 0;
-  for (const list of buckets) {
-    if (list === undefined) continue;
-    if (list.length > 1) list.sort(byKey);
-    insert(list, 0, list.length);
-    sinceYield += list.length;
-    if (sinceYield >= STEP) {
-      sinceYield = 0;
-      yield;
-    }
-  }
-
-  // The matcher's closures keep this scope alive: drop what only the build needs and cut the
-  // per-node arrays to the nodes made (at 100k marks about half the worst case).
-  lastChild = new Int32Array(0);
-  buckets = [];
-  firstChild = firstChild.slice(0, nodes);
-  nextSibling = nextSibling.slice(0, nodes);
-  symbol = symbol.slice(0, nodes);
-  keyAt = keyAt.slice(0, nodes);
+  const width = symbols + 1;
 
   // Breadth-first renumbering: a node's number is its place in breadth-first order, so the nodes the
   // scan visits most (the shallow ones) have the lowest numbers, and the first `rows` of them have a
@@ -322,7 +227,6 @@ export function* buildAhoCorasickSteps(
   // value carries OUTPUT_FLAG when its target ends a key (itself or along its dictionary chain), so
   // the scan loads one cell per code unit. A node's failure target comes earlier, so has its row
   // first; a row is that row with the node's own children written over it.
-  const width = symbols + 1;
   const rows = Math.min(nodes, Math.max(1, Math.floor((options.maxRowCells ?? MAX_GOTO_CELLS) / width)));
   const gotoTable = new Int32Array(rows * width);
   let order = new Int32Array(nodes); // number -> trie node
@@ -455,4 +359,170 @@ export function* buildAhoCorasickSteps(
       return list;
     },
   };
+}
+
+/** The trie of `keys` (see `insertBuckets`) and its alphabet, in steps like the build's. */
+function* buildTrie(keys: readonly string[]): Generator<
+  void,
+  {
+    firstChild: Int32Array;
+    nextSibling: Int32Array;
+    /** Each node's symbol (0 for the root). */
+    symbol: Uint8Array;
+    keyAt: Int32Array;
+    nodes: number;
+    duplicates: number[][];
+    /** Code unit -> symbol, 0 for a code unit in no key. */
+    symbolOf: Uint8Array;
+    symbols: number;
+  }
+> {
+  // One pass over the keys: their lengths, and buckets by their first two code units (each bucket
+  // is sorted on its own, so that the build can pause between buckets).
+  let totalLength = 0;
+  let longestKey = 0;
+  let buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
+  yield* chunks(keys.length, (from, to) => {
+    for (let k = from; k < to; k++) {
+      const key = keys[k] as string;
+      if (!isFoldedAscii(key))
+        throw new Error(`Aho-Corasick key "${key}" is not folded ASCII (or is empty).`);
+      totalLength += key.length;
+      if (key.length > longestKey) longestKey = key.length;
+      const b = key.charCodeAt(0) * 129 + (key.length > 1 ? key.charCodeAt(1) + 1 : 0);
+      (buckets[b] ??= []).push(k);
+    }
+  });
+
+  const capacity = totalLength + 1;
+  // Sized for the worst case (no shared prefixes), cut to the nodes made once the trie is built.
+  const trie: Building = {
+    keys,
+    firstChild: new Int32Array(capacity).fill(-1),
+    nextSibling: new Int32Array(capacity).fill(-1),
+    symbol: new Uint8Array(capacity),
+    keyAt: new Int32Array(capacity).fill(-1),
+    lastChild: new Int32Array(capacity).fill(-1),
+    path: new Int32Array(longestKey + 1),
+    nodes: 1,
+    previous: '',
+    previousIndex: -1,
+    duplicates: [],
+  };
+  for (let b = 0; b < buckets.length;) {
+    b = insertBuckets(trie, buckets, b, STEP);
+    yield;
+  }
+  buckets = [];
+  const nodes = trie.nodes;
+
+  const symbol = trie.symbol.slice(0, nodes);
+  const symbolOf = numberSymbols(symbol, nodes);
+  let symbols = 0;
+  for (let c = 0; c < 128; c++) if (symbolOf[c] !== 0) symbols++;
+  return {
+    // Cut to the nodes made (at 100k marks about half the worst case).
+    firstChild: trie.firstChild.slice(0, nodes),
+    nextSibling: trie.nextSibling.slice(0, nodes),
+    symbol,
+    keyAt: trie.keyAt.slice(0, nodes),
+    nodes,
+    duplicates: trie.duplicates,
+    symbolOf,
+    symbols,
+  };
+}
+
+/** The trie while keys are inserted (see `insertBuckets`); `symbol` holds code units until the end. */
+interface Building {
+  readonly keys: readonly string[];
+  readonly firstChild: Int32Array;
+  readonly nextSibling: Int32Array;
+  readonly symbol: Uint8Array;
+  readonly keyAt: Int32Array;
+  readonly lastChild: Int32Array;
+  /** The nodes along the previous key. */
+  readonly path: Int32Array;
+  nodes: number;
+  previous: string;
+  previousIndex: number;
+  /** For the first of equal keys, the others. */
+  readonly duplicates: number[][];
+}
+
+/**
+ * Inserts the keys of buckets `from`, `from + 1`, … in code-unit order (equal keys adjacent, first
+ * index first) until at least `budget` keys are in; returns the next bucket. The path of the
+ * previous key is reused for the shared prefix and every new child is appended after its last
+ * sibling, so siblings stay in code-unit order. A module-level function: a generator's own loops
+ * are not optimised, and this one's optimised code carries over from one build to the next.
+ */
+function insertBuckets(
+  t: Building,
+  buckets: readonly (number[] | undefined)[],
+  from: number,
+  budget: number,
+): number {
+  const { keys, firstChild, nextSibling, symbol, keyAt, lastChild, path } = t;
+  let nodes = t.nodes;
+  let previous = t.previous;
+  let previousIndex = t.previousIndex;
+  let inserted = 0;
+  let b = from;
+  for (; b < buckets.length && inserted < budget; b++) {
+    const list = buckets[b];
+    if (list === undefined) continue;
+    if (list.length > 1) list.sort((x, y) => byKey(keys, x, y));
+    for (let j = 0; j < list.length; j++) {
+      const k = list[j] as number;
+      const key = keys[k] as string;
+      if (key === previous) {
+        (t.duplicates[previousIndex] ??= []).push(k);
+        continue;
+      }
+      let shared = 0;
+      const limit = Math.min(key.length, previous.length);
+      while (shared < limit && key.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
+      let node = path[shared] as number;
+      for (let i = shared; i < key.length; i++) {
+        const child = nodes++;
+        symbol[child] = key.charCodeAt(i);
+        const last = lastChild[node] as number;
+        if (last === -1) firstChild[node] = child;
+        else nextSibling[last] = child;
+        lastChild[node] = child;
+        node = child;
+        path[i + 1] = child;
+      }
+      keyAt[node] = k;
+      previous = key;
+      previousIndex = k;
+    }
+    inserted += list.length;
+  }
+  t.nodes = nodes;
+  t.previous = previous;
+  t.previousIndex = previousIndex;
+  return b;
+}
+
+/**
+ * The alphabet: the code units on the trie's nodes, numbered from 1 in code-unit order (0: in no
+ * key), so that siblings, inserted in code-unit order, are in symbol order too. `symbol` holds the
+ * nodes' code units and is rewritten to their symbols; returns the numbering by code unit.
+ */
+function numberSymbols(symbol: Uint8Array, nodes: number): Uint8Array {
+  const symbolOf = new Uint8Array(128);
+  for (let n = 1; n < nodes; n++) symbolOf[symbol[n] as number] = 1;
+  let symbols = 0;
+  for (let c = 0; c < 128; c++) if (symbolOf[c] !== 0) symbolOf[c] = ++symbols;
+  for (let n = 1; n < nodes; n++) symbol[n] = symbolOf[symbol[n] as number] as number;
+  return symbolOf;
+}
+
+/** Code-unit order of keys x and y, then index order. */
+function byKey(keys: readonly string[], x: number, y: number): number {
+  const a = keys[x] as string;
+  const c = keys[y] as string;
+  return a < c ? -1 : a > c ? 1 : x - y;
 }

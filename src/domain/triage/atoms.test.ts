@@ -129,6 +129,56 @@ describe('plainLiteral', () => {
   });
 });
 
+/** plainLiteral as a loop over code units, as it was written before its one native test. */
+function plainLiteralByLoop(source: string): string | null {
+  const meta = '^$.*+?()[]{}|';
+  const escapable = '^$\\.*+?()[]{}|/-@#:,\'"!%&=<>`~ ;_';
+  if (source.length === 0) return null;
+  let out = '';
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] as string;
+    if (c.charCodeAt(0) > 0x7f || meta.includes(c)) return null;
+    if (c === '\\') {
+      const next = source[i + 1];
+      if (next === undefined || !escapable.includes(next)) return null;
+      out += next;
+      i++;
+    } else out += c;
+  }
+  return out.toLowerCase();
+}
+
+describe('plainLiteral against a loop over code units', () => {
+  it('agrees on every one- and two-character source over ASCII and a few other code units', () => {
+    const units = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), 'é', '\u212A', '\uD83D'];
+    let checked = 0;
+    for (const a of units) {
+      expect(plainLiteral(a)).toBe(plainLiteralByLoop(a));
+      for (const b of units) {
+        expect(plainLiteral(a + b)).toBe(plainLiteralByLoop(a + b));
+        checked++;
+      }
+    }
+    expect(checked).toBe(131 * 131);
+  });
+  it('agrees on random sources full of escapes and metacharacters', () => {
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    const alphabet = 'aZ9@.-_ \\\\\\^$*+?()[]{}|/#:,\'"!%&=<>`~;é\u212A';
+    let literals = 0;
+    for (let round = 0; round < 20_000; round++) {
+      const source = Array.from({ length: rand(12) }, () => alphabet[rand(alphabet.length)]).join('');
+      const expected = plainLiteralByLoop(source);
+      expect(plainLiteral(source)).toBe(expected);
+      if (expected !== null) literals++;
+    }
+    expect(literals).toBeGreaterThan(500); // both answers are well represented
+  });
+});
+
 /** The ASCII characters a context table allows, as a string. */
 const allowed = (table: Uint8Array | null): string | null =>
   table === null

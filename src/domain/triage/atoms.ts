@@ -42,6 +42,16 @@ export function foldCodeUnit(c: number): number {
   return c;
 }
 
+/**
+ * Whether `text` is non-empty folded ASCII: code units up to 0x7f, none of them A-Z (what
+ * foldCodeUnit leaves as it is). An automaton key must be; one native test, not a loop.
+ */
+export function isFoldedAscii(text: string): boolean {
+  return FOLDED_ASCII.test(text);
+}
+// eslint-disable-next-line no-control-regex -- every ASCII code unit but A-Z, NUL included
+const FOLDED_ASCII = /^[\x00-\x40\x5b-\x7f]+$/;
+
 /** Where an atom occurrence sits in a match, and what surrounds it (see Info and Candidate). */
 interface Bounds {
   /**
@@ -461,31 +471,18 @@ export function literalAtoms(source: string): readonly string[] | null {
  * ASCII only (then the prefilter's hit is already re2's answer), else null.
  */
 export function plainLiteral(source: string): string | null {
-  if (source.length === 0) return null;
-  let escapes = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c > 0x7f || META[c] === 1) return null;
-    if (c === 92) {
-      // A backslash escapes only a punctuation character that stands for itself.
-      if (i + 1 >= source.length || ESCAPABLE[source.charCodeAt(i + 1)] !== 1) return null;
-      escapes = true;
-      i++;
-    }
-  }
+  if (!PLAIN_LITERAL.test(source)) return null;
   // ASCII only, so toLowerCase is foldCodeUnit (and gives a flat string, cheap to hash and sort).
-  return (escapes ? source.replace(/\\(.)/g, '$1') : source).toLowerCase();
+  return (source.includes('\\') ? source.replace(/\\(.)/g, '$1') : source).toLowerCase();
 }
 
-const codeTable = (chars: string): Uint8Array => {
-  const table = new Uint8Array(128);
-  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
-  return table;
-};
-/** Metacharacters that make a source more than a literal (the backslash is handled apart). */
-const META = codeTable('^$.*+?()[]{}|');
-/** Characters a backslash may escape in a literal. */
-const ESCAPABLE = codeTable('^$\\.*+?()[]{}|/-@#:,\'"!%&=<>`~ ;_');
+/**
+ * A plain literal's source: ASCII characters other than the metacharacters `^$.*+?()[]{}|` and the
+ * backslash, or a backslash before a punctuation character that stands for itself. One native test,
+ * not a loop over code units: a compile reads every literal mark's source, mostly before the JIT
+ * has warmed (atoms.test.ts holds the loop it replaced and proves them equal).
+ */
+const PLAIN_LITERAL = /^(?:[^\\^$.*+?()[\]{}|\x80-\uffff]|\\[\^$\\.*+?()[\]{}|/\-@#:,'"!%&=<>`~ ;_])+$/;
 
 function validSet(set: readonly string[] | null): readonly string[] | null {
   if (set === null || set.length === 0) return null;

@@ -29,8 +29,15 @@ import type { MailMessage, MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
 import { setImmediate } from 'node:timers/promises';
 import { buildAhoCorasickSteps, runSteps } from './aho-corasick.ts';
-import { analyseSource, foldCodeUnit, isStopCode, plainLiteral } from './atoms.ts';
-import { decodeAnalysis, encodeAnalysis, regexAnalysis, type RegexAnalysis } from './mark-analysis.ts';
+import { foldCodeUnit, isStopCode, plainLiteral } from './atoms.ts';
+import {
+  analysedRegex,
+  decodeAnalysis,
+  encodeAnalysis,
+  rememberAnalysis,
+  rememberedAnalysis,
+  type RegexAnalysis,
+} from './mark-analysis.ts';
 import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
 
 /** Most patterns per RE2.Set (a shard-size sweep on this machine found ~1k best). */
@@ -43,6 +50,9 @@ export const SET_SHARD_SIZE = 1000;
  * governed by `createRegexCache`.
  */
 export const CONFIRM_CACHE_SIZE = 2048;
+
+/** A part's bit in a mark's part mask: 1 << its index in MAIL_PARTS. */
+const PART_BIT = Object.fromEntries(MAIL_PARTS.map((p, i) => [p, 1 << i])) as Record<MailPart, number>;
 
 const KIND_LITERAL = 0;
 const KIND_ATOMS = 1;
@@ -232,8 +242,7 @@ function* compileSteps(
     for (let m = from; m < to; m++) {
       const mark = marks[m] as IndexedMark;
       let mask = 0;
-      for (let i = 0; i < MAIL_PARTS.length; i++)
-        if (mark.parts.includes(MAIL_PARTS[i] as MailPart)) mask |= 1 << i;
+      for (const part of mark.parts) mask |= PART_BIT[part];
       partMask[m] = mask;
       const { literal, boundary: ends } = boundedLiteral(mark.source);
       if (literal !== null) {
@@ -284,7 +293,6 @@ function* compileSteps(
     absorb(from, Math.min(n, from + MARK_STEP));
     yield;
   }
-
   const automaton = yield* buildAhoCorasickSteps(keys);
   yield;
   const { keyStart, keyMark } = groupByKey(pairKey, pairMark, pairs, keys.length);
@@ -521,38 +529,28 @@ function* compileSteps(
   };
 }
 
-/**
- * Analyses of regex sources by source, shared by every compile on the thread: a definition's next
- * version (and a layered overlay) holds mostly the same marks, and parsing a regex is most of a
- * compile's cost. Emptied when full; an analysis depends on nothing but its source.
- */
-const ANALYSIS_CACHE_SIZE = 50_000;
-const analyses = new Map<string, RegexAnalysis>();
-
-/** Forgets this thread's analyses, as a restart would (tests and benchmarks of the stored path). */
-export function forgetAnalyses(): void {
-  analyses.clear();
-}
+/** Forgets this thread's analyses, as a restart would (see mark-analysis.ts). */
+export { forgetAnalyses } from './mark-analysis.ts';
 
 /**
- * The analysis of a regex mark source (one that is not a plain literal): from this thread's cache,
- * else from `stored` (mark-analysis.ts), else analysed here and, when `stored` was given and did
- * not hold it, handed to `onAnalysed` in its stored form.
+ * The analysis of a regex mark source (one that is not a plain literal): remembered on this thread
+ * (mark-analysis.ts), else read from `stored`, else analysed here. When `stored` was given and did
+ * not hold it, it is handed to `onAnalysed` in its stored form.
  */
 function analyseRegex(source: string, stored: StoredAnalyses | undefined): RegexAnalysis {
   const text = stored?.known.get(source);
-  const known = analyses.get(source);
+  const known = rememberedAnalysis(source);
   if (known !== undefined) {
     if (stored !== undefined && text === undefined) stored.onAnalysed(source, encodeAnalysis(known));
     return known;
   }
-  let a = text === undefined ? null : decodeAnalysis(text);
-  if (a === null) {
-    a = regexAnalysis(analyseSource(source));
-    stored?.onAnalysed(source, encodeAnalysis(a));
+  const decoded = text === undefined ? null : decodeAnalysis(text);
+  if (decoded !== null) {
+    rememberAnalysis(source, decoded);
+    return decoded;
   }
-  if (analyses.size >= ANALYSIS_CACHE_SIZE) analyses.clear();
-  analyses.set(source, a);
+  const a = analysedRegex(source);
+  stored?.onAnalysed(source, encodeAnalysis(a));
   return a;
 }
 

@@ -13,11 +13,15 @@
  * analysis). A row that does not decode is analysed afresh, never trusted, so a damaged store costs
  * time, not answers or a crash.
  *
- * Owns: the shape, the codec and the storage port. Does not own: analysing (atoms.ts), compiling
- * (compile-matcher.ts) or where rows live (src/store).
+ * On one thread, analyses are also remembered by source (`analysedRegex`): the learnable that
+ * judges a regex mark at absorption analyses it there (pattern.ts), so the compile of the version
+ * that lesson makes finds it rather than analysing it again.
+ *
+ * Owns: the shape, the codec, the thread's memory of analyses and the storage port. Does not own:
+ * analysing (atoms.ts), compiling (compile-matcher.ts) or where rows live (src/store).
  */
 import type { TenantId } from '../tenant.ts';
-import { foldCodeUnit, type SourceAnalysis } from './atoms.ts';
+import { analyseSource, isFoldedAscii, type SourceAnalysis } from './atoms.ts';
 
 /**
  * What the compile needs to know about one regex source (see SourceAnalysis): lead and trail are
@@ -56,6 +60,47 @@ export function regexAnalysis(a: SourceAnalysis): RegexAnalysis {
   };
 }
 
+/**
+ * Analyses of regex sources by source, shared by everything on the thread: the learnable judging a
+ * lesson (pattern.ts), a definition's next version (and a layered overlay), which holds mostly the
+ * same marks. Emptied when full; an analysis depends on nothing but its source.
+ */
+const ANALYSIS_CACHE_SIZE = 50_000;
+const remembered = new Map<string, RegexAnalysis>();
+let made = 0;
+
+/** The analysis of regex source `source`, remembered on this thread (analysed on first sight). */
+export function analysedRegex(source: string): RegexAnalysis {
+  let a = remembered.get(source);
+  if (a === undefined) {
+    a = regexAnalysis(analyseSource(source));
+    made++;
+    rememberAnalysis(source, a);
+  }
+  return a;
+}
+
+/** The analysis this thread remembers for `source`, if any. */
+export function rememberedAnalysis(source: string): RegexAnalysis | undefined {
+  return remembered.get(source);
+}
+
+/** Remembers `a` as the analysis of `source` on this thread. */
+export function rememberAnalysis(source: string, a: RegexAnalysis): void {
+  if (remembered.size >= ANALYSIS_CACHE_SIZE) remembered.clear();
+  remembered.set(source, a);
+}
+
+/** Forgets this thread's analyses, as a restart would (tests and benchmarks of the stored path). */
+export function forgetAnalyses(): void {
+  remembered.clear();
+}
+
+/** How many sources `analysedRegex` has analysed on this thread (tests and diagnostics). */
+export function analysesMade(): number {
+  return made;
+}
+
 /** The stored form of `a` (JSON text; see {@link decodeAnalysis}). */
 export function encodeAnalysis(a: RegexAnalysis): string {
   return JSON.stringify([
@@ -84,7 +129,15 @@ export function decodeAnalysis(text: string): RegexAnalysis | null {
     return null;
   }
   if (!Array.isArray(v) || v.length !== 8) return null;
-  const [atoms, lead, trail, stops, required, before, after, gap] = v as unknown[];
+  // By index, not by destructuring (which goes through the iterator protocol: slow before the JIT warms).
+  const atoms: unknown = v[0];
+  const lead: unknown = v[1];
+  const trail: unknown = v[2];
+  const stops: unknown = v[3];
+  const required: unknown = v[4];
+  const before: unknown = v[5];
+  const after: unknown = v[6];
+  const gap: unknown = v[7];
   if (atoms !== null && !(isKeyList(atoms) && atoms.length > 0)) return null;
   if (!isBound(lead) || !isBound(trail)) return null;
   if (stops !== 0 && stops !== 1 && stops !== 2 && stops !== 3) return null;
@@ -95,7 +148,10 @@ export function decodeAnalysis(text: string): RegexAnalysis | null {
   let decodedGap: RegexAnalysis['gap'] = null;
   if (gap !== null) {
     if (!Array.isArray(gap) || gap.length !== 4) return null;
-    const [run, min, max, literal] = gap as unknown[];
+    const run: unknown = gap[0];
+    const min: unknown = gap[1];
+    const max: unknown = gap[2];
+    const literal: unknown = gap[3];
     const runTable = tableOf(run);
     if (runTable === undefined || runTable === null) return null;
     if (!Number.isInteger(min) || (min as number) < 0 || !isBound(max) || !isKey(literal)) return null;
@@ -137,12 +193,7 @@ function isBound(v: unknown): v is number {
 
 /** A non-empty folded ASCII string (what the automaton takes as a key). */
 function isKey(v: unknown): v is string {
-  if (typeof v !== 'string' || v.length === 0) return false;
-  for (let i = 0; i < v.length; i++) {
-    const c = v.charCodeAt(i);
-    if (c > 0x7f || foldCodeUnit(c) !== c) return false;
-  }
-  return true;
+  return typeof v === 'string' && isFoldedAscii(v);
 }
 
 function isKeyList(v: unknown): v is string[] {
