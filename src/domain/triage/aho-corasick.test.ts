@@ -1,5 +1,6 @@
 // Invariant: the automaton reports exactly the occurrences a naive folded substring search finds (§13.3).
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../../../bench/matching-corpus.ts';
 import { buildAhoCorasick } from './aho-corasick.ts';
 import { foldCodeUnit } from './atoms.ts';
 
@@ -86,11 +87,8 @@ describe('buildAhoCorasick', () => {
     // Every text below is scanned by the same automaton (its hit buffers are reused), with one full
     // row (every other node steps through its child list and failure links), rows for part of the
     // nodes, and rows for every node.
-    let seed = 7;
-    const rand = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed % n;
-    };
+    const rnd = seededRandom(7);
+    const rand = (n: number): number => Math.floor(rnd() * n);
     const alphabet = 'abcab-.1é\u212A\u017Fks ';
     const word = (len: number): string =>
       Array.from({ length: len }, () => alphabet[rand(alphabet.length)]).join('');
