@@ -381,7 +381,7 @@ function* buildTrie(keys: readonly string[]): Generator<
   // is sorted on its own, so that the build can pause between buckets).
   let totalLength = 0;
   let longestKey = 0;
-  let buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
+  const buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
   yield* chunks(keys.length, (from, to) => {
     for (let k = from; k < to; k++) {
       const key = keys[k] as string;
@@ -413,13 +413,10 @@ function* buildTrie(keys: readonly string[]): Generator<
     b = insertBuckets(trie, buckets, b, STEP);
     yield;
   }
-  buckets = [];
   const nodes = trie.nodes;
 
   const symbol = trie.symbol.slice(0, nodes);
-  const symbolOf = numberSymbols(symbol, nodes);
-  let symbols = 0;
-  for (let c = 0; c < 128; c++) if (symbolOf[c] !== 0) symbols++;
+  const { symbolOf, symbols } = numberSymbols(symbol, nodes);
   return {
     // Cut to the nodes made (at 100k marks about half the worst case).
     firstChild: trie.firstChild.slice(0, nodes),
@@ -509,15 +506,16 @@ function insertBuckets(
 /**
  * The alphabet: the code units on the trie's nodes, numbered from 1 in code-unit order (0: in no
  * key), so that siblings, inserted in code-unit order, are in symbol order too. `symbol` holds the
- * nodes' code units and is rewritten to their symbols; returns the numbering by code unit.
+ * nodes' code units and is rewritten to their symbols; returns the numbering by code unit and
+ * how many symbols there are.
  */
-function numberSymbols(symbol: Uint8Array, nodes: number): Uint8Array {
+function numberSymbols(symbol: Uint8Array, nodes: number): { symbolOf: Uint8Array; symbols: number } {
   const symbolOf = new Uint8Array(128);
   for (let n = 1; n < nodes; n++) symbolOf[symbol[n] as number] = 1;
   let symbols = 0;
   for (let c = 0; c < 128; c++) if (symbolOf[c] !== 0) symbolOf[c] = ++symbols;
   for (let n = 1; n < nodes; n++) symbol[n] = symbolOf[symbol[n] as number] as number;
-  return symbolOf;
+  return { symbolOf, symbols };
 }
 
 /** Code-unit order of keys x and y, then index order. */
