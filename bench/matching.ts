@@ -396,12 +396,16 @@ function firstSight(n: number): number {
 
 /** `firstSight(n)` in a child process of its own (this file with --first-sight-child=N). */
 function freshProcessFirstSight(n: number): number {
-  const out = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), `--first-sight-child=${n}`],
-    { encoding: 'utf8', maxBuffer: 1 << 20 },
-  );
-  return Number(out.trim().split('\n').at(-1));
+  return Number(inChild([`--first-sight-child=${n}`]));
+}
+
+/** Runs this file in a child process of its own with `args`; the last line it printed. */
+function inChild(args: readonly string[]): string {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  return out.trim().split('\n').at(-1) ?? '';
 }
 
 /** Compiles after a restart, per size: more samples where each is quick. */
@@ -435,12 +439,8 @@ async function restartCompile(
 /** `restartCompile` in `samples` child processes of their own, one after another. */
 function restartCompiles(n: number, kept: KeptStore, tenant: string, samples: number): NResult['restart'] {
   const runs = Array.from({ length: samples }, () => {
-    const out = execFileSync(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), `--restart-child=${n}`, kept.file, tenant],
-      { encoding: 'utf8', maxBuffer: 1 << 20 },
-    );
-    return JSON.parse(out.trim().split('\n').at(-1) ?? '') as { ms: number; longestSliceMs: number };
+    const line = inChild([`--restart-child=${n}`, kept.file, tenant]);
+    return JSON.parse(line) as { ms: number; longestSliceMs: number };
   });
   const sorted = runs.map((r) => r.ms).sort((a, b) => a - b);
   return {
@@ -452,13 +452,7 @@ function restartCompiles(n: number, kept: KeptStore, tenant: string, samples: nu
 
 /** `memoryOf(n)` in a child process of its own (this file with --memory-child=N). */
 function freshProcessMemory(n: number): NonNullable<NResult['rssAddedMb']> {
-  const out = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), `--memory-child=${n}`],
-    { encoding: 'utf8', maxBuffer: 1 << 20 },
-  );
-  const line = out.trim().split('\n').at(-1) ?? '';
-  return JSON.parse(line) as NonNullable<NResult['rssAddedMb']>;
+  return JSON.parse(inChild([`--memory-child=${n}`])) as NonNullable<NResult['rssAddedMb']>;
 }
 
 const f = (x: number, digits = 2): string =>

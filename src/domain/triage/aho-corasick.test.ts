@@ -28,6 +28,11 @@ function scan(keys: readonly string[], text: string, maxRowCells?: number): stri
   return hits;
 }
 
+/** `len` characters of `alphabet`, each chosen by `rand(alphabet.length)`. */
+function randomWord(rand: (n: number) => number, alphabet: string, len: number): string {
+  return Array.from({ length: len }, () => alphabet[rand(alphabet.length)]).join('');
+}
+
 const sortHits = (h: string[]): string[] => [...h].sort();
 
 describe('buildAhoCorasick', () => {
@@ -57,9 +62,7 @@ describe('buildAhoCorasick', () => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
       return seed % n;
     };
-    const alphabet = 'abcAB-.1é\u212A\u017Fk s';
-    const word = (len: number): string =>
-      Array.from({ length: len }, () => alphabet[rand(alphabet.length)]).join('');
+    const word = (len: number): string => randomWord(rand, 'abcAB-.1é\u212A\u017Fk s', len);
     for (let round = 0; round < 200; round++) {
       const keys = Array.from({ length: 1 + rand(30) }, () =>
         fold(word(1 + rand(5))).replace(/[^ -~]/g, 'x'),
@@ -89,9 +92,7 @@ describe('buildAhoCorasick', () => {
     // nodes, and rows for every node.
     const rnd = seededRandom(7);
     const rand = (n: number): number => Math.floor(rnd() * n);
-    const alphabet = 'abcab-.1é\u212A\u017Fks ';
-    const word = (len: number): string =>
-      Array.from({ length: len }, () => alphabet[rand(alphabet.length)]).join('');
+    const word = (len: number): string => randomWord(rand, 'abcab-.1é\u212A\u017Fks ', len);
     for (let round = 0; round < 20; round++) {
       const keys = Array.from({ length: 5 + rand(60) }, () =>
         fold(word(1 + rand(7))).replace(/[^ -~]/g, 'x'),
