@@ -6,21 +6,13 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
 import { ListTasksRequest, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-  ServiceParameters,
-  withA2AExtensions,
-} from '@a2a-js/sdk/client';
 import { EXTENSION_URI, TEACH_METHOD } from '../../src/domain/extension.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
 import { DATABASE_FILE } from '../../src/main.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createSqliteTokenStore } from '../../src/store/sqlite-token-store.ts';
 import { startInProcess, tempDataDir, type Host } from '../e2e/host.ts';
+import { sdkClient, type SdkClient } from '../support/sdk-client.ts';
 
 const hosts: Host[] = [];
 const cleanups: (() => void)[] = [];
@@ -286,12 +278,7 @@ describe('activation and the teach block on every transport (§7, §8)', () => {
 describe('activation is per request, on every read path (§7)', () => {
   const protocols = ['JSONRPC', 'HTTP+JSON'] as const;
 
-  interface Reader {
-    readonly client: Client;
-    readonly opts: object;
-    /** The A2A-Extensions response header of the last call. */
-    echo(): string | null;
-  }
+  type Reader = SdkClient;
 
   /** The real SDK client over HTTP, on one transport, activating the extension or not. */
   async function reader(
@@ -299,28 +286,9 @@ describe('activation is per request, on every read path (§7)', () => {
     protocol: (typeof protocols)[number],
     activate: boolean,
   ): Promise<Reader> {
-    let echo: string | null = null;
-    const fetchImpl: typeof fetch = async (u, init) => {
-      const r = await fetch(u, init);
-      echo = r.headers.get('A2A-Extensions');
-      return r;
-    };
-    const client = await new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
-        preferredTransports: [protocol],
-      }),
-    ).createFromUrl(host.url);
-    expect(client.transport.protocolName).toBe(protocol);
-    const auth = (p: Record<string, string>): void => {
-      p['Authorization'] = `Bearer ${host.token!}`;
-    };
-    const opts = {
-      serviceParameters: activate
-        ? ServiceParameters.create(withA2AExtensions(EXTENSION_URI), auth)
-        : ServiceParameters.create(auth),
-    };
-    return { client, opts, echo: () => echo };
+    const r = await sdkClient(host.url, host.token!, { protocol, activate });
+    expect(r.client.transport.protocolName).toBe(protocol);
+    return r;
   }
 
   async function send(r: Reader, parts: unknown[], taskId?: string): Promise<Task> {
@@ -347,13 +315,13 @@ describe('activation is per request, on every read path (§7)', () => {
 
   /** What a reader that has not activated must see: no teach block anywhere, no echo. */
   function expectNoTeach(r: Reader, ...seen: (Task | StreamResponse)[]): void {
-    expect(r.echo()).toBeNull();
+    expect(r.echoed()).toBeNull();
     for (const v of seen) expect(wire(v)).not.toContain('"teach"');
   }
 
   /** What an activated reader sees of a parked task: the question's teach block, and the echo. */
   function expectTeach(r: Reader, task: Task): void {
-    expect(r.echo()).toBe(EXTENSION_URI);
+    expect(r.echoed()).toBe(EXTENSION_URI);
     expect(TaskState[task.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(teachSchema(task.status!.message!.metadata![EXTENSION_URI].teach)).toBe(true);
     expect(task.status!.message!.extensions).toContain(EXTENSION_URI);
@@ -376,7 +344,7 @@ describe('activation is per request, on every read path (§7)', () => {
         expect(listed.tasks.map((t) => t.id)).toContain(id);
         expectNoTeach(off, ...listed.tasks);
         const listedOn = await on.client.listTasks(ListTasksRequest.fromJSON({}), on.opts);
-        expect(on.echo()).toBe(EXTENSION_URI);
+        expect(on.echoed()).toBe(EXTENSION_URI);
         expectTeach(
           on,
           listedOn.tasks.find((t) => t.id === id)!,
@@ -474,7 +442,7 @@ describe('activation is per request, on every read path (§7)', () => {
           await off.client.getTask({ id, historyLength: undefined, tenant: '' }, off.opts),
         );
         const finished = await on.client.getTask({ id, historyLength: undefined, tenant: '' }, on.opts);
-        expect(on.echo()).toBe(EXTENSION_URI);
+        expect(on.echoed()).toBe(EXTENSION_URI);
         expect(wire(finished)).toContain('"teach"');
       }
     });
