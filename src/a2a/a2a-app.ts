@@ -14,6 +14,7 @@ import {
   DefaultExecutionEventBusManager,
   DefaultRequestHandler,
   ServerCallContext,
+  type A2ARequestHandler,
   STATE_HEADERS_KEY,
   type ServerCallContextBuilder,
   type TaskStore,
@@ -28,6 +29,7 @@ import { agentCardJson, buildAgentCard, type AgentCardInput } from './agent-card
 import { TriageExecutor } from './executor.ts';
 import type { LessonSink, MailReader, TriagePort } from './ports.ts';
 import { recentTaskStore } from './recent-task-store.ts';
+import { gateTeachBlocks } from './teach-block-gate.ts';
 import { teachMethodRouter } from './teach-method.ts';
 import { PrincipalUser, tenantOwnerResolver } from './user.ts';
 
@@ -52,7 +54,8 @@ export interface A2AApp {
   readonly card: AgentCard;
   /** The card as served now, as wire JSON. */
   cardJson(): Record<string, unknown>;
-  readonly requestHandler: DefaultRequestHandler;
+  /** The SDK's request handler behind the §7 teach-block gate (teach-block-gate.ts). */
+  readonly requestHandler: A2ARequestHandler;
   /** GET /.well-known/agent-card.json (public). */
   readonly cardRouter: Router;
   /** POST /a2a/jsonrpc: the Teach method, then the SDK's JSON-RPC handler. */
@@ -115,11 +118,15 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
     newTask: (taskId, context) => taskStore.expectNew(taskId, context),
     log,
   });
-  const requestHandler = new DefaultRequestHandler(
-    card,
-    taskStore,
-    executor,
-    new DefaultExecutionEventBusManager(tenantOwnerResolver),
+  // §7: every route the transports serve goes through the gate, so a teach block reaches only a
+  // request that activated the extension, whoever parked the task and however it is read.
+  const requestHandler = gateTeachBlocks(
+    new DefaultRequestHandler(
+      card,
+      taskStore,
+      executor,
+      new DefaultExecutionEventBusManager(tenantOwnerResolver),
+    ),
   );
   const userBuilder: UserBuilder = (req) => Promise.resolve(new PrincipalUser(deps.principalOf(req)));
 

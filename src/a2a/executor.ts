@@ -4,9 +4,10 @@
  *
  * triage_inbound pins the task to the definition active at its start (§10.3) and does everything,
  * including after it resumes, on that version. Unsettled -> a statusUpdate to input-required whose
- * message asks in words and, only for a client that activated the extension (§7), carries the teach
- * block (§8). The answer comes back on the same task and is understood identically with or without
- * activation (§8); the task then completes with the decision marked as made by a person.
+ * message asks in words and carries the teach block (§8), which reaches only a request that
+ * activated the extension (§7: the gate in front of every route, teach-block-gate.ts). The answer
+ * comes back on the same task and is understood identically with or without activation (§8); the
+ * task then completes with the decision marked as made by a person.
  *
  * recheck_message is show-back (§11): a new task each time, read under the version active now,
  * never pinned, never asks, never proposes; it needs activation (§7).
@@ -88,7 +89,7 @@ export class TriageExecutor implements AgentExecutor {
     if (rc.task === undefined) this.deps.newTask?.(rc.taskId, rc.context);
     const turn = new Turn(rc, bus, this.clock);
     try {
-      if (rc.task !== undefined) await this.resume(turn, rc.task, activated);
+      if (rc.task !== undefined) await this.resume(turn, rc.task);
       else await this.start(turn, activated);
     } catch (e) {
       this.parked.delete(rc.taskId);
@@ -158,10 +159,10 @@ export class TriageExecutor implements AgentExecutor {
     const outcome = await this.deps.triage.triage(tenant, message, undefined, { taskId: turn.rc.taskId });
     const state: TriageTaskState = { skill: SKILL_TRIAGE, pin: outcome.pin, asking: null, answers: {} };
     turn.begin({ [EXTENSION_URI]: state });
-    this.advance(turn, outcome, state, activated);
+    this.advance(turn, outcome, state);
   }
 
-  private async resume(turn: Turn, task: Task, activated: boolean): Promise<void> {
+  private async resume(turn: Turn, task: Task): Promise<void> {
     const stored = readTaskState(task.metadata);
     turn.resumed(task);
     if (stored === null || stored.asking === null) {
@@ -196,7 +197,7 @@ export class TriageExecutor implements AgentExecutor {
           ? 'I did not find an answer in your message.'
           : `"${answer.said.trim()}" is not one of the ${descriptor?.entry ?? 'entrie'}s I know.`;
       const again = `${said} Answer with one of: ${describeChoices(choices)}, as text or as a data part {"entry": "<name>"}. ${question.text}`;
-      this.ask(turn, question, stored, activated, again);
+      this.ask(turn, question, stored, again);
       return;
     }
     const principal = principalOfContext(turn.rc.context);
@@ -209,14 +210,14 @@ export class TriageExecutor implements AgentExecutor {
         [question.collection]: { entry: answer.entry, answeredBy: principal.id, at: this.clock.now() },
       },
     };
-    this.advance(turn, outcome, next, activated);
+    this.advance(turn, outcome, next);
   }
 
   /** Ask the next unanswered question, or complete. */
-  private advance(turn: Turn, outcome: TriageOutcome, state: TriageTaskState, activated: boolean): void {
+  private advance(turn: Turn, outcome: TriageOutcome, state: TriageTaskState): void {
     const open = outcome.questions.find((q) => state.answers[q.collection] === undefined);
     if (open !== undefined) {
-      this.ask(turn, open, state, activated, open.text);
+      this.ask(turn, open, state, open.text);
       return;
     }
     this.parked.delete(turn.rc.taskId);
@@ -229,16 +230,12 @@ export class TriageExecutor implements AgentExecutor {
     turn.finish(TaskState.TASK_STATE_COMPLETED, summary(report), { [EXTENSION_URI]: state });
   }
 
-  private ask(
-    turn: Turn,
-    question: TriageQuestion,
-    state: TriageTaskState,
-    activated: boolean,
-    text: string,
-  ): void {
+  private ask(turn: Turn, question: TriageQuestion, state: TriageTaskState, text: string): void {
     const asking: TriageTaskState = { ...state, asking: question.collection };
-    // §7: a teach block only for a client that activated the extension; §8: nothing else differs.
-    const block = activated ? teachBlockJson(question.teach, this.deps.descriptors()) : null;
+    // §7 is per request: the question is stored with its teach block whoever asked, and the gate in
+    // front of every route (teach-block-gate.ts) takes it out for each reader that has not
+    // activated, this turn's requester included. §8: nothing else differs.
+    const block = teachBlockJson(question.teach, this.deps.descriptors());
     const message = agentMessage(
       turn.rc.taskId,
       turn.rc.contextId,

@@ -3,16 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SendMessageRequest, TaskState, type Task } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-  ServiceParameters,
-  withA2AExtensions,
-  type Client,
-} from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
+import { sdkClient } from '../support/sdk-client.ts';
 import { startChild, startInProcess, type Host } from './host.ts';
 
 const hosts: Host[] = [];
@@ -67,29 +60,6 @@ function renderBlind(fields: LessonField[], suggested: Record<string, unknown> |
 }
 function valueFrom(form: RenderedInput[]): Record<string, string> {
   return Object.fromEntries(form.filter((i) => i.value !== '').map((i) => [i.key, i.value]));
-}
-
-async function sdkClient(
-  agentUrl: string,
-  token: string,
-): Promise<{ client: Client; opts: object; echoed: () => string | null }> {
-  let echoed: string | null = null;
-  const fetchImpl: typeof fetch = async (input, init) => {
-    const res = await fetch(input, init);
-    echoed = res.headers.get('A2A-Extensions');
-    return res;
-  };
-  const client = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
-    }),
-  ).createFromUrl(agentUrl);
-  const opts = {
-    serviceParameters: ServiceParameters.create(withA2AExtensions(EXTENSION_URI), (p) => {
-      p['Authorization'] = `Bearer ${token}`;
-    }),
-  };
-  return { client, opts, echoed: () => echoed };
 }
 
 function send(client: Client, opts: object, message: Record<string, unknown>): Promise<Task> {

@@ -1,16 +1,18 @@
-// Invariant: the A2A server honours activation (§7) and the teach block (§8) identically on every transport, pins tasks (§10.3), keeps tenants apart (§13.2) and exposes the self-owning Teach method (§12.2).
+// Invariant: the A2A server honours activation (§7) per request on every transport and every read path (a teach block reaches only a request that activated, whoever parked the task), attaches the teach block (§8) identically on every transport, pins tasks (§10.3), keeps tenants apart (§13.2) and exposes the self-owning Teach method (§12.2).
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-return -- wire JSON is read loosely; the assertions check its shape */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { readFileSync } from 'node:fs';
+import { ListTasksRequest, SendMessageRequest, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import { EXTENSION_URI, TEACH_METHOD } from '../../src/domain/extension.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
 import { DATABASE_FILE } from '../../src/main.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createSqliteTokenStore } from '../../src/store/sqlite-token-store.ts';
 import { startInProcess, tempDataDir, type Host } from '../e2e/host.ts';
+import { sdkClient, type SdkClient } from '../support/sdk-client.ts';
 
 const hosts: Host[] = [];
 const cleanups: (() => void)[] = [];
@@ -269,6 +271,180 @@ describe('activation and the teach block on every transport (§7, §8)', () => {
         });
       }
       expect(results[0]).toEqual(results[1]);
+    });
+  }
+});
+
+describe('activation is per request, on every read path (§7)', () => {
+  const protocols = ['JSONRPC', 'HTTP+JSON'] as const;
+
+  type Reader = SdkClient;
+
+  /** The real SDK client over HTTP, on one transport, activating the extension or not. */
+  async function reader(
+    host: Host,
+    protocol: (typeof protocols)[number],
+    activate: boolean,
+  ): Promise<Reader> {
+    const r = await sdkClient(host.url, host.token!, { protocol, activate });
+    expect(r.client.transport.protocolName).toBe(protocol);
+    return r;
+  }
+
+  async function send(r: Reader, parts: unknown[], taskId?: string): Promise<Task> {
+    const result = await r.client.sendMessage(
+      SendMessageRequest.fromJSON(userMessage(parts, taskId)),
+      r.opts,
+    );
+    if (!('id' in result)) throw new Error('expected a task');
+    return result;
+  }
+
+  async function streamed(r: Reader, parts: unknown[], taskId?: string): Promise<StreamResponse[]> {
+    const events: StreamResponse[] = [];
+    for await (const e of r.client.sendMessageStream(
+      SendMessageRequest.fromJSON(userMessage(parts, taskId)),
+      r.opts,
+    ))
+      events.push(e);
+    return events;
+  }
+
+  const wire = (v: Task | StreamResponse): string =>
+    JSON.stringify('id' in v ? Task.toJSON(v) : StreamResponse.toJSON(v));
+
+  /** What a reader that has not activated must see: no teach block anywhere, no echo. */
+  function expectNoTeach(r: Reader, ...seen: (Task | StreamResponse)[]): void {
+    expect(r.echoed()).toBeNull();
+    for (const v of seen) expect(wire(v)).not.toContain('"teach"');
+  }
+
+  /** What an activated reader sees of a parked task: the question's teach block, and the echo. */
+  function expectTeach(r: Reader, task: Task): void {
+    expect(r.echoed()).toBe(EXTENSION_URI);
+    expect(TaskState[task.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(teachSchema(task.status!.message!.metadata![EXTENSION_URI].teach)).toBe(true);
+    expect(task.status!.message!.extensions).toContain(EXTENSION_URI);
+  }
+
+  for (const protocol of protocols) {
+    it(`${protocol}: GetTask, ListTasks, SubscribeToTask and CancelTask carry a parked task's teach block only to a reader that activated, whoever parked it (§7)`, async () => {
+      const host = await start();
+      const on = await reader(host, protocol, true);
+      const off = await reader(host, protocol, false);
+      for (const parker of [on, off]) {
+        const id = (await send(parker, [mailPart(unknownSenderMail())])).id;
+
+        const got = await off.client.getTask({ id, historyLength: undefined, tenant: '' }, off.opts);
+        expectNoTeach(off, got);
+        expect(TaskState[got.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
+        expectTeach(on, await on.client.getTask({ id, historyLength: undefined, tenant: '' }, on.opts));
+
+        const listed = await off.client.listTasks(ListTasksRequest.fromJSON({}), off.opts);
+        expect(listed.tasks.map((t) => t.id)).toContain(id);
+        expectNoTeach(off, ...listed.tasks);
+        const listedOn = await on.client.listTasks(ListTasksRequest.fromJSON({}), on.opts);
+        expect(on.echoed()).toBe(EXTENSION_URI);
+        expectTeach(
+          on,
+          listedOn.tasks.find((t) => t.id === id)!,
+        );
+
+        // A resubscription's first event is the stored task; the stream stays open while it is parked.
+        for await (const e of off.client.resubscribeTask({ id, tenant: '' }, off.opts)) {
+          expectNoTeach(off, e);
+          expect(e.payload?.$case).toBe('task');
+          break;
+        }
+        for await (const e of on.client.resubscribeTask({ id, tenant: '' }, on.opts)) {
+          expect(e.payload?.$case).toBe('task');
+          if (e.payload?.$case === 'task') expectTeach(on, e.payload.value);
+          break;
+        }
+      }
+      // Cancelling answers with the task, whose history still holds the question.
+      const parked = await send(on, [mailPart(unknownSenderMail())]);
+      const cancelled = await off.client.cancelTask(
+        { id: parked.id, tenant: '', metadata: undefined },
+        off.opts,
+      );
+      expect(TaskState[cancelled.status!.state]).toBe('TASK_STATE_CANCELED');
+      expectNoTeach(off, cancelled);
+      const history = await on.client.getTask(
+        { id: parked.id, historyLength: undefined, tenant: '' },
+        on.opts,
+      );
+      expect(wire(history)).toContain('"teach"');
+    });
+
+    it(`${protocol}: a resubscribed reader that has not activated sees the live re-ask without its teach block, an activated one with it (§7)`, async () => {
+      const host = await start();
+      const on = await reader(host, protocol, true);
+      const off = await reader(host, protocol, false);
+      const id = (await send(on, [mailPart(unknownSenderMail())])).id;
+      const watch = async (r: Reader, subscribed: () => void): Promise<StreamResponse[]> => {
+        const events: StreamResponse[] = [];
+        for await (const e of r.client.resubscribeTask({ id, tenant: '' }, r.opts)) {
+          events.push(e);
+          if (events.length === 1) subscribed();
+        }
+        return events;
+      };
+      let ready = 0;
+      let bothSubscribed!: () => void;
+      const subscribed = new Promise<void>((resolve) => (bothSubscribed = resolve));
+      const tick = (): void => {
+        if (++ready === 2) bothSubscribed();
+      };
+      const offEvents = watch(off, tick);
+      const onEvents = watch(on, tick);
+      await subscribed;
+      const again = await send(on, [{ text: 'Acme Widgets' }], id); // names no entry: asked again
+      expect(TaskState[again.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
+      const seenOff = await offEvents;
+      const seenOn = await onEvents;
+      const reAsk = (events: StreamResponse[]): StreamResponse | undefined =>
+        events.findLast(
+          (e) =>
+            e.payload?.$case === 'statusUpdate' &&
+            TaskState[e.payload.value.status!.state] === 'TASK_STATE_INPUT_REQUIRED',
+        );
+      expect(reAsk(seenOff)).toBeDefined();
+      expectNoTeach(off, ...seenOff);
+      const live = reAsk(seenOn)!;
+      expect(
+        live.payload?.$case === 'statusUpdate' && live.payload.value.status!.message!.metadata,
+      ).toHaveProperty([EXTENSION_URI, 'teach']);
+    });
+
+    it(`${protocol}: a re-ask after an answer that named no entry carries no teach block without activation, blocking or streaming, nor does the finished task's history (§7)`, async () => {
+      const host = await start();
+      const on = await reader(host, protocol, true);
+      const off = await reader(host, protocol, false);
+      for (const parker of [on, off]) {
+        const id = (await send(parker, [mailPart(unknownSenderMail())])).id;
+        const again = await send(off, [{ text: 'Acme Widgets' }], id);
+        expect(TaskState[again.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
+        expect(again.status!.message!.parts[0]!.content).toMatchObject({
+          value: expect.stringContaining('Acme'),
+        });
+        expectNoTeach(off, again);
+        const streamedAgain = await streamed(off, [{ text: 'Nobody Ltd' }], id);
+        expect(streamedAgain.length).toBeGreaterThan(0);
+        expectNoTeach(off, ...streamedAgain);
+        // The same re-ask, read by a reader that activated, shows its block.
+        expectTeach(on, await on.client.getTask({ id, historyLength: undefined, tenant: '' }, on.opts));
+        const done = await send(off, [{ data: { entry: 'northgate' } }], id);
+        expect(TaskState[done.status!.state]).toBe('TASK_STATE_COMPLETED');
+        expectNoTeach(
+          off,
+          done,
+          await off.client.getTask({ id, historyLength: undefined, tenant: '' }, off.opts),
+        );
+        const finished = await on.client.getTask({ id, historyLength: undefined, tenant: '' }, on.opts);
+        expect(on.echoed()).toBe(EXTENSION_URI);
+        expect(wire(finished)).toContain('"teach"');
+      }
     });
   }
 });

@@ -211,6 +211,31 @@ describe('inbound webhooks', () => {
     expect(submitter.submissions).toHaveLength(0);
   });
 
+  it('refuses the same signed Mailgun payload posted twice inside the window with 406, and its signature on another body too', async () => {
+    const a = app();
+    await postForm(a, `/inbound/v1/mailgun/${TOKEN}`, MG).expect(200);
+    const replay = await postForm(a, `/inbound/v1/mailgun/${TOKEN}`, MG).expect(406);
+    expect(replay.body.error.code).toBe('UNAUTHENTICATED');
+    expect(replay.body.error.message).toMatch(/already used by a post received at .*refused as a replay/);
+    // Mailgun signs timestamp + token only: the same signature must not carry another message in.
+    const forged = {
+      ...MG,
+      fields: {
+        ...MG.fields,
+        subject: 'Pay the invoice to a new account',
+        'body-plain': 'Bank details changed, see attached.',
+        'Message-Id': '<forged-0001@attacker.example>',
+      },
+      files: [],
+    };
+    const other = await postForm(a, `/inbound/v1/mailgun/${TOKEN}`, forged, false).expect(406);
+    expect(other.body.error.message).toMatch(/refused as a replay/);
+    expect(submitter.submissions).toHaveLength(1);
+    expect(JSON.stringify(log.entries)).not.toContain(MG.fields.token!);
+    // Once the timestamp has left the window the stale check refuses it, as before.
+    await postForm(app({ nowMs: MG_NOW_MS + 3_600_000 }), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(406);
+  });
+
   it('answers 404 on the Mailgun route of an endpoint without a signing key', async () => {
     const res = await postForm(
       app({ endpoints: [{ tenant: ACME, token: TOKEN }] }),

@@ -217,3 +217,85 @@ describe('a regex judged at absorption is remembered for the compile (issue 3, c
     expect(hits.length).toBeGreaterThanOrEqual(5);
   });
 });
+
+describe('judgePattern: what is matched is what the person saw', () => {
+  it.each([
+    ['U+200B ZERO WIDTH SPACE', 'billing\u200b@origin\\.example', 8, 'an invisible character'],
+    ['U+200C ZERO WIDTH NON-JOINER', 'north\u200cgate-desk', 6, 'an invisible character'],
+    ['U+200D ZERO WIDTH JOINER', 'north\u200dgate-desk', 6, 'an invisible character'],
+    ['U+FEFF ZERO WIDTH NO-BREAK SPACE', '\ufeffnorthgate-desk', 1, 'an invisible character'],
+    ['U+00AD SOFT HYPHEN', 'north\u00adgate-desk', 6, 'an invisible character'],
+    ['U+2060 WORD JOINER', 'northgate-desk\u2060', 15, 'an invisible character'],
+    [
+      'U+202E RIGHT-TO-LEFT OVERRIDE',
+      'billing@origin\u202e\\.example',
+      15,
+      'a bidirectional control character',
+    ],
+    ['U+202A LEFT-TO-RIGHT EMBEDDING', '\u202anorthgate-desk', 1, 'a bidirectional control character'],
+    ['U+2066 LEFT-TO-RIGHT ISOLATE', 'northgate\u2066-desk', 10, 'a bidirectional control character'],
+    ['U+2069 POP DIRECTIONAL ISOLATE', 'northgate\u2069-desk', 10, 'a bidirectional control character'],
+    ['U+200F RIGHT-TO-LEFT MARK', 'north\u200fgate-desk', 6, 'a bidirectional control character'],
+    ['U+E0041 a format character', 'north\u{e0041}gate-desk', 6, 'an invisible character'],
+    ['U+0007 a control character', 'north\u0007gate-desk', 6, 'an invisible character'],
+  ])(
+    'refuses a pattern holding %s, naming the code point and its position',
+    (named, pattern, position, what) => {
+      const reason = reasonFor(pattern);
+      expect(reason).toContain(`it holds ${what}, ${named}`);
+      expect(reason).toContain(`at position ${position}`);
+      expect(reason).toContain(`<${named.split(' ')[0]!}>`); // shown visibly in the quoted pattern
+      expect(reason).toMatch(
+        /Delete it and type the text again; if it is really meant, write it visibly as \\u(?:[0-9A-F]{4}|\{[0-9A-F]{5}\})\./,
+      );
+      expect(judgePattern(pattern, kindRules).ok).toBe(false); // every learnable that matches text
+    },
+  );
+
+  it('takes the same character written visibly as an escape', () => {
+    expect(judgePattern('\\u200Cnorthgate-desk', customerRules)).toEqual({
+      ok: true,
+      source: '\\u200Cnorthgate-desk',
+    });
+  });
+
+  it('keeps a pattern in NFC, so a decomposed é is the é mail is read with', () => {
+    const decomposed = 'Soci\u0065\u0301t\u0065\u0301 G\u0065\u0301ne\u0301rale';
+    const verdict = judgePattern(decomposed, customerRules);
+    expect(verdict).toEqual({ ok: true, source: 'Soci\u00e9t\u00e9 G\u00e9n\u00e9rale' });
+  });
+
+  it.each([
+    ['d\u0435sk-team@northgate\\.example', 'd\u0435sk', '\u0435', 2, 'U+0435', 'Cyrillic', 'Latin'],
+    ['\u0441ompany-desk', '\u0441ompany', '\u0441', 1, 'U+0441', 'Cyrillic', 'Latin'],
+    ['north\u03bfate-2026', 'north\u03bfate', '\u03bf', 6, 'U+03BF', 'Greek', 'Latin'],
+    [
+      '\u043f\u0440\u0438\u0432\u0435\u0442-po\u043a\u0443\u043f\u043a\u0430',
+      'po\u043a\u0443\u043f\u043a\u0430',
+      'p',
+      8,
+      'U+0070',
+      'Latin',
+      'Cyrillic',
+    ],
+  ])(
+    'refuses the look-alike %j, naming the odd letter, its code point and script',
+    (pattern, word, c, position, cp, script, main) => {
+      const reason = reasonFor(pattern);
+      expect(reason).toContain(
+        `the word "${word}" mixes scripts: "${c}" at position ${position} is ${cp}, a ${script} letter among ${main} ones`,
+      );
+      expect(reason).toContain('Type the word in one script.');
+    },
+  );
+
+  it.each([
+    'فاتورة northgate',
+    'ΑΒΓΔ-2026-0901',
+    'северный-склад',
+    'd\\u0435sk-team@northgate\\.example',
+    'Müller-Spedition',
+  ])('takes %j: words in one script each, side by side, or an escape', (pattern) => {
+    expect(judgePattern(pattern, customerRules).ok).toBe(true);
+  });
+});

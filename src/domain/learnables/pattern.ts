@@ -6,6 +6,14 @@
  *
  * Owns: the refusal rules and their wording, the common-word lists, the sample texts used to spot
  * patterns that match nearly everything, and identifier search inside a pattern (§14).
+ *
+ * What is matched is what the person saw: a pattern is put in Unicode NFC (mail text is too, where
+ * the ingest builds the MailMessage), and one holding a character nobody can see (zero-width space,
+ * joiners, soft hyphen, BOM, a bidirectional control such as U+202E, any other format or control
+ * character) is refused, naming the code point and where it is; one that is really meant (a
+ * Persian zero-width non-joiner) can be written visibly as an escape, `\u200C`. A word that mixes
+ * Latin, Cyrillic and Greek letters (`dеsk` with a Cyrillic е) is refused as a look-alike: it would
+ * never match the word it looks like. Words in different scripts side by side are fine.
  * Does not own: matching mail (src/domain/triage/matcher.ts) or which literals a pattern must
  * contain (src/domain/triage/atoms.ts, which the matcher's prefilter also uses, so the two agree).
  */
@@ -223,7 +231,14 @@ export type PatternVerdict =
  * the matcher will compile with PATTERN_FLAGS.
  */
 export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
-  const typed = dropNeedlessEscapes(raw.trim());
+  const hidden = invisibleCharacter(raw);
+  if (hidden !== null) {
+    return {
+      ok: false,
+      reason: `"${shorten(showInvisible(raw))}" is not a usable ${rules.noun}: ${hidden}`,
+    };
+  }
+  const typed = dropNeedlessEscapes(raw.trim().normalize('NFC'));
   const code = rules.shortCodesAsWords === true ? SHORT_CODE.exec(typed)?.[1] : undefined;
   const wholeWordCode = code !== undefined;
   const source = wholeWordCode ? `\\b${code}\\b` : typed;
@@ -243,6 +258,9 @@ export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
       `it is ${source.length} characters long and the limit is ${MAX_PATTERN_CHARS}; use the shortest text that gives it away.`,
     );
   }
+
+  const lookAlike = mixedScriptWord(source);
+  if (lookAlike !== null) return refuse(lookAlike);
 
   // §13.3: compile now, on the engine that will run it, and pass its own reason on.
   let re: RE2;
@@ -426,6 +444,103 @@ function re2OnlySyntax(source: string): string | null {
   } catch {
     return 're2 accepts it, but it uses syntax this agent cannot index (such as (?P<name>…), [[:alpha:]] or \\z). Write it with plain groups (?:…), classes like [a-z] and ^ $ instead.';
   }
+}
+
+/** Names of the invisible characters people paste by accident; others are named by their category. */
+const INVISIBLE_NAMES: ReadonlyMap<number, string> = new Map([
+  [0x00ad, 'SOFT HYPHEN'],
+  [0x061c, 'ARABIC LETTER MARK'],
+  [0x180e, 'MONGOLIAN VOWEL SEPARATOR'],
+  [0x200b, 'ZERO WIDTH SPACE'],
+  [0x200c, 'ZERO WIDTH NON-JOINER'],
+  [0x200d, 'ZERO WIDTH JOINER'],
+  [0x200e, 'LEFT-TO-RIGHT MARK'],
+  [0x200f, 'RIGHT-TO-LEFT MARK'],
+  [0x202a, 'LEFT-TO-RIGHT EMBEDDING'],
+  [0x202b, 'RIGHT-TO-LEFT EMBEDDING'],
+  [0x202c, 'POP DIRECTIONAL FORMATTING'],
+  [0x202d, 'LEFT-TO-RIGHT OVERRIDE'],
+  [0x202e, 'RIGHT-TO-LEFT OVERRIDE'],
+  [0x2060, 'WORD JOINER'],
+  [0x2066, 'LEFT-TO-RIGHT ISOLATE'],
+  [0x2067, 'RIGHT-TO-LEFT ISOLATE'],
+  [0x2068, 'FIRST STRONG ISOLATE'],
+  [0x2069, 'POP DIRECTIONAL ISOLATE'],
+  [0xfeff, 'ZERO WIDTH NO-BREAK SPACE (byte order mark)'],
+]);
+
+/** Format characters (Cf: zero-width, joiners, bidi controls, BOM, soft hyphen) and controls but tab and line ends. */
+const INVISIBLE = /[\p{Cf}\p{Cc}]/u;
+const LINE_OR_TAB = /[\t\n\r]/;
+
+function codePoint(c: string): string {
+  return `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Why a pattern holding an invisible character is refused, or null when it holds none. */
+function invisibleCharacter(raw: string): string | null {
+  let position = 0;
+  for (const c of raw) {
+    position++;
+    if (!INVISIBLE.test(c) || LINE_OR_TAB.test(c)) continue;
+    const cp = c.codePointAt(0)!;
+    const bidi =
+      cp === 0x061c ||
+      cp === 0x200e ||
+      cp === 0x200f ||
+      (cp >= 0x202a && cp <= 0x202e) ||
+      (cp >= 0x2066 && cp <= 0x2069);
+    const what = bidi ? 'a bidirectional control character' : 'an invisible character';
+    const name =
+      INVISIBLE_NAMES.get(cp) ?? (/\p{Cc}/u.test(c) ? 'a control character' : 'a format character');
+    const hex = cp.toString(16).toUpperCase().padStart(4, '0');
+    const escape = cp > 0xffff ? `\\u{${hex}}` : `\\u${hex}`;
+    return `it holds ${what}, ${codePoint(c)} ${name}, at position ${position} (shown as <${codePoint(c)}>), which mail that looks the same would not contain. Delete it and type the text again; if it is really meant, write it visibly as ${escape}.`;
+  }
+  return null;
+}
+
+function showInvisible(raw: string): string {
+  return [...raw].map((c) => (INVISIBLE.test(c) && !LINE_OR_TAB.test(c) ? `<${codePoint(c)}>` : c)).join('');
+}
+
+/** The scripts whose letters look alike (Latin a, Cyrillic а, Greek α): one word mixing them is a look-alike. */
+const CONFUSABLE_SCRIPTS: readonly { readonly name: string; readonly letter: RegExp }[] = [
+  { name: 'Latin', letter: /\p{Script=Latin}/u },
+  { name: 'Cyrillic', letter: /\p{Script=Cyrillic}/u },
+  { name: 'Greek', letter: /\p{Script=Greek}/u },
+];
+
+/**
+ * Why a pattern is refused for a word that mixes Latin, Cyrillic or Greek letters, or null. The odd
+ * letter out is the first one not in the word's most used script. Escapes (`\d`, `\u0435`) are not
+ * letters of a word; positions count characters of the pattern as shown.
+ */
+function mixedScriptWord(source: string): string | null {
+  const chars = [...source];
+  let i = 0;
+  while (i < chars.length) {
+    if (chars[i] === '\\') {
+      i += 2;
+      continue;
+    }
+    if (!/[\p{L}\p{M}]/u.test(chars[i]!)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < chars.length && chars[i] !== '\\' && /[\p{L}\p{M}]/u.test(chars[i]!)) i++;
+    const word = chars.slice(start, i);
+    const scriptOf = word.map((c) => CONFUSABLE_SCRIPTS.find((s) => s.letter.test(c))?.name);
+    const counts = new Map<string, number>();
+    for (const name of scriptOf) if (name !== undefined) counts.set(name, (counts.get(name) ?? 0) + 1);
+    if (counts.size < 2) continue;
+    const main = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+    const odd = scriptOf.findIndex((name) => name !== undefined && name !== main);
+    const c = word[odd]!;
+    return `the word "${word.join('')}" mixes scripts: "${c}" at position ${start + odd + 1} is ${codePoint(c)}, a ${scriptOf[odd]!} letter among ${main} ones. It looks like a ${main} letter but matches only itself, so mail with the word it looks like would not match. Type the word in one script.`;
+  }
+  return null;
 }
 
 function shorten(text: string): string {

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { DomainError } from '../../domain/errors.ts';
 import type { MailAddress, MailAttachment, MailMessage } from '../../domain/mail/mail-message.ts';
 import { limitExceeded, resolveMailLimits } from '../../domain/mail/limits.ts';
+import { messageInNfc } from '../../domain/mail/nfc.ts';
 import type { MailLimits } from '../../domain/mail/limits.ts';
 import { canonicalJson } from '../../domain/json.ts';
 import { looksLikeCsv, parseCsv } from './csv.ts';
@@ -235,7 +236,8 @@ export function messageFromFields(data: unknown, limits: Partial<MailLimits> = {
   };
   const contentHash = createHash('sha256').update(canonicalJson(fields)).digest('hex');
   const header = (): undefined => undefined;
-  return {
+  // What a mark matches is what a person saw (NFC, learnables/pattern.ts).
+  return messageInNfc({
     contentHash,
     messageId,
     from,
@@ -249,5 +251,5 @@ export function messageFromFields(data: unknown, limits: Partial<MailLimits> = {
     isReply: data.isReply === true || /^\s*(?:re|aw|sv|antw|res)\s*:/i.test(fields.subject),
     isForward: isForward(fields.subject, body),
     isAutomated: from !== null && isAutomated(header, from.address),
-  };
+  });
 }

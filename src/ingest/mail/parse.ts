@@ -12,6 +12,7 @@ import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailpa
 import { DomainError, isDomainError } from '../../domain/errors.ts';
 import type { MailAddress, MailAttachment, MailMessage } from '../../domain/mail/mail-message.ts';
 import { limitExceeded, resolveMailLimits } from '../../domain/mail/limits.ts';
+import { messageInNfc } from '../../domain/mail/nfc.ts';
 import type { MailLimits } from '../../domain/mail/limits.ts';
 import { decodeText } from './charset.ts';
 import { looksLikeCsv, parseCsv } from './csv.ts';
@@ -33,7 +34,7 @@ export async function parseMail(raw: Buffer | string, limits?: Partial<MailLimit
   const contentHash = createHash('sha256').update(bytes).digest('hex');
   const deadline = Date.now() + resolved.parseTimeoutMs;
   const parsed = await readMessage(normaliseFraming(bytes), resolved, deadline, 0);
-  return { contentHash, ...parsed };
+  return messageInNfc({ contentHash, ...parsed }); // what a mark matches is what a person saw
 }
 
 type ParsedFields = Omit<MailMessage, 'contentHash'>;

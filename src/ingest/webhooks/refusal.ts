@@ -8,7 +8,7 @@
  * | kind          | meaning                                                    | postmark | mailgun | sendgrid, rfc822 |
  * |---------------|------------------------------------------------------------|----------|---------|------------------|
  * | unauthorized  | no or unknown endpoint token (a fixable setup mistake)     | 401      | 401     | 401              |
- * | forged        | Mailgun signature wrong or stale (forged or replayed)      | —        | 406     | —                |
+ * | forged        | Mailgun signature wrong, stale or already used (replayed)  | —        | 406     | —                |
  * | malformed     | the payload is not the provider's format                   | 403      | 406     | 400 (415 rfc822) |
  * | too-large     | over MAX_MESSAGE_BYTES                                     | 403      | 406     | 413              |
  * | unreadable    | parseMail refused the message                              | 403      | 406     | 422              |

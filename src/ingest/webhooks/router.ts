@@ -30,6 +30,7 @@ import { readForm } from './form.ts';
 import { mailgunToRaw, verifyMailgun } from './mailgun.ts';
 import { postmarkToRaw } from './postmark.ts';
 import { statusFor, WebhookRefusal, type Provider } from './refusal.ts';
+import { createSeenTokens, DEFAULT_MAX_TOKENS_PER_TENANT } from './seen-tokens.ts';
 import { sendgridToRaw } from './sendgrid.ts';
 
 export const PROVIDERS: readonly Provider[] = ['postmark', 'mailgun', 'sendgrid', 'rfc822'];
@@ -52,6 +53,8 @@ export interface InboundRouterOptions {
   readonly maxMessageBytes: number;
   /** Oldest Mailgun timestamp accepted, seconds. Default 900. */
   readonly mailgunMaxAgeSeconds?: number;
+  /** Most Mailgun tokens remembered per tenant while their signature is in the window (seen-tokens.ts). Default 100,000. */
+  readonly mailgunMaxSeenTokens?: number;
   /** Only for tests. Default Date.now. */
   readonly nowMs?: () => number;
 }
@@ -66,6 +69,8 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
   const json = express.json({ limit: bodyLimit, type: () => true });
   const raw = express.raw({ limit: bodyLimit, type: () => true });
   const log = options.log;
+  // Owned by this router (one per server), so a test's server and its memory go together.
+  const seenTokens = createSeenTokens(options.mailgunMaxSeenTokens ?? DEFAULT_MAX_TOKENS_PER_TENANT);
 
   function endpointFor(req: Request): (typeof endpoints)[number] | null {
     let token = typeof req.params.token === 'string' ? req.params.token : undefined;
@@ -117,6 +122,7 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
     req: Request,
     res: Response,
     endpoint: InboundEndpoint,
+    spent: { release?: () => void },
   ): Promise<Buffer> {
     try {
       switch (provider) {
@@ -131,7 +137,9 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
             );
           }
           const form = await readForm(req, bodyLimit);
-          verifyMailgun(form, { signingKey: endpoint.mailgunSigningKey, maxAgeSeconds, nowMs: nowMs() });
+          const now = nowMs();
+          verifyMailgun(form, { signingKey: endpoint.mailgunSigningKey, maxAgeSeconds, nowMs: now });
+          spent.release = spendMailgunToken(endpoint.tenant, form.fields, now);
           return await mailgunToRaw(form);
         }
         case 'sendgrid':
@@ -160,10 +168,38 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
     }
   }
 
+  /**
+   * A verified signature is good for one post (Mailgun signs timestamp + token, not the body): a
+   * second post with the same token inside the window is refused as a replay, 406 like a forgery,
+   * since it cannot be told from one. Mailgun itself resends a token only when it got no 2xx, and
+   * the first post's message was then already received, so stopping it loses nothing.
+   */
+  function spendMailgunToken(tenant: TenantId, fields: ReadonlyMap<string, string>, now: number): () => void {
+    const expiresAtMs = (Number(fields.get('timestamp')) + maxAgeSeconds) * 1000;
+    const claim = seenTokens.claim(tenant, fields.get('token')!, expiresAtMs, now);
+    switch (claim.kind) {
+      case 'claimed':
+        return claim.release;
+      case 'replayed':
+        throw new WebhookRefusal(
+          'forged',
+          'UNAUTHENTICATED',
+          `This Mailgun signature (timestamp ${fields.get('timestamp')!}) was already used by a post received at ${new Date(claim.firstSeenMs).toISOString()}; a signature is good for one post only, so this one is refused as a replay and not read. If Mailgun is resending after a lost answer, the message was received the first time.`,
+        );
+      case 'full':
+        throw new WebhookRefusal(
+          'busy',
+          'CONFLICT',
+          `Too many Mailgun posts inside the last ${maxAgeSeconds} s to remember their signatures; retry in a little while.`,
+        );
+    }
+  }
+
   const handle =
     (provider: Provider): RequestHandler =>
     async (req, res) => {
       let tenant: TenantId | undefined;
+      const spent: { release?: () => void } = {};
       try {
         const endpoint = endpointFor(req);
         if (endpoint === null) {
@@ -181,7 +217,7 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
             `This endpoint does not accept ${provider} posts (it accepts ${endpoint.providers.join(', ')}).`,
           );
         }
-        const message = await toRaw(provider, req, res, endpoint);
+        const message = await toRaw(provider, req, res, endpoint, spent);
         const outcome = await options.intake.accept(endpoint.tenant, message, {
           kind: 'webhook',
           name: provider,
@@ -218,6 +254,8 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
                 'INTERNAL',
                 'The message could not be triaged just now; it is safe to retry.',
               );
+        // A post answered "retry" has not spent its signature: Mailgun's retry carries the same one.
+        if (refusal.kind === 'busy' || refusal.kind === 'fault') spent.release?.();
         if (!(e instanceof WebhookRefusal)) {
           log.error(
             { provider, tenant, error: e instanceof Error ? e.message : String(e) },

@@ -1,0 +1,52 @@
+/**
+ * The real @a2a-js/sdk client for tests: built from the agent card at `agentUrl`, with the bearer
+ * token on every call, the Learnables extension requested or not, and the A2A-Extensions header of
+ * the last response kept (the Client API does not expose response headers).
+ */
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  ServiceParameters,
+  withA2AExtensions,
+  type Client,
+} from '@a2a-js/sdk/client';
+import { EXTENSION_URI } from '../../src/domain/extension.ts';
+
+export interface SdkClient {
+  readonly client: Client;
+  /** The request options every call passes: the token and, when activating, the extension. */
+  readonly opts: object;
+  /** The A2A-Extensions response header of the last call, or null. */
+  echoed(): string | null;
+}
+
+export async function sdkClient(
+  agentUrl: string,
+  token: string,
+  options: { readonly activate?: boolean; readonly protocol?: 'JSONRPC' | 'HTTP+JSON' } = {},
+): Promise<SdkClient> {
+  let echoed: string | null = null;
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    echoed = res.headers.get('A2A-Extensions');
+    return res;
+  };
+  const client = await new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+      ...(options.protocol === undefined ? {} : { preferredTransports: [options.protocol] }),
+    }),
+  ).createFromUrl(agentUrl);
+  const auth = (p: Record<string, string>): void => {
+    p['Authorization'] = `Bearer ${token}`;
+  };
+  const opts = {
+    serviceParameters:
+      options.activate === false
+        ? ServiceParameters.create(auth)
+        : ServiceParameters.create(withA2AExtensions(EXTENSION_URI), auth),
+  };
+  return { client, opts, echoed: () => echoed };
+}
