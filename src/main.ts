@@ -16,6 +16,7 @@ import type { MailLimits } from './domain/mail/limits.ts';
 import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
 import { createAuthority } from './domain/authority/create-authority.ts';
 import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
+import { displayProvenance } from './domain/authority/attribution.ts';
 import { systemClock } from './domain/clock.ts';
 import { createLearnables } from './domain/learnables/registry.ts';
 import { createMatcherCache } from './domain/triage/matcher-cache.ts';
@@ -87,12 +88,15 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     } else {
       const definitionStore = createSqliteDefinitionStore(db);
       analyses = createSqliteMarkAnalyses(db);
-      resolvePerson = (t, id) => definitionStore.personHandle(t, id);
+      // A lesson an application wrote for a person reads "dana@…, via app:…" (§13.4).
+      resolvePerson = (t, id) => displayProvenance(id, (person) => definitionStore.personHandle(t, person));
       authority = createAuthority({
         store: definitionStore,
         learnables,
         settings,
         clock: systemClock,
+        // §9: an application's or service's own name is never a taughtBy.
+        isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
       });
       source = authority;
       const directory = JSON.parse(readFileSync(DEMO_DIRECTORY_FILE, 'utf8')) as DirectoryImport;
@@ -173,7 +177,9 @@ async function firstStartToken(
   const { token, record } = await tokens.create({
     tenant,
     principal: 'demo-operator',
-    kind: 'person',
+    // An application (a console) acting for the people it names in taughtBy; a person's token could
+    // only write as that person (§13.2, attribution.ts).
+    kind: 'application',
     roles: ['admin'],
   });
   const file = join(dataDir, DEMO_TOKEN_FILE);

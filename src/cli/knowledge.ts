@@ -1,7 +1,8 @@
 /**
  * Opens the embedded knowledge core for a CLI verb: the SQLite file under the data directory
  * (--data-dir, else DATA_DIR, else ./data), the real learnables and the authority. The operator at
- * the shell owns the file, so the CLI acts with an admin principal of the tenant it is given.
+ * the shell owns the file, so the CLI acts with an admin principal of the tenant it is given: of
+ * kind `operator`, named by the `--as` of a writing verb and recorded as the writer (§13.4).
  */
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -15,6 +16,7 @@ import { createLearnables } from '../domain/learnables/registry.ts';
 import { DEMO_TENANT, tenantId, type TenantId } from '../domain/tenant.ts';
 import { openDatabase } from '../store/database.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
+import { createSqliteTokenStore } from '../store/sqlite-token-store.ts';
 import { UsageError, type CliIo } from './command.ts';
 
 /** The database file inside the data directory. */
@@ -54,9 +56,14 @@ export function parseOptions<O extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
+/**
+ * Open the knowledge core. `writer`: who runs a writing verb (its `--as`), recorded as the writer
+ * of the activation it makes (§13.4); read verbs open it without one.
+ */
 export async function openKnowledge(
   values: { tenant?: unknown; 'data-dir'?: unknown },
   io: CliIo,
+  writer?: string,
 ): Promise<Knowledge> {
   const config = loadConfig(io.env);
   const dataDir = typeof values['data-dir'] === 'string' ? values['data-dir'] : config.dataDir;
@@ -68,20 +75,50 @@ export async function openKnowledge(
   }
   const dbFile = join(dataDir, DATABASE_FILE_NAME);
   const db = await openDatabase({ file: dbFile });
+  const tokens = createSqliteTokenStore(db);
   const authority = createAuthority({
     store: createSqliteDefinitionStore(db),
     learnables: createLearnables(),
     settings: { identificationMargin: config.identificationMargin },
     clock: systemClock,
+    // §9: an application's or service's own name is never a taughtBy.
+    isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
   });
   return {
     authority,
     tenant,
-    principal: { id: 'cli:operator', kind: 'application', tenant, roles: ['admin'] },
+    principal: { id: writer ?? CLI_READER, kind: 'operator', tenant, roles: ['admin'] },
     dbFile,
     db,
     close: () => db.destroy(),
   };
+}
+
+/** The principal of a CLI verb that writes nothing (reads, tokens). */
+const CLI_READER = 'cli:operator';
+
+/** `--by` and `--as`: the options of every verb that writes an activation. */
+export const WRITER_OPTIONS = {
+  by: { type: 'string' },
+  as: { type: 'string' },
+  reason: { type: 'string' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+export const WRITER_USAGE = `  --by PERSON      who taught this (a person, e.g. dana@warehouse.example)
+  --as OPERATOR    who is running this command (e.g. ops@warehouse.example); recorded as the writer
+  --reason TEXT    why, in their words`;
+
+/**
+ * Every writing verb names who runs it with --as (§13.4: recorded as the writer, never nobody) and
+ * the person it is for with --by (§9).
+ */
+export function requireWriter(values: { by?: unknown; as?: unknown }): { by: string; as: string } {
+  if (typeof values.as !== 'string' || values.as.trim() === '') {
+    throw new UsageError(
+      'say who is running this with --as <operator>, e.g. --as ops@warehouse.example (it is recorded as the writer of the change)',
+    );
+  }
+  return { by: requireBy(values), as: values.as.trim() };
 }
 
 /** The --by option, required for every write: who is doing this (a person, §9). */

@@ -3,6 +3,7 @@
  * authority as definition source, the SQLite corpus, and person ids resolved to handles for display.
  */
 import { loadConfig } from '../config/config.ts';
+import { displayProvenance } from '../domain/authority/attribution.ts';
 import { createLearnables } from '../domain/learnables/registry.ts';
 import { createMatcherCache } from '../domain/triage/matcher-cache.ts';
 import { createTriageService, type TriageService } from '../domain/triage/triage-service.ts';
@@ -26,6 +27,6 @@ export function openTriage(k: Knowledge, io: CliIo): TriageService {
     },
     matcherCache: createMatcherCache({ maxVersions: 2 }),
     analyses: createSqliteMarkAnalyses(k.db),
-    resolvePerson: (tenant, id) => store.personHandle(tenant, id),
+    resolvePerson: (tenant, id) => displayProvenance(id, (person) => store.personHandle(tenant, person)),
   });
 }

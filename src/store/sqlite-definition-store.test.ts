@@ -18,6 +18,7 @@ function activation(n: number, taughtBy = 'person-1'): Activation {
     versionId: `sha256:${String(n).repeat(64).slice(0, 64)}`,
     previousVersionId: null,
     taughtBy,
+    writer: { principal: 'dana@warehouse.example', kind: 'person', tokenId: 'tok_1' },
     reason: null,
     describes: `version ${n}`,
     collection: null,

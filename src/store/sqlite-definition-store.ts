@@ -10,8 +10,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Activation, ActivationAction, VersionId } from '../domain/definitions/definition.ts';
+import type {
+  Activation,
+  ActivationAction,
+  VersionId,
+  WriterKind,
+} from '../domain/definitions/definition.ts';
 import type { CommitRequest, DefinitionStore } from '../domain/definitions/store.ts';
+import { handleKey } from '../domain/authority/attribution.ts';
 import { identifierMatcher, scrubJson, scrubText } from '../domain/definitions/scrub.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { currentGeneration, RememberedReads, writing } from './read-validity.ts';
@@ -26,6 +32,9 @@ interface ActivationRow {
   version_id: string;
   previous_version_id: string | null;
   taught_by: string;
+  writer_principal: string;
+  writer_kind: string;
+  writer_token_id: string | null;
   reason: string | null;
   describes: string;
   collection: string | null;
@@ -50,6 +59,11 @@ function toActivation(r: ActivationRow): Activation {
     versionId: r.version_id,
     previousVersionId: r.previous_version_id,
     taughtBy: r.taught_by,
+    writer: {
+      principal: r.writer_principal,
+      kind: r.writer_kind as WriterKind,
+      tokenId: r.writer_token_id,
+    },
     reason: r.reason,
     describes: r.describes,
     collection: r.collection,
@@ -64,10 +78,6 @@ function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
-}
-
-function handleKey(handle: string): string {
-  return handle.trim().toLowerCase();
 }
 
 /** Most person handles remembered per connection (the oldest dropped first). */
@@ -133,6 +143,9 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
               version_id: a.versionId,
               previous_version_id: a.previousVersionId,
               taught_by: a.taughtBy,
+              writer_principal: a.writer.principal,
+              writer_kind: a.writer.kind,
+              writer_token_id: a.writer.tokenId,
               reason: a.reason,
               describes: a.describes,
               collection: a.collection,
@@ -351,6 +364,7 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
 /** A remembered activation is shared by every reader: frozen, so no reader can change another's. */
 function frozen(a: Activation): Activation {
   if (a.value !== null) Object.freeze(a.value);
+  Object.freeze(a.writer);
   return Object.freeze(a);
 }
 

@@ -36,6 +36,8 @@ describe('SQLite token store', () => {
       kind: 'person',
       tenant: 'demo',
       roles: ['read', 'teach'],
+      // §13.4: the token is recorded as the writer of what it writes.
+      tokenId: record.id,
     });
     expect(record).toMatchObject({ tenant: 'demo', principal: 'dana@warehouse.example', revokedAt: null });
   });

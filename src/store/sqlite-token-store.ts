@@ -47,6 +47,12 @@ export interface TokenStore extends TokenVerifier {
   list(tenant: TenantId): Promise<TokenRecord[]>;
   /** Revokes a token of this tenant; false when the tenant has no such (unrevoked) token. */
   revoke(tenant: TenantId, id: string): Promise<boolean>;
+  /**
+   * §9: whether `name` holds (or held) a token of this tenant as an application or a service, so a
+   * lesson naming it in taughtBy names a service account, not a person. Compared trimmed and
+   * case-insensitively.
+   */
+  isServiceAccount(tenant: TenantId, name: string): Promise<boolean>;
 }
 
 interface TokenRow {
@@ -99,6 +105,8 @@ export function createSqliteTokenStore(
         kind: record.kind,
         tenant: record.tenant,
         roles: record.roles,
+        // §13.4: the token is recorded as the writer of whatever it writes.
+        tokenId: record.id,
       });
       verified.set(hash, principal, generation);
       return principal;
@@ -133,6 +141,17 @@ export function createSqliteTokenStore(
         .orderBy('id')
         .execute();
       return rows.map(toRecord);
+    },
+
+    async isServiceAccount(tenant, name) {
+      const key = name.trim().toLowerCase();
+      const rows = await tokens
+        .selectFrom('tokens')
+        .select(['principal', 'kind'])
+        .where('tenant', '=', tenant)
+        .where('kind', '!=', 'person')
+        .execute();
+      return rows.some((r) => r.principal.trim().toLowerCase() === key);
     },
 
     async revoke(tenant, id) {

@@ -186,10 +186,14 @@ async function playAppendixB(
   expect(shown.customer.winner).toBe('northgate');
   expect(shown.customer.reads).toMatch(/^Reads as Northgate Motors Ltd/);
   expect(shown.versionId).toBe(lesson.versionId); // §11: the version active now, not the first task's
-  // §13.4: each matched mark says who taught it, by handle (the stable person id stays inside).
+  // §13.4: each matched mark says who taught it, by handle (the stable person id stays inside), and
+  // the application that wrote it for her (the first-start token is the demo's console application).
   const evidence = shown.customer.candidates[0].evidence as { taughtBy: string; activation: number }[];
   expect(evidence).toContainEqual(
-    expect.objectContaining({ taughtBy: 'dana@warehouse.example', activation: lesson.definitionVersion }),
+    expect.objectContaining({
+      taughtBy: 'dana@warehouse.example, via demo-operator',
+      activation: lesson.definitionVersion,
+    }),
   );
 
   // 7. The next message from that address is never asked about (a new task, a new message).
@@ -230,6 +234,7 @@ async function playAppendixB(
     expect.objectContaining({
       entry: 'northgate',
       taughtBy: 'dana@warehouse.example',
+      via: 'demo-operator',
       activation: lesson.definitionVersion,
     }),
   );

@@ -112,7 +112,8 @@ describe('cross-tenant matrix', () => {
   const fixtures = new Map<TenantId, TenantFixture>();
 
   async function seed(tenant: TenantId, secrets: [string, string]): Promise<TenantFixture> {
-    const token = await h.token(tenant, ['admin'], `ops@${tenant}.example`);
+    // An application writing for the people it names (a person's token writes only as itself, §13.2).
+    const token = await h.token(tenant, ['admin'], `app:ops-${tenant}`, 'application');
     const teach = (body: Record<string, unknown>) =>
       request(h.server.app).post(`${API}/lessons`).set('Authorization', `Bearer ${token}`).send(body);
     // The first lesson is taught by the owner of the first secret: its handle is personal data (§14).

@@ -125,7 +125,8 @@ describe('authority API', () => {
   it('rolls back as a new activation pointing at the older version, admin only (§10.3)', async () => {
     const v1 = (await post('/lessons', teacher, customerLesson('northgate', 'billing@origin.example'))).body;
     await post('/lessons', teacher, customerLesson('gulftrade', 'ops@gulf.example'));
-    const body = { to: 1, taughtBy: 'dana@warehouse.example', reason: 'the gulftrade lesson was wrong' };
+    // The admin writes as itself: a person's token may not write as another person (§13.2).
+    const body = { to: 1, taughtBy: 'ops@warehouse.example', reason: 'the gulftrade lesson was wrong' };
     expect((await post('/rollback', teacher, body)).status).toBe(403);
     const res = await post('/rollback', admin, body);
     expect(res.status).toBe(200);
@@ -141,13 +142,13 @@ describe('authority API', () => {
     await post('/lessons', teacher, customerLesson('gulftrade', 'ops@gulf.example'));
     const res = await post('/revert', admin, {
       activation: 1,
-      taughtBy: 'dana@warehouse.example',
+      taughtBy: 'ops@warehouse.example',
       reason: 'a forwarder',
     });
     expect(res.status).toBe(200);
     const active = (await get('/definition', reader)).body;
     expect(Object.keys(active.collections.customers)).toEqual(['gulftrade']);
-    const missing = await post('/revert', admin, { activation: 99, taughtBy: 'dana@warehouse.example' });
+    const missing = await post('/revert', admin, { activation: 99, taughtBy: 'ops@warehouse.example' });
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('ACTIVATION_NOT_FOUND');
   });

@@ -26,6 +26,8 @@ beforeAll(async () => {
     join(import.meta.dirname, '..', '..', 'fixtures', 'directory', 'demo.json'),
     '--by',
     'ops@warehouse.example',
+    '--as',
+    'ops@warehouse.example',
   );
   expect(imp.code).toBe(0);
 });
@@ -92,6 +94,8 @@ describe('learnables-triage read and dry-run', () => {
       '{"pattern":"billing@origin\\\\.example","where":"from"}',
       '--by',
       'dana@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
     );
     expect(taught.code).toBe(0);
     const wide = await cli(

@@ -56,6 +56,7 @@ describe('learnables-triage tokens', () => {
       kind: 'person',
       tenant: 'demo',
       roles: ['read', 'teach'],
+      tokenId: expect.stringMatching(/^tok_[0-9a-f]{12}$/),
     });
 
     const listed = await cli('tokens', 'list', '--tenant', 'demo');
@@ -110,6 +111,8 @@ describe('learnables-triage rules', () => {
         'where=from',
         '--by',
         'dana@warehouse.example',
+        '--as',
+        'ops@warehouse.example',
         '--json',
       );
     const first = JSON.parse((await teach('northgate', 'billing@origin\\.example')).out) as {
@@ -138,7 +141,7 @@ describe('learnables-triage rules', () => {
     expect(byTask.code).toBe(0);
     expect(byTask.out).toContain(`definitionVersion 1 (${first.versionId})`);
     expect(byTask.out).toMatch(
-      /customers\/northgate: matches 'billing@origin\\\.example' in the from\n\s+taught by dana@warehouse\.example in #1/,
+      /customers\/northgate: matches 'billing@origin\\\.example' in the from\n\s+taught by dana@warehouse\.example, via ops@warehouse\.example in #1/,
     );
     expect(byTask.out).not.toContain('gulftrade');
 

@@ -26,6 +26,8 @@ describe('learnables-triage CLI', () => {
       join(import.meta.dirname, '..', '..', 'fixtures', 'directory', 'demo.json'),
       '--by',
       'ops@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
     );
     expect(imp).toMatchObject({ code: 0 });
     expect(imp.out).toMatch(/imported \d+ lessons/);
@@ -42,6 +44,8 @@ describe('learnables-triage CLI', () => {
       'where=from',
       '--by',
       'sam@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
       '--reason',
       'Dana sends the pre-alerts',
     );
@@ -59,6 +63,8 @@ describe('learnables-triage CLI', () => {
       '{"pattern":"dana@origin\\\\.example","where":"from"}',
       '--by',
       'sam@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
     );
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/Nothing new/);
@@ -71,10 +77,26 @@ describe('learnables-triage CLI', () => {
     expect(show.out).toMatch(/active definitionVersion 2/);
     expect(show.out).toMatch(/dana@origin.*#2, sam@warehouse\.example/);
 
-    const rb = await cli('rollback', '--to', '1', '--by', 'sam@warehouse.example');
+    const rb = await cli(
+      'rollback',
+      '--to',
+      '1',
+      '--by',
+      'sam@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
+    );
     expect(rb.code).toBe(0);
     expect(rb.out).toMatch(/definitionVersion 3/);
-    const fwd = await cli('rollback', '--to', '2', '--by', 'sam@warehouse.example');
+    const fwd = await cli(
+      'rollback',
+      '--to',
+      '2',
+      '--by',
+      'sam@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
+    );
     expect(fwd.out).toMatch(/definitionVersion 4/);
     const rv = await cli(
       'revert',
@@ -82,13 +104,23 @@ describe('learnables-triage CLI', () => {
       '2',
       '--by',
       'sam@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
       '--reason',
       'forwarder',
     );
     expect(rv.code).toBe(0);
     expect(rv.out).toMatch(/Reverted: took back activation 2/);
 
-    const er = await cli('erase', '--identifier', 'dana@origin.example', '--by', 'sam@warehouse.example');
+    const er = await cli(
+      'erase',
+      '--identifier',
+      'dana@origin.example',
+      '--by',
+      'sam@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
+    );
     expect(er.code).toBe(0);
     expect(er.out).toMatch(/Tombstoned [1-9]\d* earlier version/);
     expect((await cli('history')).out).toMatch(/\[tombstoned\]/);
@@ -105,6 +137,8 @@ describe('learnables-triage CLI', () => {
       'a=b',
       '--by',
       'sam@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
     );
     expect(r.code).toBe(1);
     expect(r.err.trim()).toBe(
@@ -120,6 +154,8 @@ describe('learnables-triage CLI', () => {
       'pattern=(',
       '--by',
       'sam@warehouse.example',
+      '--as',
+      'ops@warehouse.example',
     );
     expect(refused.code).toBe(1);
     expect(refused.err).toMatch(/missing \)/);

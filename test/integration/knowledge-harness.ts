@@ -58,7 +58,9 @@ export async function openCore(
     store,
     authority,
     tenant,
-    teacher: { id: 'person:dana', kind: 'person', tenant, roles: ['admin'] },
+    // An application writing for the people the tests name (a person's token may only write as
+    // itself, §13.2; attribution.ts).
+    teacher: { id: 'app:console', kind: 'application', tenant, roles: ['admin'] },
     close: () => db.destroy(),
   };
 }

@@ -127,7 +127,8 @@ describe('remote definition source', () => {
     await request(h.server.app)
       .post('/authority/v1/erase')
       .set('Authorization', `Bearer ${teachToken}`)
-      .send({ identifier: 'dana@warehouse.example', taughtBy: 'ops@warehouse.example' })
+      // dana's token erases her own handle: a person's token writes only as that person (§13.2).
+      .send({ identifier: 'dana@warehouse.example', taughtBy: 'dana@warehouse.example' })
       .expect(200);
     const fresh = await createRemoteDefinitionSource({ url, token: readToken, personTtlMs: 0 });
     expect(await fresh.personHandle(demo, dana)).toBeNull();

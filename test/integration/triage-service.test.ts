@@ -1,6 +1,7 @@
 // Invariant: triage pins a task to one version and finishes on it, show-back reads under the version active now, every message is kept, and a dry run counts matches, newly settled messages and conflicts without writing (§10.3, §11, §13.1).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDomainError } from '../../src/domain/errors.ts';
+import { displayProvenance } from '../../src/domain/authority/attribution.ts';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
 import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
 import { compileMatcher } from '../../src/domain/triage/compile-matcher.ts';
@@ -48,7 +49,7 @@ beforeEach(async () => {
     learnables,
     settings: { identificationMargin: 0.5 },
     matcherCache: createMatcherCache({ maxVersions: 8 }),
-    resolvePerson: (tenant, id) => core.store.personHandle(tenant, id),
+    resolvePerson: (tenant, id) => displayProvenance(id, (person) => core.store.personHandle(tenant, person)),
     clock: steppingClock(),
   });
   await teach('northgate', {
@@ -72,7 +73,10 @@ describe('triage', () => {
     });
     expect(out.reading.versionId).toBe(active.definition.versionId);
     expect(out.reading.customer.reads).toBe('Reads as Northgate Motors Ltd, on @northgatemotors.example');
-    expect(out.reading.customer.candidates[0]!.evidence[0]!.taughtBy).toBe('dana@warehouse.example');
+    // The harness's application wrote it for dana: show-back names both (§13.4).
+    expect(out.reading.customer.candidates[0]!.evidence[0]!.taughtBy).toBe(
+      'dana@warehouse.example, via app:console',
+    );
     expect(out.questions.filter((q) => q.collection === 'customers')).toEqual([]);
   });
 

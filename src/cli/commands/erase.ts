@@ -1,23 +1,31 @@
 /** `erase`: remove a personal identifier from the active knowledge and tombstone every version holding it (§14). */
 import { UsageError, type Command } from '../command.ts';
-import { COMMON_USAGE, openKnowledge, parseOptions, requireBy, shortId } from '../knowledge.ts';
+import {
+  COMMON_USAGE,
+  openKnowledge,
+  parseOptions,
+  requireWriter,
+  WRITER_OPTIONS,
+  WRITER_USAGE,
+  shortId,
+} from '../knowledge.ts';
 
 export const eraseCommand: Command = {
   name: 'erase',
   summary: 'erase a personal identifier everywhere (tombstones the versions holding it)',
-  usage: `learnables-triage erase --identifier X --by PERSON [--reason TEXT]
+  usage: `learnables-triage erase --identifier X --by PERSON --as OPERATOR [--reason TEXT]
   --identifier X   the personal identifier, e.g. dana@origin.example
+${WRITER_USAGE}
 ${COMMON_USAGE}`,
   async run(args, io) {
     const { values } = parseOptions(args, {
       identifier: { type: 'string' },
-      by: { type: 'string' },
-      reason: { type: 'string' },
+      ...WRITER_OPTIONS,
     });
     if (values.identifier === undefined)
       throw new UsageError('say what to erase with --identifier, e.g. --identifier dana@origin.example');
-    const by = requireBy(values);
-    const k = await openKnowledge(values, io);
+    const { by, as } = requireWriter(values);
+    const k = await openKnowledge(values, io, as);
     try {
       const r = await k.authority.erase(k.tenant, k.principal, {
         identifier: values.identifier,

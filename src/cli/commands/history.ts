@@ -1,6 +1,14 @@
 /** `history`: the tenant's activation history, newest first, with who and why (§10.3, §13.4). */
+import type { Writer } from '../../domain/definitions/definition.ts';
 import type { Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions, requireInt, shortId } from '../knowledge.ts';
+
+/** §13.4: who actually wrote an activation, e.g. "app:preshipment (application, token tok_3f9a…)". */
+export function writerWords(w: Writer): string {
+  if (w.kind === 'unknown') return 'an unrecorded writer (written before writers were kept)';
+  const token = w.tokenId === null ? '' : `, token ${w.tokenId}`;
+  return `${w.principal} (${w.kind}${token})`;
+}
 
 export const historyCommand: Command = {
   name: 'history',
@@ -30,6 +38,7 @@ ${COMMON_USAGE}`,
         const where = h.collection === null ? '' : ` ${h.collection}/${h.entry ?? ''}`;
         const dead = h.tombstoned ? '  [tombstoned]' : '';
         io.out(`#${h.definitionVersion}  ${h.at}  ${h.action.padEnd(8)} by ${h.taughtBy}${where}${dead}`);
+        io.out(`    written by ${writerWords(h.writer)}`);
         io.out(`    ${h.describes}`);
         if (h.reason !== null) io.out(`    reason: ${h.reason}`);
         io.out(`    version ${shortId(h.versionId)}`);

@@ -1,24 +1,33 @@
 /** `revert`: undo exactly what one activation taught, keeping every lesson after it (§13.4). */
 import { UsageError, type Command } from '../command.ts';
-import { COMMON_USAGE, openKnowledge, parseOptions, requireBy, requireInt, shortId } from '../knowledge.ts';
+import {
+  COMMON_USAGE,
+  openKnowledge,
+  parseOptions,
+  requireWriter,
+  WRITER_OPTIONS,
+  WRITER_USAGE,
+  requireInt,
+  shortId,
+} from '../knowledge.ts';
 
 export const revertCommand: Command = {
   name: 'revert',
   summary: 'take back one lesson, keeping everything taught after it',
-  usage: `learnables-triage revert --activation N --by PERSON [--reason TEXT]
+  usage: `learnables-triage revert --activation N --by PERSON --as OPERATOR [--reason TEXT]
   --activation N   the lesson's definitionVersion, as shown by history
+${WRITER_USAGE}
 ${COMMON_USAGE}`,
   async run(args, io) {
     const { values } = parseOptions(args, {
       activation: { type: 'string' },
-      by: { type: 'string' },
-      reason: { type: 'string' },
+      ...WRITER_OPTIONS,
     });
     if (values.activation === undefined)
       throw new UsageError('say which lesson to take back with --activation N (see history)');
     const activation = requireInt(values.activation, '--activation');
-    const by = requireBy(values);
-    const k = await openKnowledge(values, io);
+    const { by, as } = requireWriter(values);
+    const k = await openKnowledge(values, io, as);
     try {
       const r = await k.authority.revert(k.tenant, k.principal, {
         activation,

@@ -70,6 +70,11 @@ ${COMMON_USAGE}`,
   },
 };
 
+/** §13.4: the person, and the application or operator that wrote it for them. */
+export function taughtByWords(r: Pick<RuleInForce, 'taughtBy' | 'via'>): string {
+  return r.via === null ? r.taughtBy : `${r.taughtBy}, via ${r.via}`;
+}
+
 function ruleLine(r: RuleInForce): string {
-  return `  ${r.collection}/${r.entry}: ${r.describes}\n      taught by ${r.taughtBy} in #${r.activation} at ${r.at}`;
+  return `  ${r.collection}/${r.entry}: ${r.describes}\n      taught by ${taughtByWords(r)} in #${r.activation} at ${r.at}`;
 }

@@ -1,6 +1,7 @@
 /** `show`: the active definition (or one version) with every rule in force and who put it there (§13.4). */
 import type { Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions } from '../knowledge.ts';
+import { taughtByWords } from './rules.ts';
 
 export const showCommand: Command = {
   name: 'show',
@@ -38,7 +39,7 @@ ${COMMON_USAGE}`,
         for (const entry of entries.keys()) {
           io.out(`  ${entry}`);
           for (const r of rules.filter((x) => x.collection === collection && x.entry === entry)) {
-            io.out(`    - ${r.describes}  (#${r.activation}, ${r.taughtBy}, ${r.at})`);
+            io.out(`    - ${r.describes}  (#${r.activation}, ${taughtByWords(r)}, ${r.at})`);
           }
         }
       }

@@ -1,18 +1,25 @@
 /** `teach`: absorb one lesson (§9, §10) and say what was learned, in the learnable's words. */
 import { UsageError, type Command } from '../command.ts';
 import { lessonValueFromOptions } from '../lesson-value.ts';
-import { COMMON_USAGE, openKnowledge, parseOptions, requireBy, shortId } from '../knowledge.ts';
+import {
+  COMMON_USAGE,
+  openKnowledge,
+  parseOptions,
+  requireWriter,
+  WRITER_OPTIONS,
+  WRITER_USAGE,
+  shortId,
+} from '../knowledge.ts';
 
 export const teachCommand: Command = {
   name: 'teach',
   summary: 'teach one lesson to a collection entry',
-  usage: `learnables-triage teach --collection C --entry E (--value JSON | --set key=value ...) --by PERSON [--reason TEXT]
+  usage: `learnables-triage teach --collection C --entry E (--value JSON | --set key=value ...) --by PERSON --as OPERATOR [--reason TEXT]
   --collection C   a declared collection (customers, kinds, mappings)
   --entry E        the entry to teach (e.g. northgate)
   --value JSON     the lesson value as a JSON object
   --set key=value  one field of the value (repeatable; joins --value)
-  --by PERSON      who is teaching (a person, e.g. dana@warehouse.example)
-  --reason TEXT    why, in their words
+${WRITER_USAGE}
 ${COMMON_USAGE}`,
   async run(args, io) {
     const { values } = parseOptions(args, {
@@ -20,16 +27,15 @@ ${COMMON_USAGE}`,
       entry: { type: 'string' },
       value: { type: 'string' },
       set: { type: 'string', multiple: true },
-      by: { type: 'string' },
-      reason: { type: 'string' },
+      ...WRITER_OPTIONS,
     });
-    const by = requireBy(values);
+    const { by, as } = requireWriter(values);
     if (values.collection === undefined)
       throw new UsageError('name the collection with --collection, e.g. --collection customers');
     if (values.entry === undefined)
       throw new UsageError('name the entry with --entry, e.g. --entry northgate');
     const value = lessonValueFromOptions(values);
-    const k = await openKnowledge(values, io);
+    const k = await openKnowledge(values, io, as);
     try {
       const r = await k.authority.absorb(k.tenant, k.principal, {
         collection: values.collection,

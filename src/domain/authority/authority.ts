@@ -8,7 +8,10 @@ import type { LearnableDescriptor } from '../learnables/learnable.ts';
 import type { Lesson, LessonResult } from './lesson.ts';
 import type { Principal } from './principal.ts';
 
-/** An activation as shown to people: taughtBy resolved to the handle (or "[erased]"). */
+/**
+ * An activation as shown to people: taughtBy resolved to the handle (or "[erased]"), and `writer`,
+ * the authenticated principal that wrote it (§13.4).
+ */
 export interface HistoryEntry extends Omit<Activation, 'taughtBy'> {
   readonly taughtBy: string;
   readonly tombstoned: boolean;
@@ -21,7 +24,10 @@ export interface RuleInForce {
   /** Phrased by the learnable. */
   readonly describes: string;
   readonly activation: number;
+  /** The person's handle ("[erased]" once forgotten, §14). */
   readonly taughtBy: string;
+  /** The application or CLI operator that wrote it on that person's behalf; null when they wrote it. */
+  readonly via: string | null;
   readonly at: string;
 }
 
@@ -89,7 +95,8 @@ export interface Authority {
   rulesInForce(tenant: TenantId, versionId: VersionId): Promise<RuleInForce[]>;
   /**
    * §13.4, §14: the handles behind stable person ids (as provenance records them), for display;
-   * null for an id that was erased or never existed in this tenant.
+   * null for an id that was erased or never existed in this tenant. A provenance id of a lesson an
+   * application wrote for a person reads "dana@…, via app:preshipment" (attribution.ts).
    */
   personHandles(tenant: TenantId, ids: readonly string[]): Promise<ReadonlyMap<string, string | null>>;
 }

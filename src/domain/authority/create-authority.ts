@@ -45,6 +45,13 @@ import type {
 import type { Lesson, LessonResult } from './lesson.ts';
 import { hasRole, type Principal, type Role } from './principal.ts';
 import { createKeyedMutex } from './keyed-mutex.ts';
+import {
+  checkWritesAsItself,
+  displayProvenance,
+  parseProvenanceId,
+  provenanceId,
+  writerOf,
+} from './attribution.ts';
 import { checkLesson, collectionUnknown, reasonProblem, taughtByProblem } from './lesson-shape.ts';
 
 /** How many times a write is retried from a fresh read after another process committed first. */
@@ -63,6 +70,11 @@ export interface AuthorityOptions {
   readonly clock: Clock;
   /** Ids or handles of service accounts; a lesson taughtBy one of them is refused (§9). */
   readonly servicePrincipals?: readonly string[];
+  /**
+   * Whether `name` holds a token of this tenant as an application or a service (not a person):
+   * such a taughtBy is refused too (§9). Absent: only `servicePrincipals` and the writer itself.
+   */
+  readonly isServiceAccount?: (tenant: TenantId, name: string) => Promise<boolean>;
   /** Shared object cache (defaults to a private one). */
   readonly objectCache?: ObjectCache;
 }
@@ -159,7 +171,12 @@ export function createAuthority(options: AuthorityOptions): Authority {
     }
   }
 
-  function checkPerson(taughtBy: unknown, principal: Principal, field = 'taughtBy'): string {
+  async function checkPerson(
+    taughtBy: unknown,
+    principal: Principal,
+    tenant: TenantId,
+    field = 'taughtBy',
+  ): Promise<string> {
     const problem = taughtByProblem(taughtBy);
     if (problem !== null) {
       throw new DomainError('LESSON_MALFORMED', `${problem}.`, { details: { fields: [field] } });
@@ -167,12 +184,20 @@ export function createAuthority(options: AuthorityOptions): Authority {
     const who = (taughtBy as string).trim();
     const key = who.toLowerCase();
     // §9: taughtBy identifies the human, never a service account standing in for one.
-    if (services.has(key) || (principal.kind !== 'person' && key === principal.id.toLowerCase())) {
+    // A person, or an operator at the CLI (someone at the shell), may name themself.
+    const selfIsPerson = principal.kind === 'person' || principal.kind === 'operator';
+    if (
+      services.has(key) ||
+      (!selfIsPerson && key === principal.id.toLowerCase()) ||
+      (options.isServiceAccount !== undefined && (await options.isServiceAccount(tenant, who)))
+    ) {
       throw new DomainError(
         'TAUGHT_BY_NOT_A_PERSON',
         `taughtBy "${who}" is a service account, not a person: give the person who taught this (e.g. "dana@warehouse.example").`,
       );
     }
+    // §13.2: a person's token writes as that person; an application may name the human it acts for.
+    checkWritesAsItself(principal, who);
     return who;
   }
 
@@ -254,6 +279,10 @@ export function createAuthority(options: AuthorityOptions): Authority {
     };
   };
 
+  /** A provenance id in words: "dana@…" or "dana@…, via app:preshipment" (§13.4). */
+  const provenanceName = (tenant: TenantId, id: string): Promise<string | null> =>
+    displayProvenance(id, (personId) => store.personHandle(tenant, personId));
+
   return {
     descriptors() {
       return learnables.map((l) => l.descriptor(settings));
@@ -262,14 +291,14 @@ export function createAuthority(options: AuthorityOptions): Authority {
     async absorb(tenant, principal, lesson: Lesson): Promise<LessonResult> {
       authorize(principal, tenant, 'teach');
       const checked = checkLesson(lesson, learnables);
-      const who = checkPerson(checked.taughtBy, principal);
+      const who = await checkPerson(checked.taughtBy, principal, tenant);
       const person = await store.personId(tenant, who); // §14: a stable internal id, not the address
       const { learnable, collection, entry, value } = checked;
       return write(tenant, async () => {
         const { head, base, n } = await headState(tenant);
         const current = base.collections.get(collection)?.get(entry);
         if (current === undefined && !learnable.createsEntries) throw entryUnknown(learnable, entry, base);
-        const stamp = { activation: n + 1, taughtBy: person, at: clock.now() };
+        const stamp = { activation: n + 1, taughtBy: provenanceId(person, who, principal), at: clock.now() };
         const absorbed = learnable.absorb(entry, current, value, stamp);
         if (absorbed.outcome === 'refused') {
           // §10.1: the learnable's reason, unchanged.
@@ -286,6 +315,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
         const r = await commit(tenant, base, n, built, changes, {
           action: 'teach',
           taughtBy: person,
+          writer: writerOf(principal),
           reason: checked.reason,
           describes: absorbed.describes,
           collection,
@@ -334,7 +364,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
 
     async rollback(tenant, principal, input) {
       authorize(principal, tenant, 'teach');
-      const who = checkPerson(input.taughtBy, principal);
+      const who = await checkPerson(input.taughtBy, principal, tenant);
       const reason = checkReason(input.reason);
       if (!Number.isSafeInteger(input.to) || input.to < 0) {
         throw new DomainError(
@@ -372,6 +402,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
         const r = await commit(tenant, base, n, { versionId: targetId, objects: [] }, target, {
           action: 'rollback',
           taughtBy: person,
+          writer: writerOf(principal),
           reason,
           describes: `rolled back to the content of definitionVersion ${input.to}`,
           collection: null,
@@ -386,7 +417,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
 
     async revert(tenant, principal, input) {
       authorize(principal, tenant, 'teach');
-      const who = checkPerson(input.taughtBy, principal);
+      const who = await checkPerson(input.taughtBy, principal, tenant);
       const reason = checkReason(input.reason);
       const person = await store.personId(tenant, who);
       return write(tenant, async () => {
@@ -424,6 +455,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
         const r = await commit(tenant, base, n, built, changes, {
           action: 'revert',
           taughtBy: person,
+          writer: writerOf(principal),
           reason,
           describes: `took back activation ${old.definitionVersion}: ${l.describe(old.value, old.entry)}`,
           collection: old.collection,
@@ -438,7 +470,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
 
     async erase(tenant, principal, input): Promise<EraseResult> {
       authorize(principal, tenant, 'admin');
-      const who = checkPerson(input.taughtBy, principal);
+      const who = await checkPerson(input.taughtBy, principal, tenant);
       const reason = checkReason(input.reason);
       const identifier = typeof input.identifier === 'string' ? input.identifier.trim() : '';
       if (identifier.length < MIN_ERASE_IDENTIFIER_CHARS) {
@@ -484,6 +516,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
           const r = await commit(tenant, base, n, built, changes, {
             action: 'erase',
             taughtBy: person,
+            writer: writerOf(principal),
             reason,
             describes: `erased a personal identifier from ${changes.length} ${changes.length === 1 ? 'entry' : 'entries'} (§14)`,
             collection: null,
@@ -518,13 +551,13 @@ export function createAuthority(options: AuthorityOptions): Authority {
 
     async import(tenant, principal, input) {
       authorize(principal, tenant, 'admin');
-      const who = checkPerson(input.taughtBy, principal);
+      const who = await checkPerson(input.taughtBy, principal, tenant);
       const reason = checkReason(input.reason);
       const lessons = checkDirectory(input.directory, learnables);
       const person = await store.personId(tenant, who);
       return write(tenant, async () => {
         const { head, base, n } = await headState(tenant);
-        const stamp = { activation: n + 1, taughtBy: person, at: clock.now() };
+        const stamp = { activation: n + 1, taughtBy: provenanceId(person, who, principal), at: clock.now() };
         const working = new Map<string, Map<string, EntryContent>>();
         let learned = 0;
         for (const { learnable, collection, entry, value, index } of lessons) {
@@ -557,6 +590,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
         const r = await commit(tenant, base, n, built, changes, {
           action: 'import',
           taughtBy: person,
+          writer: writerOf(principal),
           reason,
           describes: `imported ${learned} lesson${learned === 1 ? '' : 's'} into ${changes.length} ${changes.length === 1 ? 'entry' : 'entries'} (${counts.join(', ')})`,
           collection: null,
@@ -578,12 +612,15 @@ export function createAuthority(options: AuthorityOptions): Authority {
         if (l === undefined) continue;
         for (const [entry, content] of entries) {
           for (const rule of l.rules(entry, content)) {
+            const { personId, via } = parseProvenanceId(rule.provenance.taughtBy);
             out.push({
               collection,
               entry,
               describes: rule.describes,
               activation: rule.provenance.activation,
-              taughtBy: await resolve(rule.provenance.taughtBy),
+              taughtBy: await resolve(personId),
+              // §13.4: the application (or CLI operator) that wrote it for that person, if any.
+              via,
               at: rule.provenance.at,
             });
           }
@@ -594,7 +631,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
 
     async personHandles(tenant, ids): Promise<ReadonlyMap<string, string | null>> {
       const out = new Map<string, string | null>();
-      for (const id of new Set(ids)) out.set(id, await store.personHandle(tenant, id));
+      for (const id of new Set(ids)) out.set(id, await provenanceName(tenant, id));
       return out;
     },
   };

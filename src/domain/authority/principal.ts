@@ -8,11 +8,17 @@ export const ROLES = ['read', 'teach', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface Principal {
-  /** Stable id of the token holder, e.g. "app:preshipment" or "person:dana". */
+  /**
+   * Stable id of the token holder: for a person, their handle ("dana@warehouse.example", compared
+   * with `taughtBy` as people handles are, attribution.ts); for an application, e.g. "app:preshipment".
+   */
   readonly id: string;
-  readonly kind: 'person' | 'application' | 'service';
+  /** `operator`: someone at the CLI on the server's own data directory (named by `--as`, no token). */
+  readonly kind: 'person' | 'application' | 'service' | 'operator';
   readonly tenant: TenantId;
   readonly roles: readonly Role[];
+  /** The public id of the bearer token that authenticated it ("tok_…"); absent without a token. */
+  readonly tokenId?: string;
 }
 
 export function hasRole(p: Principal, role: Role): boolean {

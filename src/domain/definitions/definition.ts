@@ -22,6 +22,31 @@ export interface PinnedDefinition {
 
 export type ActivationAction = 'teach' | 'rollback' | 'revert' | 'import' | 'erase';
 
+/**
+ * What kind of principal wrote an activation: a token's holder (person, application, service), an
+ * operator at the CLI, or `unknown` for rows written before writers were recorded (migration 006).
+ */
+export type WriterKind = 'person' | 'application' | 'service' | 'operator' | 'unknown';
+
+/**
+ * The authenticated principal that wrote an activation (§13.2, §13.4), kept beside `taughtBy`
+ * (who the writer says taught it), so the record holds who actually wrote, not only what was claimed.
+ */
+export interface Writer {
+  /** The principal's id as its token (or the CLI's `--as`) names it, e.g. "app:preshipment". */
+  readonly principal: string;
+  readonly kind: WriterKind;
+  /** The public id of the token used ("tok_3f9a…"); null for the CLI and for unknown writers. */
+  readonly tokenId: string | null;
+}
+
+/** The writer of an activation recorded before writers were kept (migration 006 marks old rows so). */
+export const UNKNOWN_WRITER: Writer = Object.freeze({
+  principal: '[unknown]',
+  kind: 'unknown',
+  tokenId: null,
+});
+
 /** One row of the append-only activation history (§10.3, §13.4). */
 export interface Activation {
   /** The definitionVersion this activation created; monotonic per tenant, starts at 1. */
@@ -31,6 +56,8 @@ export interface Activation {
   readonly previousVersionId: VersionId | null;
   /** Stable internal person id (§14). */
   readonly taughtBy: string;
+  /** Who actually wrote it: the authenticated principal (§13.2). */
+  readonly writer: Writer;
   readonly reason: string | null;
   /** Phrased by the learnable (or, for rollback/import/erase, by the authority about versions, never from value keys). */
   readonly describes: string;

@@ -23,7 +23,8 @@ const authority = createAuthority({
   settings: { identificationMargin: 0.5 },
   clock: systemClock,
 });
-const teacher = { id: `person:${name}`, kind: 'person' as const, tenant, roles: ['admin' as const] };
+// An application writing for dana (a person's token may only write as itself, §13.2).
+const teacher = { id: `app:${name}`, kind: 'application' as const, tenant, roles: ['admin' as const] };
 
 if (wait) {
   process.stdout.write('ready\n');
