@@ -679,4 +679,38 @@ describe('A2A v0.3 clients (the SDK compatibility layer)', () => {
       expect('id' in done && TaskState[done.status!.state]).toBe('TASK_STATE_COMPLETED');
     }
   });
+
+  it('v0.3 GetTask without X-A2A-Extensions carries no teach block of a task parked with it, and no echo (§7)', async () => {
+    const { LegacyJsonRpcTransport, LegacyRestTransport } = await import('@a2a-js/sdk/compat/v0_3/client');
+    const host = await start();
+    const parked = taskOf(
+      (await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(unknownSenderMail())]))).body,
+    );
+    expect(parked.status.message.metadata[EXTENSION_URI].teach.collection).toBe('customers');
+    for (const activate of [false, true]) {
+      let echo: string | null = null;
+      const fetchImpl: typeof fetch = async (u, init) => {
+        const h = new Headers(init?.headers);
+        h.set('Authorization', `Bearer ${host.token!}`);
+        if (activate) h.set('X-A2A-Extensions', EXTENSION_URI);
+        const r = await fetch(u, { ...init, headers: h });
+        echo = r.headers.get('X-A2A-Extensions');
+        return r;
+      };
+      for (const transport of [
+        new LegacyJsonRpcTransport({ endpoint: `${host.url}/a2a/jsonrpc`, fetchImpl }),
+        new LegacyRestTransport({ endpoint: `${host.url}/a2a/rest`, fetchImpl }),
+      ]) {
+        const read = await transport.getTask({ id: parked.id, historyLength: undefined, tenant: '' });
+        const wire = JSON.stringify(Task.toJSON(read));
+        if (activate) {
+          expect(echo).toBe(EXTENSION_URI);
+          expect(wire).toContain('"teach"');
+        } else {
+          expect(echo).toBeNull();
+          expect(wire).not.toContain('"teach"');
+        }
+      }
+    }
+  });
 });
