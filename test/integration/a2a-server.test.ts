@@ -635,8 +635,28 @@ describe('the Teach method (§12.2)', () => {
 });
 
 describe('A2A v0.3 clients (the SDK compatibility layer)', () => {
-  it('serves a v0.3 card and the whole question-and-answer turn to the SDK v0.3 transports', async () => {
+  /** The SDK's v0.3 JSON-RPC and REST transports, with the token and X-A2A-Extensions or not. */
+  async function legacyTransports(host: Host, activate: boolean) {
     const { LegacyJsonRpcTransport, LegacyRestTransport } = await import('@a2a-js/sdk/compat/v0_3/client');
+    let echo: string | null = null;
+    const fetchImpl: typeof fetch = async (u, init) => {
+      const h = new Headers(init?.headers);
+      h.set('Authorization', `Bearer ${host.token!}`);
+      if (activate) h.set('X-A2A-Extensions', EXTENSION_URI);
+      const r = await fetch(u, { ...init, headers: h });
+      echo = r.headers.get('X-A2A-Extensions');
+      return r;
+    };
+    return {
+      transports: [
+        new LegacyJsonRpcTransport({ endpoint: `${host.url}/a2a/jsonrpc`, fetchImpl }),
+        new LegacyRestTransport({ endpoint: `${host.url}/a2a/rest`, fetchImpl }),
+      ],
+      echoed: () => echo,
+    };
+  }
+
+  it('serves a v0.3 card and the whole question-and-answer turn to the SDK v0.3 transports', async () => {
     const { SendMessageRequest, TaskState } = await import('@a2a-js/sdk');
     const host = await start();
     const card03 = (await (
@@ -644,19 +664,8 @@ describe('A2A v0.3 clients (the SDK compatibility layer)', () => {
     ).json()) as any;
     expect(card03.protocolVersion).toBe('0.3');
     expect(card03.capabilities.extensions[0].uri).toBe(EXTENSION_URI);
-    let echo: string | null = null;
-    const fetchImpl: typeof fetch = async (u, init) => {
-      const h = new Headers(init?.headers);
-      h.set('Authorization', `Bearer ${host.token!}`);
-      h.set('X-A2A-Extensions', EXTENSION_URI);
-      const r = await fetch(u, { ...init, headers: h });
-      echo = r.headers.get('X-A2A-Extensions');
-      return r;
-    };
-    for (const transport of [
-      new LegacyJsonRpcTransport({ endpoint: `${host.url}/a2a/jsonrpc`, fetchImpl }),
-      new LegacyRestTransport({ endpoint: `${host.url}/a2a/rest`, fetchImpl }),
-    ]) {
+    const legacy = await legacyTransports(host, true);
+    for (const transport of legacy.transports) {
       const asked = await transport.sendMessage(
         SendMessageRequest.fromJSON({
           message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: unknownSenderMail() }] },
@@ -664,7 +673,7 @@ describe('A2A v0.3 clients (the SDK compatibility layer)', () => {
       );
       if (!('id' in asked)) throw new Error('expected a task');
       expect(TaskState[asked.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
-      expect(echo).toBe(EXTENSION_URI);
+      expect(legacy.echoed()).toBe(EXTENSION_URI);
       expect(asked.status!.message!.metadata![EXTENSION_URI].teach.collection).toBe('customers');
       const done = await transport.sendMessage(
         SendMessageRequest.fromJSON({
@@ -677,6 +686,28 @@ describe('A2A v0.3 clients (the SDK compatibility layer)', () => {
         }),
       );
       expect('id' in done && TaskState[done.status!.state]).toBe('TASK_STATE_COMPLETED');
+    }
+  });
+
+  it('v0.3 GetTask without X-A2A-Extensions carries no teach block of a task parked with it, and no echo (§7)', async () => {
+    const host = await start();
+    const parked = taskOf(
+      (await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(unknownSenderMail())]))).body,
+    );
+    expect(parked.status.message.metadata[EXTENSION_URI].teach.collection).toBe('customers');
+    for (const activate of [false, true]) {
+      const legacy = await legacyTransports(host, activate);
+      for (const transport of legacy.transports) {
+        const read = await transport.getTask({ id: parked.id, historyLength: undefined, tenant: '' });
+        const wire = JSON.stringify(Task.toJSON(read));
+        if (activate) {
+          expect(legacy.echoed()).toBe(EXTENSION_URI);
+          expect(wire).toContain('"teach"');
+        } else {
+          expect(legacy.echoed()).toBeNull();
+          expect(wire).not.toContain('"teach"');
+        }
+      }
     }
   });
 });
