@@ -38,7 +38,8 @@ const count = countArg === 'forever' ? Number.POSITIVE_INFINITY : Number(countAr
 const shared = {
   collection: 'customers',
   entry: 'northgate',
-  value: { pattern: 'billing@origin\\.example', where: 'from' },
+  // Named, so a lesson for a new entry creates it (issue 12.3: no entry by accident).
+  value: { pattern: 'billing@origin\\.example', where: 'from', label: 'Northgate' },
   taughtBy: 'dana@warehouse.example',
 };
 for (let i = 0; i < count; i++) {
@@ -48,7 +49,7 @@ for (let i = 0; i < count; i++) {
       : {
           collection: 'customers',
           entry: `c-${name}-${i % 40}`,
-          value: { pattern: `ref-${name}-${i}-\\d{4}`, where: 'subject' },
+          value: { pattern: `ref-${name}-${i}-\\d{4}`, where: 'subject', label: `C ${name} ${i % 40}` },
           taughtBy: `${name}@warehouse.example`,
         };
   const r = await authority.absorb(tenant, teacher, lesson);
