@@ -52,7 +52,13 @@ import {
   provenanceId,
   writerOf,
 } from './attribution.ts';
-import { checkLesson, collectionUnknown, reasonProblem, taughtByProblem } from './lesson-shape.ts';
+import {
+  checkLesson,
+  collectionUnknown,
+  entryNameProblem,
+  reasonProblem,
+  taughtByProblem,
+} from './lesson-shape.ts';
 import { nearestEntries } from './nearest-entries.ts';
 
 /** How many times a write is retried from a fresh read after another process committed first. */
@@ -690,8 +696,9 @@ function checkDirectory(directory: DirectoryImport, learnables: readonly Learnab
     if (!isPlainObject(entries))
       throw malformed(`"${collection}" must map entry names to lists of lesson values`);
     for (const [entry, values] of Object.entries(entries)) {
-      if (entry.trim() === '' || entry !== entry.trim())
-        throw malformed(`${collection} has an entry name "${entry}" with no name or stray spaces`);
+      // The same names a taught lesson may use (issue 12.3: what is accepted round-trips everywhere).
+      const problem = entryNameProblem(entry);
+      if (problem !== null) throw malformed(`${collection}: ${problem}`);
       if (!Array.isArray(values)) throw malformed(`${collection} "${entry}" must be a list of lesson values`);
       values.forEach((value: unknown, index: number) => {
         if (!isPlainObject(value))
