@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.ts';
 import { entryNameProblem } from '../../src/domain/authority/lesson-shape.ts';
 import { canonicalJson } from '../../src/domain/json.ts';
 import { EXTENSION_URI, TEACH_METHOD } from '../../src/domain/extension.ts';
@@ -17,6 +16,7 @@ import { createRemoteDefinitionSource } from '../../src/http/remote-authority.ts
 import { DATABASE_FILE } from '../../src/main.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createSqliteTokenStore } from '../../src/store/sqlite-token-store.ts';
+import { authorityCall, cliRun, jsonRpc } from '../support/calls.ts';
 import { startInProcess, type Host } from '../e2e/host.ts';
 
 const run = promisify(execFile);
@@ -60,46 +60,33 @@ afterAll(async () => {
   await host.close();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the wire JSON
-type Wire = any;
+const api = (method: 'GET' | 'POST', path: string, body?: unknown) =>
+  authorityCall(host.url, app, method, path, body);
+const rpc = (method: string, params: unknown) => jsonRpc(host.url, app, method, params);
+const cli = (...argv: string[]) => cliRun([...argv, '--data-dir', host.dataDir]);
 
-async function api(
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Wire }> {
-  const res = await fetch(`${host.url}/authority/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${app}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: await res.json() };
+/** Runs `body` with a fresh temporary folder, removed after. */
+async function inTempDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'names-'));
+  try {
+    await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the wire JSON
-async function rpc(method: string, params: unknown): Promise<any> {
-  const res = await fetch(`${host.url}/a2a/jsonrpc`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'a2a-version': '1.0',
-      'a2a-extensions': EXTENSION_URI,
-      authorization: `Bearer ${app}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return res.json();
-}
-
-async function cli(...argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli([...argv, '--data-dir', host.dataDir], {
-    out: (l) => (out += `${l}\n`),
-    err: (l) => (err += `${l}\n`),
-    env: {},
-  });
-  return { code, out, err };
+/** What a second process reading the SQLite file finds in `tenant`'s version: name -> canonical content. */
+async function readInAnotherProcess(tenant: string, versionId: string): Promise<Map<string, string>> {
+  const { stdout } = await run(process.execPath, [
+    '--import',
+    'tsx',
+    READER,
+    join(host.dataDir, DATABASE_FILE),
+    tenant,
+    versionId,
+  ]);
+  const other = JSON.parse(stdout) as { collections: [string, [string, string][]][] };
+  return new Map(other.collections.find(([c]) => c === 'customers')?.[1] ?? []);
 }
 
 describe('no entry by accident (issue 12.3)', () => {
@@ -217,16 +204,7 @@ describe('names are data (issue 12.3, §9)', () => {
     let versionId = '';
     for (const [i, name] of AWKWARD_NAMES.entries()) versionId = await roundTrip(name, i);
     // A second process on the same SQLite file reads the pinned version identically (§10.3).
-    const { stdout } = await run(process.execPath, [
-      '--import',
-      'tsx',
-      READER,
-      join(host.dataDir, DATABASE_FILE),
-      'demo',
-      versionId,
-    ]);
-    const other = JSON.parse(stdout) as { collections: [string, [string, string][]][] };
-    const theirs = new Map(other.collections.find(([c]) => c === 'customers')![1]);
+    const theirs = await readInAnotherProcess('demo', versionId);
     const ours = (await api('GET', `/versions/${encodeURIComponent(versionId)}`)).body.collections.customers;
     for (const name of AWKWARD_NAMES)
       expect([name, theirs.get(name)]).toEqual([name, canonicalJson(ours[name])]);
@@ -264,8 +242,7 @@ describe('names are data (issue 12.3, §9)', () => {
       ]);
       expect(r.body.error.details.fields).toEqual(['entry']);
     }
-    const dir = mkdtempSync(join(tmpdir(), 'names-'));
-    try {
+    await inTempDir(async (dir) => {
       for (const name of REFUSED_NAMES.slice(2)) {
         const file = join(dir, 'directory.json');
         writeFileSync(
@@ -285,15 +262,12 @@ describe('names are data (issue 12.3, §9)', () => {
         expect([name.slice(0, 20), r.code]).toEqual([name.slice(0, 20), 1]);
         expect(r.err).toMatch(/must be one line of at most 200 characters/);
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
     expect((await api('GET', '/head')).body.definitionVersion).toBe(before);
   });
 
   it('imports and exports every awkward name unchanged (CLI import, then show --json)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'names-'));
-    try {
+    await inTempDir(async (dir) => {
       const file = join(dir, 'directory.json');
       const customers: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
       AWKWARD_NAMES.forEach((name, i) => {
@@ -320,22 +294,10 @@ describe('names are data (issue 12.3, §9)', () => {
         expect(Object.prototype.hasOwnProperty.call(shown.collections.customers, name)).toBe(true);
       }
       // The export is what a second process reads from the file.
-      const { stdout } = await run(process.execPath, [
-        '--import',
-        'tsx',
-        READER,
-        join(host.dataDir, DATABASE_FILE),
-        'names',
-        shown.versionId,
-      ]);
-      const theirs = new Map(
-        (JSON.parse(stdout) as { collections: [string, [string, string][]][] }).collections[0]![1],
-      );
+      const theirs = await readInAnotherProcess('names', shown.versionId);
       for (const name of AWKWARD_NAMES) {
         expect([name, theirs.get(name)]).toEqual([name, canonicalJson(shown.collections.customers[name])]);
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
