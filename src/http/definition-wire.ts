@@ -2,6 +2,9 @@
  * The JSON shape of a definition on the wire (/authority/v1/definition and /versions/:id), shared by
  * the authority API and the remote definition source so both ends agree by construction.
  * Entry content stays opaque (§9): it is copied, never read.
+ *
+ * Names are data (issue 12.3): collection and entry names become keys of null-prototype objects, so
+ * an entry named `__proto__` or `constructor` is an own key like any other, on both ends.
  */
 import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/definition.ts';
 import { deepFreeze, isPlainObject, type JsonObject } from '../domain/json.ts';
@@ -18,13 +21,18 @@ export interface WireActiveDefinition extends WireDefinition {
 }
 
 export function definitionToWire(definition: Definition): WireDefinition {
-  const collections: Record<string, Record<string, EntryContent>> = {};
+  const collections = namesAsKeys<Record<string, EntryContent>>();
   for (const [name, entries] of definition.collections) {
-    const out: Record<string, EntryContent> = {};
+    const out = namesAsKeys<EntryContent>();
     for (const [entry, content] of entries) out[entry] = content;
     collections[name] = out;
   }
   return { versionId: definition.versionId, collections };
+}
+
+/** An object whose keys are names from users: no prototype, so no name reaches one (§9, issue 12.3). */
+function namesAsKeys<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
 }
 
 export function activeToWire(pinned: PinnedDefinition): WireActiveDefinition {

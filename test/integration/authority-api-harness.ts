@@ -4,6 +4,7 @@ import type { Role, Principal } from '../../src/domain/authority/principal.ts';
 import type { Authority } from '../../src/domain/authority/authority.ts';
 import { createAuthority } from '../../src/domain/authority/create-authority.ts';
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
+import { customerLabelFromName } from '../../src/domain/learnables/customers/customers.ts';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
 import type { TenantId } from '../../src/domain/tenant.ts';
 import type { LessonDryRun } from '../../src/http/authority-api.ts';
@@ -100,7 +101,8 @@ export function customerLesson(
   return {
     collection: 'customers',
     entry,
-    value: { pattern: address.replace(/[.]/g, '\\.'), where: 'from' },
+    // Names the customer, so a lesson for a new one creates it (issue 12.3: no entry by accident).
+    value: { pattern: address.replace(/[.]/g, '\\.'), where: 'from', label: customerLabelFromName(entry) },
     taughtBy: 'dana@warehouse.example',
     reason: `${address} writes for ${entry}`,
     ...extra,

@@ -1,4 +1,5 @@
 // Invariant: every change to a tenant's knowledge is a new immutable, content-addressed version with an attributed, undoable history row, on real SQLite (§10, §13.2, §13.4).
+import { customerLabelFromName } from '../../src/domain/learnables/customers/customers.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDomainError, type DomainError } from '../../src/domain/errors.ts';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
@@ -37,7 +38,8 @@ describe('the authority on SQLite', () => {
     core.authority.absorb(core.tenant, core.teacher, {
       collection: 'customers',
       entry,
-      value,
+      // Named, so a lesson for a new customer creates it (issue 12.3: no entry by accident).
+      value: { label: customerLabelFromName(entry), ...value },
       taughtBy: extra.taughtBy ?? DANA,
       ...(extra.reason === undefined ? {} : { reason: extra.reason }),
     });

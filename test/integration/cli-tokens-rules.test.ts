@@ -109,6 +109,9 @@ describe('learnables-triage rules', () => {
         `pattern=${address}`,
         '--set',
         'where=from',
+        // Named, so a lesson for a new customer creates it (issue 12.3).
+        '--set',
+        `label=${entry}`,
         '--by',
         'dana@warehouse.example',
         '--as',

@@ -9,7 +9,8 @@ import { startWorker } from './workers/start-worker.ts';
 const lessonFor = (i: number) => ({
   collection: 'customers',
   entry: `customer-${i % 7}`,
-  value: { pattern: `ref-${i}-\\d{5}`, where: 'subject' },
+  // Named, so a lesson for a new entry creates it (issue 12.3: no entry by accident).
+  value: { pattern: `ref-${i}-\\d{5}`, where: 'subject', label: `Customer ${i % 7}` },
   taughtBy: 'dana@warehouse.example',
 });
 

@@ -23,7 +23,8 @@ const teach = (entry: string, value: Record<string, unknown>, collection = 'cust
   core.authority.absorb(core.tenant, core.teacher, {
     collection,
     entry,
-    value,
+    // Named, so a lesson for a new entry creates it (issue 12.3: no entry by accident).
+    value: collection === 'mappings' ? value : { label: entry, ...value },
     taughtBy: 'dana@warehouse.example',
   });
 

@@ -9,8 +9,15 @@ const TEACHER = 'dana@warehouse.example';
 
 /** One usable lesson per declared collection; only the test knows the value keys. */
 const SAMPLES: Record<string, { entry: string; value: Record<string, unknown> }> = {
-  customers: { entry: 'northgate', value: { pattern: 'billing@origin\\.example', where: 'from' } },
-  kinds: { entry: 'pre-alert', value: { cue: 'pre-alert notification', where: 'subject' } },
+  // Named, so the first lesson creates the entry (issue 12.3: no entry by accident).
+  customers: {
+    entry: 'northgate',
+    value: { pattern: 'billing@origin\\.example', where: 'from', label: 'Northgate' },
+  },
+  kinds: {
+    entry: 'pre-alert',
+    value: { cue: 'pre-alert notification', where: 'subject', label: 'Pre-alert' },
+  },
   mappings: { entry: 'waybill', value: { column: 'Air Waybill No' } },
 };
 

@@ -5,14 +5,14 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Principal, Role } from '../../src/domain/authority/principal.ts';
-import { EXTENSION_URI, TEACH_METHOD } from '../../src/domain/extension.ts';
+import { TEACH_METHOD } from '../../src/domain/extension.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
-import { runCli } from '../../src/cli/main.ts';
 import { DATABASE_FILE } from '../../src/main.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { migrate, MIGRATIONS } from '../../src/store/migrations/index.ts';
 import { createSqliteDefinitionStore } from '../../src/store/sqlite-definition-store.ts';
 import { createSqliteTokenStore } from '../../src/store/sqlite-token-store.ts';
+import { authorityCall, cliRun, jsonRpc } from '../support/calls.ts';
 import { startInProcess, tempDataDir, type Host } from '../e2e/host.ts';
 
 const demo = tenantId('demo');
@@ -53,30 +53,10 @@ async function token(
   }
 }
 
-async function api(host: Host, bearer: string, method: 'GET' | 'POST', path: string, body?: unknown) {
-  const res = await fetch(`${host.url}/authority/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the wire JSON
-  return { status: res.status, body: (await res.json()) as any };
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the wire JSON
-async function rpc(host: Host, bearer: string, method: string, params: unknown): Promise<any> {
-  const res = await fetch(`${host.url}/a2a/jsonrpc`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'a2a-version': '1.0',
-      'a2a-extensions': EXTENSION_URI,
-      authorization: `Bearer ${bearer}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return res.json();
-}
+const api = (host: Host, bearer: string, method: 'GET' | 'POST', path: string, body?: unknown) =>
+  authorityCall(host.url, bearer, method, path, body);
+const rpc = (host: Host, bearer: string, method: string, params: unknown) =>
+  jsonRpc(host.url, bearer, method, params);
 
 function mailFrom(address: string): Record<string, unknown> {
   const text = `From: ${address}\r\nTo: imports@warehouse.example\r\nSubject: Pre-alert PA-2026-0917\r\nMessage-ID: <${randomUUID()}@origin.example>\r\n\r\nShipment details below.\r\n`;
@@ -224,16 +204,7 @@ describe('the CLI writes as a named operator (§13.4)', () => {
     cleanups.push(d.remove);
     return d.dir;
   };
-  async function cli(dir: string, ...argv: string[]) {
-    let out = '';
-    let err = '';
-    const code = await runCli([...argv, '--data-dir', dir, '--tenant', 'demo'], {
-      out: (l) => (out += `${l}\n`),
-      err: (l) => (err += `${l}\n`),
-      env: {},
-    });
-    return { code, out, err };
-  }
+  const cli = (dir: string, ...argv: string[]) => cliRun([...argv, '--data-dir', dir, '--tenant', 'demo']);
   const teachArgs = ['teach', '--collection', 'customers', '--entry', 'northgate', '--set'];
 
   it('refuses every writing verb without --as, saying how to give it', async () => {

@@ -52,7 +52,14 @@ import {
   provenanceId,
   writerOf,
 } from './attribution.ts';
-import { checkLesson, collectionUnknown, reasonProblem, taughtByProblem } from './lesson-shape.ts';
+import {
+  checkLesson,
+  collectionUnknown,
+  entryNameProblem,
+  reasonProblem,
+  taughtByProblem,
+} from './lesson-shape.ts';
+import { nearestEntries } from './nearest-entries.ts';
 
 /** How many times a write is retried from a fresh read after another process committed first. */
 export const MAX_COMMIT_ATTEMPTS = 20;
@@ -254,17 +261,36 @@ export function createAuthority(options: AuthorityOptions): Authority {
     };
   }
 
+  /**
+   * ENTRY_UNKNOWN for a lesson naming an entry nobody has: the nearest existing entries by name and
+   * label (the learnable's `label`, never a key of the content), and how to create one instead.
+   */
   function entryUnknown(l: Learnable, entry: string, base: Definition): DomainError {
-    const names = [...(base.collections.get(l.collection)?.keys() ?? [])];
-    const listed = names.slice(0, LISTED_ENTRIES).map((n) => `"${n}"`);
-    const more = names.length > LISTED_ENTRIES ? ` and ${names.length - LISTED_ENTRIES} more` : '';
-    return new DomainError(
-      'ENTRY_UNKNOWN',
-      names.length === 0
-        ? `There is no ${l.entryNoun} "${entry}" in ${l.collection}, and ${l.collection} has no entries yet; lessons here cannot create one.`
-        : `There is no ${l.entryNoun} "${entry}" in ${l.collection}: teach one of ${listed.join(', ')}${more}.`,
-      { details: { collection: l.collection, entry, valid: names.slice(0, 200) } },
+    const entries = base.collections.get(l.collection) ?? new Map<string, EntryContent>();
+    const names = [...entries.keys()];
+    const named = (name: string, content: EntryContent) => ({
+      entry: name,
+      label: l.label?.(name, content) ?? name,
+    });
+    const near = nearestEntries(
+      entry,
+      [...entries].map(([name, content]) => named(name, content)),
     );
+    const create = l.createsEntries && l.creation !== undefined ? ` Or ${l.creation.how}.` : '';
+    let message: string;
+    if (near.length > 0) {
+      const said = near.map((n) => (n.label === n.entry ? `"${n.entry}"` : `"${n.entry}" (${n.label})`));
+      message = `There is no ${l.entryNoun} "${entry}" in ${l.collection}; did you mean ${listOr(said)}?${create}`;
+    } else if (names.length === 0) {
+      message = `There is no ${l.entryNoun} "${entry}" in ${l.collection}, and ${l.collection} has no entries yet${create === '' ? '; lessons here cannot create one.' : `.${create}`}`;
+    } else {
+      const listed = names.slice(0, LISTED_ENTRIES).map((n) => `"${n}"`);
+      const more = names.length > LISTED_ENTRIES ? ` and ${names.length - LISTED_ENTRIES} more` : '';
+      message = `There is no ${l.entryNoun} "${entry}" in ${l.collection}: teach one of ${listed.join(', ')}${more}.${create}`;
+    }
+    return new DomainError('ENTRY_UNKNOWN', message, {
+      details: { collection: l.collection, entry, suggestions: near, valid: names.slice(0, 200) },
+    });
   }
 
   const handleResolver = (tenant: TenantId) => {
@@ -297,7 +323,12 @@ export function createAuthority(options: AuthorityOptions): Authority {
       return write(tenant, async () => {
         const { head, base, n } = await headState(tenant);
         const current = base.collections.get(collection)?.get(entry);
-        if (current === undefined && !learnable.createsEntries) throw entryUnknown(learnable, entry, base);
+        // Issue 12.3: no entry by accident. A lesson for an entry nobody has creates one only if it
+        // asks to, the way its learnable declares; the learnable judges the value, not the authority (§9).
+        const creates = current === undefined;
+        if (creates && !(learnable.createsEntries && (learnable.creation?.asks(value) ?? true))) {
+          throw entryUnknown(learnable, entry, base);
+        }
         const stamp = { activation: n + 1, taughtBy: provenanceId(person, who, principal), at: clock.now() };
         const absorbed = learnable.absorb(entry, current, value, stamp);
         if (absorbed.outcome === 'refused') {
@@ -309,6 +340,10 @@ export function createAuthority(options: AuthorityOptions): Authority {
         });
         // §10.2: a lesson that adds nothing is not an error and makes no version.
         if (absorbed.outcome === 'unchanged') return unchanged(absorbed.describes);
+        // The learnable's words, and that they made a new entry.
+        const describes = creates
+          ? `new ${learnable.entryNoun} "${entry}": ${absorbed.describes}`
+          : absorbed.describes;
         const changes = [{ collection, entry, content: absorbed.content }];
         const built = await buildVersion(head?.versionId ?? null, changes, readerFor(tenant));
         if (built.versionId === base.versionId) return unchanged(absorbed.describes);
@@ -317,7 +352,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
           taughtBy: person,
           writer: writerOf(principal),
           reason: checked.reason,
-          describes: absorbed.describes,
+          describes,
           collection,
           entry,
           value,
@@ -661,8 +696,9 @@ function checkDirectory(directory: DirectoryImport, learnables: readonly Learnab
     if (!isPlainObject(entries))
       throw malformed(`"${collection}" must map entry names to lists of lesson values`);
     for (const [entry, values] of Object.entries(entries)) {
-      if (entry.trim() === '' || entry !== entry.trim())
-        throw malformed(`${collection} has an entry name "${entry}" with no name or stray spaces`);
+      // The same names a taught lesson may use (issue 12.3: what is accepted round-trips everywhere).
+      const problem = entryNameProblem(entry);
+      if (problem !== null) throw malformed(`${collection}: ${problem}`);
       if (!Array.isArray(values)) throw malformed(`${collection} "${entry}" must be a list of lesson values`);
       values.forEach((value: unknown, index: number) => {
         if (!isPlainObject(value))
@@ -678,6 +714,11 @@ function checkDirectory(directory: DirectoryImport, learnables: readonly Learnab
     }
   }
   return out;
+}
+
+/** "a", "a or b", "a, b or c" */
+function listOr(words: readonly string[]): string {
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)!}`;
 }
 
 function versionNotFound(tenant: TenantId, versionId: string): DomainError {

@@ -38,6 +38,22 @@ export function taughtByProblem(raw: unknown): string | null {
   return null;
 }
 
+/**
+ * An entry-name problem, or null when it is usable. Names are data (issue 12.3): any text is a name
+ * (`__proto__`, `constructor`, right-to-left scripts, emoji) except an empty one, one with leading
+ * or trailing spaces, one longer than MAX_ENTRY_NAME_CHARS, or one holding a control character
+ * (NUL, a line break): those could not be shown, typed or compared as what they are.
+ */
+export function entryNameProblem(entry: unknown): string | null {
+  if (typeof entry !== 'string' || entry.trim() === '') {
+    return 'entry is missing: name the entry to teach (e.g. "northgate")';
+  }
+  if (entry !== entry.trim() || entry.length > MAX_ENTRY_NAME_CHARS || CONTROL.test(entry)) {
+    return `entry "${entry.slice(0, 60)}" must be one line of at most ${MAX_ENTRY_NAME_CHARS} characters, without control characters or leading or trailing spaces`;
+  }
+  return null;
+}
+
 export function reasonProblem(raw: unknown): string | null {
   if (raw === undefined || raw === null) return null;
   if (typeof raw !== 'string') return 'reason must be text, in the person\u2019s words';
@@ -62,14 +78,8 @@ export function checkLesson(raw: unknown, learnables: readonly Learnable[]): Che
   if (typeof collection !== 'string' || collection.trim() === '') {
     bad.push({ field: 'collection', problem: 'collection is missing: name one of the declared collections' });
   }
-  if (typeof entry !== 'string' || entry.trim() === '') {
-    bad.push({ field: 'entry', problem: 'entry is missing: name the entry to teach (e.g. "northgate")' });
-  } else if (entry !== entry.trim() || entry.length > MAX_ENTRY_NAME_CHARS || CONTROL.test(entry)) {
-    bad.push({
-      field: 'entry',
-      problem: `entry "${entry.slice(0, 60)}" must be one line of at most ${MAX_ENTRY_NAME_CHARS} characters without leading or trailing spaces`,
-    });
-  }
+  const ep = entryNameProblem(entry);
+  if (ep !== null) bad.push({ field: 'entry', problem: ep });
   let plainValue: LessonValue | undefined;
   if (!isPlainObject(value)) {
     bad.push({

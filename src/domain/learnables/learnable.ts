@@ -91,6 +91,17 @@ export interface Learnable {
   /** Whether a lesson may create an entry that does not exist yet. */
   readonly createsEntries: boolean;
 
+  /**
+   * How a taught lesson explicitly asks to create an entry that does not exist yet, so that a typo
+   * never makes one by accident (issue 12.3): through a lesson field the descriptor declares (§6.3),
+   * so a blind client renders it. `asks(value)`: whether this value asks to, or is one `absorb`
+   * refuses anyway (the person then hears the learnable's own reason, §10.1); `how`: what to tell a
+   * person whose lesson names no existing entry, e.g. `fill in "Customer's name, only for a new
+   * customer" to create a new customer`. Absent: any lesson may create an entry (when
+   * `createsEntries`). Import ignores it.
+   */
+  readonly creation?: { asks(value: LessonValue): boolean; readonly how: string };
+
   /** §6.2: the descriptor, `how` generated from the real rule and its real settings. */
   descriptor(settings: LearnableSettings): LearnableDescriptor;
 

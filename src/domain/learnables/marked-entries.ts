@@ -41,8 +41,10 @@ export interface MarkedVocabulary {
   readonly patternRules: PatternRules;
   /** The §10.4 phrase for one mark, e.g. `matches 'x' in the from`. */
   phraseMark(text: string, where: string): string;
-  /** A label for a new entry taught without one, from its name. */
+  /** A label for a new entry taught without one, from its name (import only; a taught lesson must name it). */
   labelFromName(entryName: string): string;
+  /** The label of the lesson field that names a new entry (its `label` field, §6.3). */
+  readonly newEntryField: string;
   /** What the person should type, for "nothing to learn" refusals. */
   readonly nothingToLearn: string;
   descriptor(settings: LearnableSettings): LearnableDescriptor;
@@ -222,6 +224,16 @@ export function createMarkedLearnable(
     collection: v.collection,
     entryNoun: v.entryNoun,
     createsEntries: true,
+
+    // Issue 12.3: a taught lesson creates an entry only when it names it (the declared label field).
+    creation: {
+      asks(value: LessonValue): boolean {
+        const p = parse(value);
+        // A value it refuses goes on to absorb, which says why in its own words (§10.1).
+        return 'refused' in p || p.label !== undefined;
+      },
+      how: `fill in "${v.newEntryField}" to create a new ${v.entryNoun}`,
+    },
 
     descriptor: (settings: LearnableSettings) => v.descriptor(settings),
 

@@ -4,25 +4,15 @@
  * stdin before starting (so several workers start at the same moment). Prints one JSON line per lesson.
  */
 import { createInterface } from 'node:readline';
-import { createAuthority } from '../../../src/domain/authority/create-authority.ts';
-import { createLearnables } from '../../../src/domain/learnables/registry.ts';
-import { systemClock } from '../../../src/domain/clock.ts';
 import { tenantId } from '../../../src/domain/tenant.ts';
-import { openDatabase } from '../../../src/store/database.ts';
-import { createSqliteDefinitionStore } from '../../../src/store/sqlite-definition-store.ts';
+import { openAuthorityOn } from './open-authority.ts';
 
 const [file, name, countArg] = process.argv.slice(2);
 if (file === undefined || name === undefined || countArg === undefined)
   throw new Error('usage: <file> <name> <count|forever> [--wait]');
 const wait = process.argv.includes('--wait');
 const tenant = tenantId('acme');
-const db = await openDatabase({ file });
-const authority = createAuthority({
-  store: createSqliteDefinitionStore(db),
-  learnables: createLearnables(),
-  settings: { identificationMargin: 0.5 },
-  clock: systemClock,
-});
+const { authority, close } = await openAuthorityOn(file);
 // An application writing for dana (a person's token may only write as itself, §13.2).
 const teacher = { id: `app:${name}`, kind: 'application' as const, tenant, roles: ['admin' as const] };
 
@@ -38,7 +28,8 @@ const count = countArg === 'forever' ? Number.POSITIVE_INFINITY : Number(countAr
 const shared = {
   collection: 'customers',
   entry: 'northgate',
-  value: { pattern: 'billing@origin\\.example', where: 'from' },
+  // Named, so a lesson for a new entry creates it (issue 12.3: no entry by accident).
+  value: { pattern: 'billing@origin\\.example', where: 'from', label: 'Northgate' },
   taughtBy: 'dana@warehouse.example',
 };
 for (let i = 0; i < count; i++) {
@@ -48,7 +39,7 @@ for (let i = 0; i < count; i++) {
       : {
           collection: 'customers',
           entry: `c-${name}-${i % 40}`,
-          value: { pattern: `ref-${name}-${i}-\\d{4}`, where: 'subject' },
+          value: { pattern: `ref-${name}-${i}-\\d{4}`, where: 'subject', label: `C ${name} ${i % 40}` },
           taughtBy: `${name}@warehouse.example`,
         };
   const r = await authority.absorb(tenant, teacher, lesson);
@@ -56,4 +47,4 @@ for (let i = 0; i < count; i++) {
     `${JSON.stringify({ i, learned: r.learned, definitionVersion: r.definitionVersion, versionId: r.versionId })}\n`,
   );
 }
-await db.destroy();
+await close();

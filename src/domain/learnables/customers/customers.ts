@@ -10,6 +10,9 @@
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 
+/** The label field's label: how a lesson names a new entry (issue 12.3). */
+export const CUSTOMER_NEW_ENTRY_FIELD = "Customer's name, only for a new customer";
+
 /** `where` choices for a customer mark, in declaration order (§6.1). */
 export const CUSTOMER_WHERE = ['from', 'subject', 'body', 'attachments', 'any'] as const;
 
@@ -46,7 +49,7 @@ export function customersDescriptor(settings: LearnableSettings): LearnableDescr
       },
       {
         name: 'label',
-        label: "Customer's name, only for a new customer",
+        label: CUSTOMER_NEW_ENTRY_FIELD,
         kind: 'text',
         help: 'How readings name the customer, e.g. Northgate Motors Ltd. Leave it empty for a customer you already have.',
       },
@@ -87,6 +90,7 @@ export function createCustomersLearnable(): ReturnType<typeof createMarkedLearna
     labelFromName: customerLabelFromName,
     nothingToLearn:
       "Nothing to learn: type the text that gives the customer away (an address or a reference), or the customer's name for a new customer.",
+    newEntryField: CUSTOMER_NEW_ENTRY_FIELD,
     descriptor: customersDescriptor,
   });
 }

@@ -11,6 +11,9 @@
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 
+/** The label field's label: how a lesson names a new entry (issue 12.3). */
+export const KIND_NEW_ENTRY_FIELD = 'Name of the kind, only for a new kind';
+
 /** `where` choices for a cue, in declaration order. The sender says whose, not what kind. */
 export const KIND_WHERE = ['subject', 'body', 'attachments', 'any'] as const;
 
@@ -47,7 +50,7 @@ export function kindsDescriptor(settings: LearnableSettings): LearnableDescripto
       },
       {
         name: 'label',
-        label: 'Name of the kind, only for a new kind',
+        label: KIND_NEW_ENTRY_FIELD,
         kind: 'text',
         help: 'How readings name it, e.g. Proof of delivery. Leave it empty for a kind you already have.',
       },
@@ -90,6 +93,7 @@ export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable>
     labelFromName: kindLabelFromName,
     nothingToLearn:
       'Nothing to learn: type the words that mark this kind of message, or its name for a new kind.',
+    newEntryField: KIND_NEW_ENTRY_FIELD,
     descriptor: kindsDescriptor,
   });
 }
