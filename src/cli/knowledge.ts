@@ -15,6 +15,9 @@ import { createLearnables } from '../domain/learnables/registry.ts';
 import { DEMO_TENANT, tenantId, type TenantId } from '../domain/tenant.ts';
 import { openDatabase } from '../store/database.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
+import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
+import { bytesGone, sqliteErasers } from '../store/sqlite-erasure.ts';
+import { SqliteIngestStore } from '../store/sqlite-ingest-store.ts';
 import { UsageError, type CliIo } from './command.ts';
 
 /** The database file inside the data directory. */
@@ -73,6 +76,16 @@ export async function openKnowledge(
     learnables: createLearnables(),
     settings: { identificationMargin: config.identificationMargin },
     clock: systemClock,
+    // §14: the stores in the file (a running server's memory is its own to clear).
+    erasers: [
+      ...sqliteErasers({
+        db,
+        corpus: new SqliteCorpusStore(db),
+        ingest: new SqliteIngestStore(db),
+        now: () => systemClock.now(),
+      }),
+      bytesGone(db),
+    ],
   });
   return {
     authority,

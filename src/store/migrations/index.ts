@@ -9,6 +9,7 @@ import * as m002 from './002-corpus.ts';
 import * as m003 from './003-agent.ts';
 import * as m004 from './004-ingest.ts';
 import * as m005 from './005-mark-analyses.ts';
+import * as m007 from './007-raw-mail-retention.ts';
 
 export interface Migration {
   readonly name: string;
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '003-agent', up: m003.up },
   { name: '004-ingest', up: m004.up },
   { name: '005-mark-analyses', up: m005.up },
+  { name: '007-raw-mail-retention', up: m007.up },
 ];
 
 /** Apply every pending migration, in order; returns the names applied. */
