@@ -11,8 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { CorpusStore } from '../domain/triage/corpus.ts';
-import type { TenantId } from '../domain/tenant.ts';
-import { incinerateTaskMail, taskTenants } from './sqlite-task-mail.ts';
+import { incinerateTaskMail, knownTenants } from './sqlite-task-mail.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** How often the sweep runs when retention is in days, in ms. */
@@ -60,9 +59,7 @@ export function createRawMailRetention(deps: RawMailRetentionDeps): RawMailReten
     const cutoffMs = now - deps.days * DAY_MS;
     const at = new Date(now).toISOString();
     const cutoff = new Date(cutoffMs).toISOString();
-    const tenants = new Set<TenantId>(await taskTenants(deps.db));
-    const corpusTenants = await deps.db.selectFrom('corpus_messages').select('tenant').distinct().execute();
-    for (const r of corpusTenants as { tenant: TenantId }[]) tenants.add(r.tenant);
+    const tenants = await knownTenants(deps.db);
     let tasks = 0;
     let corpusMessages = 0;
     for (const tenant of tenants) {

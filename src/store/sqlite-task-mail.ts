@@ -17,8 +17,10 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { mentionsEncoded, scrubJson, scrubText } from '../domain/definitions/scrub.ts';
 import type { TenantId } from '../domain/tenant.ts';
+import { tenantsTask } from './sqlite-task-pins.ts';
 
 interface TaskRow {
+  readonly tenant: string;
   readonly owner: string;
   readonly id: string;
   readonly status: string | null;
@@ -104,12 +106,13 @@ async function* taskRows(
   tenant: TenantId,
   where?: { updatedBeforeMs: number },
 ): AsyncGenerator<TaskRow> {
-  let after: { owner: string; id: string } | null = null;
+  let after: { tenant: string; owner: string; id: string } | null = null;
   for (;;) {
     let q = db
       .selectFrom('tasks')
-      .select(['owner', 'id', ...COLUMNS])
-      .where('tenant', '=', tenant)
+      .select(['tenant', 'owner', 'id', ...COLUMNS])
+      .where((eb) => tenantsTask(eb, tenant))
+      .orderBy('tenant')
       .orderBy('owner')
       .orderBy('id')
       .limit(PAGE_ROWS);
@@ -122,27 +125,30 @@ async function* taskRows(
     if (after !== null) {
       const a = after;
       q = q.where((eb) =>
-        eb.or([eb('owner', '>', a.owner), eb.and([eb('owner', '=', a.owner), eb('id', '>', a.id)])]),
+        eb.or([
+          eb('tenant', '>', a.tenant),
+          eb.and([eb('tenant', '=', a.tenant), eb('owner', '>', a.owner)]),
+          eb.and([eb('tenant', '=', a.tenant), eb('owner', '=', a.owner), eb('id', '>', a.id)]),
+        ]),
       );
     }
     const rows = (await q.execute()) as TaskRow[];
     yield* rows;
     if (rows.length < PAGE_ROWS) return;
     const last = rows[rows.length - 1]!;
-    after = { owner: last.owner, id: last.id };
+    after = { tenant: last.tenant, owner: last.owner, id: last.id };
   }
 }
 
 async function write(
   db: Db,
-  tenant: TenantId,
   row: TaskRow,
   next: Partial<Record<(typeof COLUMNS)[number], string | null>>,
 ): Promise<void> {
   await db
     .updateTable('tasks')
     .set(next)
-    .where('tenant', '=', tenant)
+    .where('tenant', '=', row.tenant)
     .where('owner', '=', row.owner)
     .where('id', '=', row.id)
     .execute();
@@ -190,7 +196,7 @@ export async function eraseFromTasks(
       partsDropped += dropped;
     }
     if (Object.keys(next).length === 0) continue;
-    await write(db, tenant, row, next);
+    await write(db, row, next);
     tasks++;
   }
   return { tasks, partsDropped };
@@ -225,14 +231,18 @@ export async function incinerateTaskMail(
     });
     const rewritten: Json[] = [...(history as Json[])];
     rewritten[first] = { ...message, parts: next };
-    await write(db, tenant, row, { history: JSON.stringify(rewritten) });
+    await write(db, row, { history: JSON.stringify(rewritten) });
     n++;
   }
   return n;
 }
 
-/** The tenants that have tasks (the retention sweep visits each, scoped, in turn). */
-export async function taskTenants(db: Db): Promise<TenantId[]> {
-  const rows = (await db.selectFrom('tasks').select('tenant').distinct().execute()) as { tenant: TenantId }[];
+/** The tenants this file serves (those with tokens or kept messages): the retention sweep visits each in turn. */
+export async function knownTenants(db: Db): Promise<TenantId[]> {
+  const rows = (await db
+    .selectFrom('tokens')
+    .select('tenant')
+    .union(db.selectFrom('corpus_messages').select('tenant'))
+    .execute()) as { tenant: TenantId }[];
   return rows.map((r) => r.tenant);
 }
