@@ -349,6 +349,9 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
           settings: deps.settings,
           matcherCache: deps.matcherCache,
           clock,
+          ...(deps.settings.rawMailRetentionDays === undefined
+            ? {}
+            : { rawMailRetentionDays: deps.settings.rawMailRetentionDays }),
         },
         tenant,
         lesson,
