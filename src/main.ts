@@ -22,6 +22,7 @@ import { createMatcherCache } from './domain/triage/matcher-cache.ts';
 import { createTriageService } from './domain/triage/triage-service.ts';
 import { cacheEraser } from './domain/triage/cache-eraser.ts';
 import { consoleFaultLog } from './http/errors.ts';
+import { redactForLog } from './domain/log-redaction.ts';
 import type { MarkAnalysisStore } from './domain/triage/mark-analysis.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
@@ -223,7 +224,7 @@ async function main(): Promise<void> {
     composition.close().then(
       () => process.exit(0),
       (e: unknown) => {
-        console.error('error while stopping', e);
+        console.error('error while stopping', redactForLog(e));
         process.exit(1);
       },
     );
@@ -234,7 +235,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
+    console.error(redactForLog(e instanceof Error ? e.message : e));
     process.exit(1);
   });
 }

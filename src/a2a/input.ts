@@ -29,7 +29,8 @@ export function classifyInput(parts: readonly Part[]): MailInput {
   for (const p of parts) {
     const c = p.content;
     // Written by src/store/sqlite-task-mail.ts in place of a part whose content was dropped.
-    if (c?.$case === 'data' && isPlainObject(c.value) && 'incinerated' in c.value) return { kind: 'discarded' };
+    if (c?.$case === 'data' && isPlainObject(c.value) && 'incinerated' in c.value)
+      return { kind: 'discarded' };
     if (c?.$case === 'data' && isPlainObject(c.value) && 'recheck' in c.value) {
       const r: unknown = c.value.recheck;
       if (isPlainObject(r) && typeof r.taskId === 'string' && r.taskId.trim() !== '')

@@ -41,9 +41,7 @@ export interface TriagePort {
 }
 
 export type RecheckKey =
-  | { readonly messageId: string }
-  | { readonly taskId: string }
-  | { readonly message: MailMessage };
+  { readonly messageId: string } | { readonly taskId: string } | { readonly message: MailMessage };
 
 /** Turning what a client sent into the normalised message (mailparser lives in src/ingest). */
 export interface MailReader {
