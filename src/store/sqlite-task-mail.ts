@@ -104,7 +104,7 @@ function mapParts(value: Json, f: (part: Part) => Part): Json {
 async function* taskRows(
   db: Db,
   tenant: TenantId,
-  where?: { updatedBeforeMs: number },
+  settled?: { updatedBeforeMs: number },
 ): AsyncGenerator<TaskRow> {
   let after: { tenant: string; owner: string; id: string } | null = null;
   for (;;) {
@@ -116,10 +116,10 @@ async function* taskRows(
       .orderBy('owner')
       .orderBy('id')
       .limit(PAGE_ROWS);
-    if (where !== undefined) {
+    if (settled !== undefined) {
       // A task still being worked on is saved again from the SDK's memory: only settled ones.
       q = q
-        .where('status_last_updated', '<', where.updatedBeforeMs)
+        .where('status_last_updated', '<', settled.updatedBeforeMs)
         .where('status_state', 'in', SETTLED_STATES);
     }
     if (after !== null) {

@@ -10,7 +10,7 @@ import { TaskState } from '@a2a-js/sdk';
 import { startDovecot, type Dovecot } from '../support/dovecot.ts';
 import { waitFor } from '../support/ingest.ts';
 import { sdkClient, send } from '../support/a2a-client.ts';
-import { startInProcess, tempDataDir, type Host } from './host.ts';
+import { mailPipelineEnv, startInProcess, tempDataDir, type Host } from './host.ts';
 
 const ID = 'billing@origin.example';
 const TOKEN = 'e2e-inbound-token-erase-7c1d';
@@ -120,26 +120,7 @@ beforeAll(async () => {
   dovecot = await startDovecot();
   captureLogs();
   host = await startInProcess(
-    {
-      MAILBOXES: JSON.stringify([
-        {
-          name: 'erase',
-          tenant: 'demo',
-          host: dovecot.host,
-          port: dovecot.port,
-          secure: false,
-          startTls: false,
-          user: dovecot.user,
-          passwordEnv: 'E2E_IMAP_PASSWORD',
-        },
-      ]),
-      E2E_IMAP_PASSWORD: dovecot.password,
-      INBOUND_WEBHOOKS: JSON.stringify([
-        { tenant: 'demo', tokenEnv: 'E2E_INBOUND_TOKEN', mailgunSigningKeyEnv: 'E2E_MG_KEY' },
-      ]),
-      E2E_INBOUND_TOKEN: TOKEN,
-      E2E_MG_KEY: MG_KEY,
-    },
+    mailPipelineEnv(dovecot, { mailbox: 'erase', inboundToken: TOKEN, mailgunSigningKey: MG_KEY }),
     data.dir,
   );
 }, 60_000);
