@@ -30,6 +30,11 @@ interface TaskRow {
 }
 
 const COLUMNS = ['status', 'artifacts', 'history', 'metadata'] as const;
+
+/** The columns of the SDK's tasks table read and written here. */
+interface TaskTables {
+  tasks: TaskRow & { status_last_updated: number; status_state: string | null };
+}
 /** Rows read per page while sweeping. */
 const PAGE_ROWS = 50;
 /** Task states in which nothing is writing the task from memory (parked or finished). */
@@ -108,7 +113,7 @@ async function* taskRows(
 ): AsyncGenerator<TaskRow> {
   let after: { tenant: string; owner: string; id: string } | null = null;
   for (;;) {
-    let q = db
+    let q = (db as unknown as Kysely<TaskTables>)
       .selectFrom('tasks')
       .select(['tenant', 'owner', 'id', ...COLUMNS])
       .where((eb) => tenantsTask(eb, tenant))
@@ -132,7 +137,7 @@ async function* taskRows(
         ]),
       );
     }
-    const rows = (await q.execute()) as TaskRow[];
+    const rows: TaskRow[] = await q.execute();
     yield* rows;
     if (rows.length < PAGE_ROWS) return;
     const last = rows[rows.length - 1]!;
