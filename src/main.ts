@@ -21,6 +21,9 @@ import { systemClock } from './domain/clock.ts';
 import { createLearnables } from './domain/learnables/registry.ts';
 import { createMatcherCache } from './domain/triage/matcher-cache.ts';
 import { createTriageService } from './domain/triage/triage-service.ts';
+import { cacheEraser } from './domain/triage/cache-eraser.ts';
+import { consoleFaultLog } from './http/errors.ts';
+import { redactForLog } from './domain/log-redaction.ts';
 import type { MarkAnalysisStore } from './domain/triage/mark-analysis.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
@@ -30,6 +33,9 @@ import { composeMailIngest } from './compose-mail.ts';
 import { createServer, type AppServer } from './server.ts';
 import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
+import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
+import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
+import { createRawMailRetention } from './store/raw-mail-retention.ts';
 import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
 import { createSqliteMarkAnalyses } from './store/sqlite-mark-analyses.ts';
 import { createSqliteTaskPins } from './store/sqlite-task-pins.ts';
@@ -75,6 +81,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     // Kept regex analyses live beside the definitions, whose §14 erase clears them; an agent against
     // a remote authority keeps them in memory only (an erase there could not reach its rows).
     let analyses: MarkAnalysisStore | undefined;
+    const corpus = new SqliteCorpusStore(db);
+    const matcherCache = createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS });
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
       const remote = await createRemoteDefinitionSource({
@@ -97,6 +105,12 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         clock: systemClock,
         // §9: an application's or service's own name is never a taughtBy.
         isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
+        // §14: an erase reaches every store and cache of this process, then the bytes leave the file.
+        erasers: [
+          ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
+          cacheEraser(matcherCache),
+          bytesGone(db),
+        ],
       });
       source = authority;
       const directory = JSON.parse(readFileSync(DEMO_DIRECTORY_FILE, 'utf8')) as DirectoryImport;
@@ -107,15 +121,16 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const demoToken = await firstStartToken(tokens, tenant, dataDir, announce);
     const triage = createTriageService({
       definitions: source,
-      corpus: new SqliteCorpusStore(db),
+      corpus,
       learnables,
       settings: {
         ...settings,
+        rawMailRetentionDays: config.rawMailRetentionDays,
         ...(config.corpusRetentionDays === undefined
           ? {}
           : { corpusRetentionDays: config.corpusRetentionDays }),
       },
-      matcherCache: createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS }),
+      matcherCache,
       ...(analyses === undefined ? {} : { analyses }),
       clock: systemClock,
       ...(resolvePerson === undefined ? {} : { resolvePerson }),
@@ -139,11 +154,20 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       ...(agent === null ? {} : { inbound: mail.router }),
     });
     a2a = server.a2a;
+    // §14: raw mail is kept RAW_MAIL_RETENTION_DAYS, then incinerated (swept now and periodically).
+    const retention = createRawMailRetention({
+      db,
+      corpus,
+      days: config.rawMailRetentionDays,
+      log: consoleFaultLog,
+    });
+    await retention.start();
     if (agent !== null) await mail.start(); // pollers retry unreachable mailboxes in the background
     return {
       server,
       demoToken,
       async close() {
+        await retention.stop();
         await mail.stop();
         await server.close();
         await db.destroy();
@@ -206,7 +230,7 @@ async function main(): Promise<void> {
     composition.close().then(
       () => process.exit(0),
       (e: unknown) => {
-        console.error('error while stopping', e);
+        console.error('error while stopping', redactForLog(e));
         process.exit(1);
       },
     );
@@ -217,7 +241,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : e);
+    console.error(redactForLog(e instanceof Error ? e.message : e));
     process.exit(1);
   });
 }

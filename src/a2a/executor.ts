@@ -30,7 +30,7 @@ import type { MailMessage } from '../domain/mail/mail-message.ts';
 import type { CollectionReading, MessageReading } from '../domain/triage/reading.ts';
 import { describeChoices, resolveAnswer, type EntryChoice } from './answers.ts';
 import { SKILL_RECHECK, SKILL_TRIAGE } from './agent-card.ts';
-import { classifyInput, type MailInput } from './input.ts';
+import { ACCEPTED_INPUT, classifyInput, type MailInput } from './input.ts';
 import type { MailReader, TaskPin, TriageOutcome, TriagePort, TriageQuestion } from './ports.ts';
 import { teachBlockJson } from './teach-block.ts';
 import { principalOfContext } from './user.ts';
@@ -131,10 +131,11 @@ export class TriageExecutor implements AgentExecutor {
       await this.recheck(turn, input, activated);
       return;
     }
-    if (input.kind === 'rejected') {
+    if (input.kind === 'rejected' || input.kind === 'discarded') {
+      const reason = input.kind === 'rejected' ? input.reason : ACCEPTED_INPUT;
       turn.begin(undefined);
-      turn.finish(TaskState.TASK_STATE_REJECTED, input.reason, {
-        error: { code: 'INPUT_NOT_ACCEPTED', message: input.reason },
+      turn.finish(TaskState.TASK_STATE_REJECTED, reason, {
+        error: { code: 'INPUT_NOT_ACCEPTED', message: reason },
       });
       return;
     }
@@ -177,9 +178,23 @@ export class TriageExecutor implements AgentExecutor {
       throw new DomainError('INTERNAL', `task ${task.id} has no readable mail in its history`);
     }
     const tenant = principalOfContext(turn.rc.context).tenant;
-    const message = await this.readMail(input);
-    // §10.3: everything the task does after it resumes uses the pinned version.
-    const outcome = await this.deps.triage.triage(tenant, message, stored.pin, { taskId: turn.rc.taskId });
+    // §10.3: everything the task does after it resumes uses the pinned version; once its mail was
+    // discarded (§14, RAW_MAIL_RETENTION_DAYS or an erase), the reading it parked with answers it.
+    let message: MailMessage;
+    let outcome: TriageOutcome;
+    if (input.kind === 'discarded') {
+      const kept = await this.deps.triage.keptOutcome?.(tenant, task.id);
+      if (kept === null || kept === undefined || kept.outcome.pin.versionId !== stored.pin.versionId) {
+        throw new DomainError(
+          'MESSAGE_TEXT_DISCARDED',
+          `The mail of task ${task.id} was discarded and no reading of it was kept, so it cannot be answered. Send the message again in a new task.`,
+        );
+      }
+      ({ message, outcome } = kept);
+    } else {
+      message = await this.readMail(input);
+      outcome = await this.deps.triage.triage(tenant, message, stored.pin, { taskId: turn.rc.taskId });
+    }
     const question = outcome.questions.find((q) => q.collection === stored.asking);
     if (question === undefined) {
       throw new DomainError(
@@ -263,11 +278,24 @@ export class TriageExecutor implements AgentExecutor {
     }
     const tenant = principalOfContext(turn.rc.context).tenant;
     let reading: MessageReading | null;
-    if (input.taskId !== undefined) {
-      const message = await this.messageOfTask(input.taskId, turn);
-      reading = message === null ? null : await this.deps.triage.recheck(tenant, { message });
-    } else {
-      reading = await this.deps.triage.recheck(tenant, { messageId: stripAngles(input.messageId ?? '') });
+    try {
+      if (input.taskId !== undefined) {
+        const message = await this.messageOfTask(input.taskId, turn);
+        reading =
+          message === null
+            ? null
+            : await this.deps.triage.recheck(
+                tenant,
+                // §14: a task whose mail was discarded is shown back from the corpus, which says why not.
+                message === 'discarded' ? { taskId: input.taskId } : { message },
+              );
+      } else {
+        reading = await this.deps.triage.recheck(tenant, { messageId: stripAngles(input.messageId ?? '') });
+      }
+    } catch (e) {
+      if (!isDomainError(e, 'MESSAGE_TEXT_DISCARDED')) throw e;
+      turn.finish(TaskState.TASK_STATE_REJECTED, e.message, { error: { code: e.code, message: e.message } });
+      return;
     }
     if (reading === null) {
       const what =
@@ -294,13 +322,14 @@ export class TriageExecutor implements AgentExecutor {
     });
   }
 
-  private async messageOfTask(taskId: string, turn: Turn): Promise<MailMessage | null> {
+  private async messageOfTask(taskId: string, turn: Turn): Promise<MailMessage | 'discarded' | null> {
     // Scoped by the caller's tenant: another tenant's task is simply not found (§13.2).
     const task = await this.deps.taskStore.load(taskId, turn.rc.context);
     const state = task === undefined ? null : readTaskState(task.metadata);
     const first = task?.history.find((m) => m.role === Role.ROLE_USER);
     if (state === null || first === undefined) return null;
     const input = classifyInput(first.parts);
+    if (input.kind === 'discarded') return 'discarded';
     if (input.kind !== 'raw' && input.kind !== 'fields') return null;
     return this.readMail(input);
   }

@@ -10,7 +10,9 @@ export type MailInput =
   | { readonly kind: 'raw'; readonly bytes: Buffer }
   | { readonly kind: 'fields'; readonly fields: Readonly<Record<string, unknown>> }
   | { readonly kind: 'recheck'; readonly taskId?: string; readonly messageId?: string }
-  | { readonly kind: 'rejected'; readonly reason: string };
+  | { readonly kind: 'rejected'; readonly reason: string }
+  /** §14: the mail a stored task was given, incinerated (retention or erase); only its hash and size remain. */
+  | { readonly kind: 'discarded' };
 
 export const ACCEPTED_INPUT =
   'I read one e-mail per task. Send it as a file part with mediaType "message/rfc822" (the raw bytes of the .eml), ' +
@@ -26,6 +28,9 @@ export function classifyInput(parts: readonly Part[]): MailInput {
   const seen: string[] = [];
   for (const p of parts) {
     const c = p.content;
+    // Written by src/store/sqlite-task-mail.ts in place of a part whose content was dropped.
+    if (c?.$case === 'data' && isPlainObject(c.value) && 'incinerated' in c.value)
+      return { kind: 'discarded' };
     if (c?.$case === 'data' && isPlainObject(c.value) && 'recheck' in c.value) {
       const r: unknown = c.value.recheck;
       if (isPlainObject(r) && typeof r.taskId === 'string' && r.taskId.trim() !== '')

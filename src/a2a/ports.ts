@@ -30,9 +30,18 @@ export interface TriagePort {
   recheck(tenant: TenantId, key: RecheckKey): Promise<MessageReading | null>;
   /** A person's answer to a question, so later suggestions never claim the message for another entry (§13.1). */
   recordAnswer?(tenant: TenantId, message: MailMessage, collection: string, entry: string): Promise<void>;
+  /**
+   * §14, §10.3: the outcome a parked task read on its pinned version, and its message as kept,
+   * for answering it once its mail was discarded; null when none was kept.
+   */
+  keptOutcome?(
+    tenant: TenantId,
+    taskId: string,
+  ): Promise<{ readonly outcome: TriageOutcome; readonly message: MailMessage } | null>;
 }
 
-export type RecheckKey = { readonly messageId: string } | { readonly message: MailMessage };
+export type RecheckKey =
+  { readonly messageId: string } | { readonly taskId: string } | { readonly message: MailMessage };
 
 /** Turning what a client sent into the normalised message (mailparser lives in src/ingest). */
 export interface MailReader {

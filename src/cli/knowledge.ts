@@ -17,6 +17,9 @@ import { DEMO_TENANT, tenantId, type TenantId } from '../domain/tenant.ts';
 import { openDatabase } from '../store/database.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
 import { createSqliteTokenStore } from '../store/sqlite-token-store.ts';
+import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
+import { bytesGone, sqliteErasers } from '../store/sqlite-erasure.ts';
+import { SqliteIngestStore } from '../store/sqlite-ingest-store.ts';
 import { UsageError, type CliIo } from './command.ts';
 
 /** The database file inside the data directory. */
@@ -83,6 +86,16 @@ export async function openKnowledge(
     clock: systemClock,
     // §9: an application's or service's own name is never a taughtBy.
     isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
+    // §14: the stores in the file (a running server's memory is its own to clear).
+    erasers: [
+      ...sqliteErasers({
+        db,
+        corpus: new SqliteCorpusStore(db),
+        ingest: new SqliteIngestStore(db),
+        now: () => systemClock.now(),
+      }),
+      bytesGone(db),
+    ],
   });
   return {
     authority,

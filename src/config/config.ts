@@ -44,6 +44,15 @@ const SETTINGS = {
     schema: z.coerce.number().int().min(1).max(36500).optional(),
     example: '90',
   },
+  /**
+   * Days the raw mail a task was given is kept (§14): then its bytes and text are incinerated,
+   * keeping the content hash, the reading and the provenance. 0 drops it once it has been read.
+   */
+  rawMailRetentionDays: {
+    env: 'RAW_MAIL_RETENTION_DAYS',
+    schema: z.coerce.number().int().min(0).max(36500).default(30),
+    example: '30',
+  },
   /** Resolve definitions from another process's authority instead of the embedded one (§12.1). */
   authorityUrl: { env: 'AUTHORITY_URL', schema: httpUrl.optional(), example: 'http://127.0.0.1:8081' },
   /** A bearer token with the read role, bound to the tenant this agent serves (with AUTHORITY_URL). */

@@ -8,6 +8,7 @@
  */
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
+import { redactForLog, redactText } from '../domain/log-redaction.ts';
 
 /** HTTP status for every error code; docs/errors.md repeats this table (a test keeps them equal). */
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
@@ -25,6 +26,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   MESSAGE_TOO_LARGE: 413,
   MESSAGE_UNREADABLE: 422,
   MESSAGE_NOT_FOUND: 404,
+  MESSAGE_TEXT_DISCARDED: 410,
   INPUT_NOT_ACCEPTED: 415,
   ANSWER_NOT_UNDERSTOOD: 422,
   UNAUTHENTICATED: 401,
@@ -49,8 +51,9 @@ export interface ErrorBody {
 /** Where unexpected errors are reported (the cause is logged, never sent). */
 export type FaultLog = (message: string, cause: unknown) => void;
 
+/** §14: to stderr, with every address redacted (src/domain/log-redaction.ts). */
 export const consoleFaultLog: FaultLog = (message, cause) => {
-  console.error(message, cause);
+  console.error(redactText(message), redactForLog(cause));
 };
 
 const INTERNAL_MESSAGE =

@@ -16,6 +16,7 @@ import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from './ima
 import { createIntake, type Intake } from './intake.ts';
 import type { IngestLog, IngestStore, MailSubmitter } from './ports.ts';
 import { createInboundRouter, type InboundEndpoint } from './webhooks/router.ts';
+import { redactFields } from '../domain/log-redaction.ts';
 
 export type { ImapMailboxConfig, ImapPoller, ImapPollerStatus } from './imap/poller.ts';
 export type { Intake, IntakeOutcome } from './intake.ts';
@@ -73,7 +74,7 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
   };
 }
 
-/** A structured log on stderr, one JSON object per line. */
+/** A structured log on stderr, one JSON object per line, addresses redacted. */
 export const stderrIngestLog: IngestLog = {
   info: (fields, message) => writeLine('info', fields, message),
   warn: (fields, message) => writeLine('warn', fields, message),
@@ -81,7 +82,7 @@ export const stderrIngestLog: IngestLog = {
 };
 
 function writeLine(level: string, fields: Record<string, unknown>, message: string): void {
-  process.stderr.write(
-    `${JSON.stringify({ level, time: new Date().toISOString(), msg: message, ...fields })}\n`,
-  );
+  // §14: no address in clear (a sender, a mailbox user, a Message-ID in a dedupe key).
+  const line = redactFields({ level, time: new Date().toISOString(), msg: message, ...fields });
+  process.stderr.write(`${JSON.stringify(line)}\n`);
 }

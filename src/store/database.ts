@@ -28,6 +28,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely
   // WAL + NORMAL survives a killed process (only an OS crash may lose the last commits, never tear one).
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // §14: what a write frees (an erased row's old bytes, incinerated mail) is zeroed, not left in
+  // free pages; an erase then truncates the WAL (sqlite-erasure.ts). Cost: docs/architecture.md.
+  sqlite.pragma('secure_delete = ON');
   // Checkpoints (copying the WAL into the database file, with an fsync) run on a thread of their
   // own, so no request waits for one; this connection only checkpoints if that thread falls far
   // behind. Durability is the WAL's and is unchanged.

@@ -2,6 +2,7 @@
  * CorpusStore over Kysely (SQLite via better-sqlite3; plain SQL that PostgreSQL can follow). Keeps the
  * parsed evidence as JSON, a case-folded haystack of the message's parts for substring prefilters
  * (`instr`), and the sender address for sender history. Every query is scoped by tenant (§13.2).
+ * Raw-mail retention and a §14 erase rewrite rows in place (`discardText`, `erase`).
  * Deliberately not here: matching, reading, deciding retention (the caller passes `olderThan`).
  */
 import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
@@ -13,6 +14,8 @@ import type {
   CorpusStore,
   ReadingSummary,
 } from '../domain/triage/corpus.ts';
+import { discardedMessage } from '../domain/triage/corpus.ts';
+import { erasedKey, scrubJson, scrubText, textMentions } from '../domain/definitions/scrub.ts';
 import { MAIL_PARTS } from '../domain/mail/mail-message.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { partText } from '../domain/mail/parts.ts';
@@ -30,6 +33,8 @@ interface CorpusTables {
     reading: string | null;
     evidence: string;
     haystack: string;
+    text_discarded_at: string | null;
+    outcome: string | null;
   };
 }
 
@@ -48,6 +53,7 @@ export class SqliteCorpusStore implements CorpusStore {
   async remember(tenant: TenantId, entry: CorpusEntry): Promise<void> {
     const reading = entry.lastReading === null ? null : JSON.stringify(entry.lastReading);
     const evidence = JSON.stringify(entry.message);
+    const outcome = entry.outcome === undefined ? undefined : JSON.stringify(entry.outcome);
     await this.#db
       .insertInto('corpus_messages')
       .values({
@@ -60,12 +66,18 @@ export class SqliteCorpusStore implements CorpusStore {
         reading,
         evidence,
         haystack: haystackOf(entry.message),
+        outcome: outcome ?? null,
       })
       .onConflict((oc) =>
         oc.columns(['tenant', 'key']).doUpdateSet((eb) => ({
           task_id: entry.taskId === null ? eb.ref('corpus_messages.task_id') : eb.val(entry.taskId),
           reading: reading === null ? eb.ref('corpus_messages.reading') : eb.val(reading),
           evidence,
+          haystack: haystackOf(entry.message),
+          from_address: entry.message.from?.address.toLowerCase() ?? null,
+          // The message was read again from its text: it is kept again from now on.
+          text_discarded_at: null,
+          outcome: outcome === undefined ? eb.ref('corpus_messages.outcome') : eb.val(outcome),
         })),
       )
       .execute();
@@ -140,6 +152,73 @@ export class SqliteCorpusStore implements CorpusStore {
     return Number(result.numDeletedRows);
   }
 
+  async discardText(tenant: TenantId, olderThan: string, at: string): Promise<number> {
+    let n = 0;
+    for (;;) {
+      const rows = await this.#select(tenant)
+        .where('seen_at', '<', olderThan)
+        .where('text_discarded_at', 'is', null)
+        .orderBy('seq')
+        .limit(DEFAULT_PAGE)
+        .execute();
+      for (const row of rows) {
+        const kept = discardedMessage(JSON.parse(row.evidence) as MailMessage);
+        await this.#db
+          .updateTable('corpus_messages')
+          .set({ evidence: JSON.stringify(kept), haystack: '', from_address: null, text_discarded_at: at })
+          .where('tenant', '=', tenant)
+          .where('seq', '=', row.seq)
+          .execute();
+      }
+      n += rows.length;
+      if (rows.length < DEFAULT_PAGE) return n;
+    }
+  }
+
+  async erase(tenant: TenantId, identifier: string): Promise<number> {
+    let n = 0;
+    let after = 0;
+    for (;;) {
+      const rows = await this.#select(tenant)
+        .where('seq', '>', after)
+        .orderBy('seq')
+        .limit(DEFAULT_PAGE)
+        .execute();
+      for (const row of rows) {
+        const texts = [
+          row.key,
+          row.message_id,
+          row.from_address,
+          row.reading,
+          row.evidence,
+          row.haystack,
+          row.outcome,
+        ];
+        if (!texts.some((t) => t !== null && textMentions(t, identifier))) continue;
+        const json = (t: string | null) =>
+          t === null ? null : JSON.stringify(scrubJson(JSON.parse(t), identifier));
+        await this.#db
+          .updateTable('corpus_messages')
+          .set({
+            // The key must stay unique and is looked up again by Message-ID: a digest names the row.
+            key: textMentions(row.key, identifier) ? erasedKey(row.key) : row.key,
+            message_id: row.message_id === null ? null : scrubText(row.message_id, identifier),
+            from_address: row.from_address === null ? null : scrubText(row.from_address, identifier),
+            reading: json(row.reading),
+            evidence: json(row.evidence)!,
+            haystack: scrubText(row.haystack, identifier),
+            outcome: json(row.outcome),
+          })
+          .where('tenant', '=', tenant)
+          .where('seq', '=', row.seq)
+          .execute();
+        n++;
+      }
+      if (rows.length < DEFAULT_PAGE) return n;
+      after = rows[rows.length - 1]!.seq;
+    }
+  }
+
   #select(tenant: TenantId) {
     return this.#db.selectFrom('corpus_messages').selectAll().where('tenant', '=', tenant);
   }
@@ -160,5 +239,7 @@ function toRecord(row: Row): CorpusRecord {
     seenAt: row.seen_at,
     taskId: row.task_id,
     lastReading: row.reading === null ? null : (JSON.parse(row.reading) as ReadingSummary),
+    textDiscardedAt: row.text_discarded_at,
+    outcome: row.outcome === null ? null : (JSON.parse(row.outcome) as unknown),
   };
 }

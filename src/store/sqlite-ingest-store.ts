@@ -3,9 +3,11 @@
  * A claim inserts a pending row, or takes over a pending row whose lease has run out (a crashed
  * submitter: `retaken`, and `earlierTask` reads the SDK's tasks table for what it left); a live pending
  * row answers `busy` and a done row answers `done`.
+ * A §14 erase (`erase`) renames the claims whose key or source names the identifier.
  * Deliberately not here: parsing, deciding what a dedupe key is (the ingest layer does that).
  */
 import { randomUUID } from 'node:crypto';
+import { erasedKey, scrubText, textMentions } from '../domain/definitions/scrub.ts';
 import type { Kysely } from 'kysely';
 import type {
   ClaimRequest,
@@ -180,6 +182,34 @@ export class SqliteIngestStore implements IngestStore {
       .where('dedupe_key', '=', dedupeKey)
       .where('claim_id', '=', claimId)
       .execute();
+  }
+
+  /**
+   * §14: a claim whose dedupe key (a Message-ID) or source names `identifier` keeps its place
+   * under the key's sha256 instead, and its source with "[erased]"; returns how many changed.
+   * The same message arriving again after the erase is then triaged again.
+   */
+  async erase(tenant: TenantId, identifier: string): Promise<number> {
+    const rows = await this.#db
+      .selectFrom('ingest_claims')
+      .select(['dedupe_key', 'source_name'])
+      .where('tenant', '=', tenant)
+      .execute();
+    let n = 0;
+    for (const row of rows) {
+      if (!textMentions(row.dedupe_key, identifier) && !textMentions(row.source_name, identifier)) continue;
+      await this.#db
+        .updateTable('ingest_claims')
+        .set({
+          dedupe_key: textMentions(row.dedupe_key, identifier) ? erasedKey(row.dedupe_key) : row.dedupe_key,
+          source_name: scrubText(row.source_name, identifier),
+        })
+        .where('tenant', '=', tenant)
+        .where('dedupe_key', '=', row.dedupe_key)
+        .execute();
+      n++;
+    }
+    return n;
   }
 
   async release(tenant: TenantId, dedupeKey: string, claimId: string): Promise<void> {

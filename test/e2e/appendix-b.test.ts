@@ -1,11 +1,9 @@
 // Invariant: the worked example of Appendix B runs end to end with the real @a2a-js/sdk client over HTTP, in one process and with agent and authority as separate processes.
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SendMessageRequest, TaskState, type Task } from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
+import { TaskState, type Task } from '@a2a-js/sdk';
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
-import { sdkClient } from '../support/sdk-client.ts';
+import { sdkClient, send } from '../support/sdk-client.ts';
 import { startChild, startInProcess, type Host } from './host.ts';
 
 const hosts: Host[] = [];
@@ -60,18 +58,6 @@ function renderBlind(fields: LessonField[], suggested: Record<string, unknown> |
 }
 function valueFrom(form: RenderedInput[]): Record<string, string> {
   return Object.fromEntries(form.filter((i) => i.value !== '').map((i) => [i.key, i.value]));
-}
-
-function send(client: Client, opts: object, message: Record<string, unknown>): Promise<Task> {
-  return client
-    .sendMessage(
-      SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', ...message } }),
-      opts,
-    )
-    .then((r) => {
-      if (!('id' in r)) throw new Error('expected a task');
-      return r;
-    });
 }
 
 function reportOf(task: Task): Record<string, any> {

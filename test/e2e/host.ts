@@ -74,3 +74,33 @@ export async function startChild(env: Record<string, string>): Promise<ChildHost
     },
   };
 }
+
+/**
+ * The environment of a server that polls one Dovecot mailbox and serves the inbound webhooks of the
+ * demo tenant (MAILBOXES, INBOUND_WEBHOOKS), with the secrets in the variables those settings name.
+ */
+export function mailPipelineEnv(
+  imap: { readonly host: string; readonly port: number; readonly user: string; readonly password: string },
+  options: { readonly mailbox: string; readonly inboundToken: string; readonly mailgunSigningKey: string },
+): Record<string, string> {
+  return {
+    MAILBOXES: JSON.stringify([
+      {
+        name: options.mailbox,
+        tenant: 'demo',
+        host: imap.host,
+        port: imap.port,
+        secure: false,
+        startTls: false,
+        user: imap.user,
+        passwordEnv: 'E2E_IMAP_PASSWORD',
+      },
+    ]),
+    E2E_IMAP_PASSWORD: imap.password,
+    INBOUND_WEBHOOKS: JSON.stringify([
+      { tenant: 'demo', tokenEnv: 'E2E_INBOUND_TOKEN', mailgunSigningKeyEnv: 'E2E_MG_KEY' },
+    ]),
+    E2E_INBOUND_TOKEN: options.inboundToken,
+    E2E_MG_KEY: options.mailgunSigningKey,
+  };
+}

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDovecot, type Dovecot } from '../support/dovecot.ts';
 import { waitFor } from '../support/ingest.ts';
-import { startInProcess, type Host } from './host.ts';
+import { mailPipelineEnv, startInProcess, type Host } from './host.ts';
 
 const TOKEN = 'e2e-inbound-token-5f0c1d2e';
 const MG = JSON.parse(
@@ -24,26 +24,9 @@ let host: Host;
 
 beforeAll(async () => {
   dovecot = await startDovecot();
-  host = await startInProcess({
-    MAILBOXES: JSON.stringify([
-      {
-        name: 'e2e',
-        tenant: 'demo',
-        host: dovecot.host,
-        port: dovecot.port,
-        secure: false,
-        startTls: false,
-        user: dovecot.user,
-        passwordEnv: 'E2E_IMAP_PASSWORD',
-      },
-    ]),
-    E2E_IMAP_PASSWORD: dovecot.password,
-    INBOUND_WEBHOOKS: JSON.stringify([
-      { tenant: 'demo', tokenEnv: 'E2E_INBOUND_TOKEN', mailgunSigningKeyEnv: 'E2E_MG_KEY' },
-    ]),
-    E2E_INBOUND_TOKEN: TOKEN,
-    E2E_MG_KEY: MG._signingKey,
-  });
+  host = await startInProcess(
+    mailPipelineEnv(dovecot, { mailbox: 'e2e', inboundToken: TOKEN, mailgunSigningKey: MG._signingKey }),
+  );
 });
 afterAll(async () => {
   await host?.close();

@@ -3,6 +3,8 @@
  * token on every call, the Learnables extension requested or not, and the A2A-Extensions header of
  * the last response kept (the Client API does not expose response headers).
  */
+import { randomUUID } from 'node:crypto';
+import { SendMessageRequest, type Task } from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -49,4 +51,17 @@ export async function sdkClient(
         : ServiceParameters.create(withA2AExtensions(EXTENSION_URI), auth),
   };
   return { client, opts, echoed: () => echoed };
+}
+
+/** SendMessage of a user message (wire JSON fields), expecting a task back. */
+export function send(client: Client, opts: object, message: Record<string, unknown>): Promise<Task> {
+  return client
+    .sendMessage(
+      SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', ...message } }),
+      opts,
+    )
+    .then((r) => {
+      if (!('id' in r)) throw new Error('expected a task');
+      return r;
+    });
 }

@@ -45,6 +45,10 @@ ${COMMON_USAGE}`,
         `Tombstoned ${r.tombstonedVersions.length} earlier version(s); their history rows remain, marked tombstoned.`,
       );
       io.out(`Forgot ${r.peopleForgotten} person handle(s).`);
+      // §14: what the erase changed in every store it reached.
+      io.out('Changed, per store:');
+      for (const s of r.stores)
+        io.out(`  ${s.store}: ${s.changed < 0 ? 'not finished (a reader held it)' : s.changed}`);
     } finally {
       await k.close();
     }

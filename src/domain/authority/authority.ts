@@ -7,6 +7,7 @@ import type { Activation, PinnedDefinition, VersionId } from '../definitions/def
 import type { LearnableDescriptor } from '../learnables/learnable.ts';
 import type { Lesson, LessonResult } from './lesson.ts';
 import type { Principal } from './principal.ts';
+import type { ErasedFrom } from './eraser.ts';
 
 /**
  * An activation as shown to people: taughtBy resolved to the handle (or "[erased]"), and `writer`,
@@ -42,6 +43,8 @@ export interface EraseResult {
   readonly activated: ActivationResult | null;
   readonly tombstonedVersions: readonly VersionId[];
   readonly peopleForgotten: number;
+  /** §14: what the erase changed in every store and cache that can hold the identifier, in order. */
+  readonly stores: readonly ErasedFrom[];
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   type ObjectReader,
 } from '../definitions/object-cache.ts';
 import { ERASED, textMentions } from '../definitions/scrub.ts';
+import type { ErasedFrom, Eraser } from './eraser.ts';
 import {
   applyChanges,
   buildVersion,
@@ -84,6 +85,8 @@ export interface AuthorityOptions {
   readonly isServiceAccount?: (tenant: TenantId, name: string) => Promise<boolean>;
   /** Shared object cache (defaults to a private one). */
   readonly objectCache?: ObjectCache;
+  /** §14: every other store and cache an erase must reach, called in order after the tombstones. */
+  readonly erasers?: readonly Eraser[];
 }
 
 export function createAuthority(options: AuthorityOptions): Authority {
@@ -523,7 +526,7 @@ export function createAuthority(options: AuthorityOptions): Authority {
       };
       const nameMentions = (name: string) => textMentions(name, identifier);
 
-      return write(tenant, async () => {
+      const done = await write(tenant, async () => {
         const { head, base, n } = await headState(tenant);
         const reader = readerFor(tenant);
         const dead = new Set(await store.tombstonedVersionIds(tenant));
@@ -582,6 +585,13 @@ export function createAuthority(options: AuthorityOptions): Authority {
         const peopleForgotten = await store.erasePerson(tenant, identifier);
         return { done: { activated, tombstonedVersions: tombstoned, peopleForgotten } };
       });
+      // §14: erase means everywhere: each store and cache beyond the definitions, and its count.
+      const stores: ErasedFrom[] = [
+        { store: 'definition versions tombstoned', changed: done.tombstonedVersions.length },
+        { store: 'person handles', changed: done.peopleForgotten },
+      ];
+      for (const e of options.erasers ?? []) stores.push(...(await e.erase(tenant, identifier)));
+      return { ...done, stores };
     },
 
     async import(tenant, principal, input) {

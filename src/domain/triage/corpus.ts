@@ -31,6 +31,13 @@ export interface CorpusRecord {
   /** The task that last read it, when it was read inside a task. */
   readonly taskId: string | null;
   readonly lastReading: ReadingSummary | null;
+  /**
+   * When the message's text was discarded (RAW_MAIL_RETENTION_DAYS, §14), else null. `message`
+   * then keeps only its Message-ID, content hash and date.
+   */
+  readonly textDiscardedAt: string | null;
+  /** What a task parked on this message needs to be answered without its text (opaque here). */
+  readonly outcome: unknown;
 }
 
 export interface CorpusEntry {
@@ -39,6 +46,8 @@ export interface CorpusEntry {
   readonly seenAt: string;
   readonly taskId: string | null;
   readonly lastReading: ReadingSummary | null;
+  /** Kept for a task parked in input-required (opaque to the store); undefined keeps what is there. */
+  readonly outcome?: unknown;
 }
 
 export interface CorpusListOptions {
@@ -77,6 +86,32 @@ export interface CorpusStore {
   count(tenant: TenantId): Promise<number>;
   /** Delete messages first seen before `olderThan` (ISO-8601); returns how many. */
   purge(tenant: TenantId, olderThan: string): Promise<number>;
+  /**
+   * Raw-mail retention (§14): discard the text of messages first seen before `olderThan`, keeping
+   * the key, Message-ID, content hash, date, reading, task and kept outcome; returns how many.
+   */
+  discardText(tenant: TenantId, olderThan: string, at: string): Promise<number>;
+  /** §14: replace `identifier` with "[erased]" in every kept message; returns how many changed. */
+  erase(tenant: TenantId, identifier: string): Promise<number>;
+}
+
+/** What a message keeps once its text is discarded: enough to name it, nothing it said. */
+export function discardedMessage(m: Pick<MailMessage, 'messageId' | 'contentHash' | 'date'>): MailMessage {
+  return {
+    messageId: m.messageId,
+    contentHash: m.contentHash,
+    from: null,
+    replyTo: [],
+    to: [],
+    cc: [],
+    subject: '',
+    date: m.date,
+    body: '',
+    attachments: [],
+    isReply: false,
+    isForward: false,
+    isAutomated: false,
+  };
 }
 
 /** The corpus key of a message: its Message-ID, else the hash of its content. */
@@ -98,4 +133,25 @@ export async function* scanCorpus(
     yield* page.records;
     cursor = page.next;
   } while (cursor !== null);
+}
+
+/**
+ * §14: what show-back and a dry run say of a message whose text was discarded under
+ * RAW_MAIL_RETENTION_DAYS: when it was read, and why it cannot be read again.
+ */
+export function discardedSentence(
+  record: Pick<CorpusRecord, 'key' | 'messageId' | 'seenAt'>,
+  retentionDays: number | undefined,
+): string {
+  const name =
+    record.messageId === null
+      ? `with content hash ${record.key.replace(/^sha256:/, '')}`
+      : `<${record.messageId}>`;
+  const after =
+    retentionDays === undefined
+      ? 'after the raw-mail retention (RAW_MAIL_RETENTION_DAYS)'
+      : retentionDays === 0
+        ? 'once it was read (RAW_MAIL_RETENTION_DAYS=0)'
+        : `after ${retentionDays} ${retentionDays === 1 ? 'day' : 'days'} (RAW_MAIL_RETENTION_DAYS)`;
+  return `The message ${name} was read on ${record.seenAt.slice(0, 10)}; its text was discarded ${after}, so it cannot be read again.`;
 }

@@ -18,7 +18,7 @@ import { canonicalJson, isPlainObject } from '../json.ts';
 import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/learnable.ts';
 import type { TenantId } from '../tenant.ts';
 import { compileMatcher } from './compile-matcher.ts';
-import { scanCorpus, type CorpusStore } from './corpus.ts';
+import { discardedSentence, scanCorpus, type CorpusRecord, type CorpusStore } from './corpus.ts';
 import { definitionMarks } from './definition-marks.ts';
 import type { IndexedMark, Matcher } from './matcher.ts';
 import type { MatcherCache } from './matcher-cache.ts';
@@ -71,6 +71,10 @@ export interface DryRunResult {
   /** How many messages would change from one entry to another, or lose their settled entry. */
   readonly conflicts: number;
   readonly changes: readonly DryRunChange[];
+  /** §14: kept messages whose text was discarded (RAW_MAIL_RETENTION_DAYS), so not evaluated. */
+  readonly discarded: number;
+  /** Says so in words when `discarded` > 0. */
+  readonly discardedNote?: string;
 }
 
 export interface DryRunDeps {
@@ -80,6 +84,8 @@ export interface DryRunDeps {
   readonly settings: LearnableSettings;
   readonly matcherCache: MatcherCache;
   readonly clock: Clock;
+  /** RAW_MAIL_RETENTION_DAYS, named when a message's text was discarded. */
+  readonly rawMailRetentionDays?: number;
 }
 
 export async function dryRun(
@@ -143,7 +149,16 @@ export async function dryRun(
   };
   const total = await deps.corpus.count(tenant);
   if (absorbed.outcome === 'unchanged') {
-    return { ...base, total, matches: 0, examples: [], newlySettled: 0, conflicts: 0, changes: [] };
+    return {
+      ...base,
+      total,
+      matches: 0,
+      examples: [],
+      newlySettled: 0,
+      conflicts: 0,
+      changes: [],
+      discarded: 0,
+    };
   }
 
   const scratch = scratchDefinition(
@@ -182,7 +197,15 @@ export async function dryRun(
       (id) => id,
     );
 
+  let discarded = 0;
+  let firstDiscarded: CorpusRecord | null = null;
   for await (const record of scanCorpus(deps.corpus, tenant)) {
+    if (record.textDiscardedAt !== null) {
+      // §14: its text is gone; counting it as read would report a reading that never happened.
+      discarded++;
+      firstDiscarded ??= record;
+      continue;
+    }
     const m = record.message;
     const afterHits = after.match(m);
     const then = read(active.definition, before, m);
@@ -215,7 +238,13 @@ export async function dryRun(
       }
     }
   }
-  return { ...base, total, matches, examples, newlySettled, conflicts, changes };
+  const note =
+    firstDiscarded === null
+      ? {}
+      : {
+          discardedNote: `${discarded} of the ${total} messages kept could not be evaluated. ${discardedSentence(firstDiscarded, deps.rawMailRetentionDays)}${discarded > 1 ? ` The text of the other ${discarded - 1} was discarded likewise.` : ''}`,
+        };
+  return { ...base, total, matches, examples, newlySettled, conflicts, changes, discarded, ...note };
 }
 
 /** The active definition with one entry replaced: what absorbing the lesson would activate. */

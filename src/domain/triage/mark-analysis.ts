@@ -96,6 +96,21 @@ export function forgetAnalyses(): void {
   remembered.clear();
 }
 
+/**
+ * §14: forgets the analyses of sources `mentions` picks (a source may hold an erased identifier);
+ * returns how many.
+ */
+export function forgetAnalysesOf(mentions: (source: string) => boolean): number {
+  let n = 0;
+  for (const source of remembered.keys()) {
+    if (mentions(source)) {
+      remembered.delete(source);
+      n++;
+    }
+  }
+  return n;
+}
+
 /** How many sources `analysedRegex` has analysed on this thread (tests and diagnostics). */
 export function analysesMade(): number {
   return made;

@@ -70,6 +70,11 @@ export interface MatcherCache {
   ): Promise<Matcher>;
   /** Versions currently compiled, least recently used first. */
   readonly versions: () => readonly string[];
+  /**
+   * §14: drops every compiled matcher (they hold mark sources, which may hold an erased
+   * identifier); the next task compiles its version again. Returns how many were dropped.
+   */
+  forgetAll(): number;
 }
 
 export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
@@ -175,6 +180,12 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
       return matcher;
     },
     versions: () => [...cache.keys()],
+    forgetAll() {
+      const n = cache.size;
+      cache.clear();
+      latest = null;
+      return n;
+    },
   };
   return cache_;
 }

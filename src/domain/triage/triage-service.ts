@@ -17,12 +17,19 @@
  */
 import type { Authority } from '../authority/authority.ts';
 import { systemClock, type Clock } from '../clock.ts';
+import { DomainError } from '../errors.ts';
 import type { PinnedDefinition } from '../definitions/definition.ts';
 import type { EntryContent, Learnable, LearnableSettings } from '../learnables/learnable.ts';
 import { suggestionValueFor } from '../learnables/suggestion-values.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
 import type { TenantId } from '../tenant.ts';
-import { corpusKey, type CorpusRecord, type CorpusStore, type ReadingSummary } from './corpus.ts';
+import {
+  corpusKey,
+  discardedSentence,
+  type CorpusRecord,
+  type CorpusStore,
+  type ReadingSummary,
+} from './corpus.ts';
 import { createCorpusProbe } from './corpus-probe.ts';
 import { dryRun, type DryRunLesson, type DryRunResult } from './dry-run.ts';
 import type { Matcher } from './matcher.ts';
@@ -75,6 +82,8 @@ export type RecheckKey =
 export interface TriageSettings extends LearnableSettings {
   /** Days a message is kept in the corpus (§13.1); undefined keeps messages until purged by hand. */
   readonly corpusRetentionDays?: number;
+  /** RAW_MAIL_RETENTION_DAYS (§14), named when show-back or a dry run meets a discarded message. */
+  readonly rawMailRetentionDays?: number;
 }
 
 export interface TriageServiceDeps {
@@ -110,6 +119,15 @@ export interface TriageService {
   recordAnswer(tenant: TenantId, message: MailMessage, collection: string, entry: string): Promise<void>;
   /** Delete corpus messages older than the retention setting; returns how many. */
   purgeExpired(tenant: TenantId): Promise<number>;
+  /**
+   * §14, §10.3: what a task parked in input-required is answered from once its mail was
+   * discarded: the outcome read on its pinned version when it parked, and the message as kept
+   * (Message-ID, content hash). Null when none was kept for `taskId`.
+   */
+  keptOutcome(
+    tenant: TenantId,
+    taskId: string,
+  ): Promise<{ outcome: TriageOutcome; message: MailMessage } | null>;
 }
 
 /** Most entries a teach block lists (candidates first); a client may still name any entry. */
@@ -252,20 +270,25 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       }
       // §13.1: keep what was read, so later lessons can be dry-run against it.
       const existing = await deps.corpus.get(tenant, key);
+      const outcome: TriageOutcome = {
+        pin: { definitionVersion: pinned.definitionVersion, versionId: pinned.definition.versionId },
+        reading,
+        questions,
+        key,
+      };
       await deps.corpus.remember(tenant, {
         key,
         message,
         seenAt: existing?.seenAt ?? clock.now(),
         taskId: options.taskId ?? null,
         lastReading: mergeSummary(existing, summarise(reading)),
+        // §14: a task that asks keeps its reading, so it can be answered once its mail is discarded.
+        ...(options.taskId === undefined
+          ? {}
+          : { outcome: questions.length === 0 ? null : keptForm(outcome) }),
       });
       await maybePurge(tenant);
-      return {
-        pin: { definitionVersion: pinned.definitionVersion, versionId: pinned.definition.versionId },
-        reading,
-        questions,
-        key,
-      };
+      return outcome;
     },
 
     async recheck(tenant, k) {
@@ -278,6 +301,15 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         else if ('taskId' in k) record = await deps.corpus.findByTaskId(tenant, k.taskId);
         else record = await deps.corpus.get(tenant, k.key);
         if (record === null) return null;
+        // §14: past RAW_MAIL_RETENTION_DAYS the text is gone, and show-back says so.
+        if (record.textDiscardedAt !== null)
+          throw new DomainError(
+            'MESSAGE_TEXT_DISCARDED',
+            discardedSentence(record, deps.settings.rawMailRetentionDays),
+            {
+              details: { key: record.key, readAt: record.seenAt, discardedAt: record.textDiscardedAt },
+            },
+          );
         message = record.message;
       }
       // §11: under the version active now (asked fresh, never a cached head); never pinned, never asks, never proposes.
@@ -317,6 +349,9 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
           settings: deps.settings,
           matcherCache: deps.matcherCache,
           clock,
+          ...(deps.settings.rawMailRetentionDays === undefined
+            ? {}
+            : { rawMailRetentionDays: deps.settings.rawMailRetentionDays }),
         },
         tenant,
         lesson,
@@ -324,6 +359,40 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     },
 
     purgeExpired,
+
+    async keptOutcome(tenant, taskId) {
+      const record = await deps.corpus.findByTaskId(tenant, taskId);
+      const kept = record?.outcome;
+      if (record === null || kept === null || kept === undefined) return null;
+      const outcome = kept as Omit<TriageOutcome, 'questions'> & {
+        questions: Omit<TriageQuestion, 'choices'>[];
+      };
+      // §10.3: the choices are the pinned version's entries, as when the task parked.
+      const definition = await deps.definitions.load(tenant, outcome.pin.versionId);
+      const questions = outcome.questions.flatMap((q) => {
+        const learnable = deps.learnables.find((l) => l.collection === q.collection);
+        return learnable === undefined
+          ? []
+          : [withChoices(q, learnable, definition.collections.get(q.collection))];
+      });
+      return { outcome: { ...outcome, questions }, message: record.message };
+    },
+  };
+}
+
+/**
+ * The outcome as kept in the corpus: each question without its choices (every entry of the
+ * collection, rebuilt from the pinned version on the way back; JSON would also lose the getter).
+ */
+function keptForm(outcome: TriageOutcome): unknown {
+  return {
+    ...outcome,
+    questions: outcome.questions.map((q) => ({
+      collection: q.collection,
+      text: q.text,
+      teach: q.teach,
+      ...(q.noSuggestion === undefined ? {} : { noSuggestion: q.noSuggestion }),
+    })),
   };
 }
 

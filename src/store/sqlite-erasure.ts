@@ -1,0 +1,73 @@
+/**
+ * §14 erase over the SQLite file beyond the definitions (which their own store tombstones): the
+ * corpus of seen messages, the SDK's task history, status messages and artifacts, and the ingest
+ * ledger, each with its count; then `bytesGone`, which makes the bytes really leave the file.
+ *
+ * Why `bytesGone` is needed: a rewritten row's old bytes stay in the page's free space, in freed
+ * pages and in the write-ahead log. `openDatabase` turns on `secure_delete` (freed space is
+ * zeroed as it is freed) and `bytesGone` runs `wal_checkpoint(TRUNCATE)`, which copies the WAL into
+ * the file and truncates it to zero bytes. Costs are measured in docs/architecture.md.
+ *
+ * Deliberately not here: the in-memory caches (the composition root registers their erasers).
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Eraser } from '../domain/authority/eraser.ts';
+import type { SqliteCorpusStore } from './sqlite-corpus-store.ts';
+import type { SqliteIngestStore } from './sqlite-ingest-store.ts';
+import { eraseFromTasks } from './sqlite-task-mail.ts';
+
+export interface SqliteErasersDeps {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
+  readonly db: Kysely<any>;
+  readonly corpus: Pick<SqliteCorpusStore, 'erase'>;
+  readonly ingest: Pick<SqliteIngestStore, 'erase'>;
+  /** ISO-8601 now, stamped on each dropped part. */
+  readonly now: () => string;
+}
+
+/** The stores in the SQLite file, in the order an erase visits them. */
+export function sqliteErasers(deps: SqliteErasersDeps): Eraser[] {
+  return [
+    {
+      erase: async (tenant, identifier) => [
+        { store: 'corpus messages', changed: await deps.corpus.erase(tenant, identifier) },
+      ],
+    },
+    {
+      async erase(tenant, identifier) {
+        const r = await eraseFromTasks(deps.db, tenant, identifier, deps.now());
+        return [
+          { store: 'tasks (history, status messages, artifacts)', changed: r.tasks },
+          { store: 'task message parts whose bytes were dropped', changed: r.partsDropped },
+        ];
+      },
+    },
+    {
+      erase: async (tenant, identifier) => [
+        { store: 'ingest claims', changed: await deps.ingest.erase(tenant, identifier) },
+      ],
+    },
+  ];
+}
+
+/**
+ * The last eraser: folds the write-ahead log into the file and truncates it, so the old bytes of
+ * every rewritten row are gone from disk (with `secure_delete`, from the file's free space too).
+ * Counts the WAL frames it copied; a reader holding an old snapshot (another process) can keep
+ * it from finishing, which it reports as -1 (the file's own checkpoints finish the job later).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see SqliteErasersDeps
+export function bytesGone(db: Kysely<any>): Eraser {
+  return {
+    async erase() {
+      const { rows } = await sql<{
+        busy: number;
+        log: number;
+        checkpointed: number;
+      }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+      const r = rows[0];
+      const changed = r === undefined || r.busy !== 0 ? -1 : r.checkpointed;
+      return [{ store: 'write-ahead log frames folded in and truncated', changed }];
+    },
+  };
+}

@@ -1,0 +1,266 @@
+// Invariant (§14): after an erase and a stop, a personal identifier that reached the server by every path (A2A file, text and data parts, IMAP, each inbound webhook, a lesson, a reason, a CLI import, show-back) is in no file of the data directory, WAL and SHM included, in plain text or in base64 at any alignment; the erase reports what it changed per store; and no log line of the run carries it.
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
+import { execFile } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskState } from '@a2a-js/sdk';
+import { startDovecot, type Dovecot } from '../support/dovecot.ts';
+import { waitFor } from '../support/ingest.ts';
+import { sdkClient, send } from '../support/sdk-client.ts';
+import { mailPipelineEnv, startInProcess, tempDataDir, type Host } from './host.ts';
+
+const ID = 'billing@origin.example';
+const TOKEN = 'e2e-inbound-token-erase-7c1d';
+const MG_KEY = 'key-erase-e2e-4b1f9a';
+
+/** A pre-alert from the identifier, naming it in the body and in a base64-encoded attachment. */
+function eml(n: number): string {
+  const note = Buffer.from(`Questions to ${ID}, please.\r\n`).toString('base64');
+  return [
+    `From: Origin Billing <${ID}>`,
+    'To: imports@warehouse.example',
+    `Subject: Pre-alert PA-${n}`,
+    // A Message-ID holding the address, as many mailers write them: it reaches the ingest ledger.
+    `Message-ID: <2026120100${n}.${ID}>`,
+    'Date: Tue, 01 Dec 2026 09:00:00 +0000',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/mixed; boundary="b1"',
+    '',
+    '--b1',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    `HAWB 176-1234567${n}. Reply to ${ID}.`,
+    '--b1',
+    'Content-Type: text/plain; name="note.txt"',
+    'Content-Disposition: attachment; filename="note.txt"',
+    'Content-Transfer-Encoding: base64',
+    '',
+    note,
+    '--b1--',
+    '',
+  ].join('\r\n');
+}
+
+/** Every way the identifier can sit in a file: as typed, lower- and upper-cased, base64 at the three alignments. */
+function forms(id: string): { name: string; bytes: Buffer }[] {
+  const out = [
+    { name: 'plain', bytes: Buffer.from(id) },
+    { name: 'upper', bytes: Buffer.from(id.toUpperCase()) },
+    { name: 'utf-16le', bytes: Buffer.from(id, 'utf16le') },
+  ];
+  for (let shift = 0; shift < 3; shift++) {
+    // Encode with `shift` bytes before it and keep the characters its own bytes alone decide.
+    const b64 = Buffer.concat([Buffer.alloc(shift, 0x41), Buffer.from(id)]).toString('base64');
+    const from = Math.ceil((shift * 8) / 6);
+    const to = Math.floor(((shift + id.length) * 8) / 6);
+    out.push({ name: `base64+${shift}`, bytes: Buffer.from(b64.slice(from, to)) });
+  }
+  return out;
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+function count(haystack: Buffer, needle: Buffer): number {
+  let n = 0;
+  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) n++;
+  return n;
+}
+
+function hitsIn(dir: string, id: string): string[] {
+  const hits: string[] = [];
+  for (const file of filesUnder(dir)) {
+    const bytes = readFileSync(file);
+    for (const f of forms(id)) {
+      const n = count(bytes, f.bytes);
+      if (n > 0) hits.push(`${file.slice(dir.length + 1)}: ${n}× ${f.name}`);
+    }
+  }
+  return hits;
+}
+
+const data = tempDataDir();
+const importDir = tempDataDir();
+let closed = false;
+const logged: string[] = [];
+let dovecot: Dovecot;
+let host: Host;
+const restore: (() => void)[] = [];
+
+/** Everything written to stdout, stderr and the console while the server runs, kept to search. */
+function captureLogs(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    const write = stream.write.bind(stream);
+    stream.write = (chunk: unknown, ...rest: unknown[]) => {
+      logged.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+    };
+    restore.push(() => (stream.write = write));
+  }
+  for (const level of ['log', 'info', 'warn', 'error'] as const) {
+    const original = console[level];
+    console[level] = (...args: unknown[]) => {
+      logged.push(
+        args.map((a) => (a instanceof Error ? `${a.message}\n${a.stack ?? ''}` : String(a))).join(' '),
+      );
+      original(...args);
+    };
+    restore.push(() => (console[level] = original));
+  }
+}
+
+beforeAll(async () => {
+  dovecot = await startDovecot();
+  captureLogs();
+  host = await startInProcess(
+    mailPipelineEnv(dovecot, { mailbox: 'erase', inboundToken: TOKEN, mailgunSigningKey: MG_KEY }),
+    data.dir,
+  );
+}, 60_000);
+afterAll(async () => {
+  for (const r of restore.splice(0)) r();
+  if (!closed) await host?.close();
+  await dovecot?.dispose();
+  data.remove();
+  importDir.remove();
+});
+
+async function authority(path: string, body: unknown): Promise<any> {
+  const res = await fetch(`${host.url}/authority/v1${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${host.token}` },
+    body: JSON.stringify(body),
+  });
+  const json: any = await res.json();
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function inbound(provider: string, body: string | FormData, contentType?: string): Promise<any> {
+  const res = await fetch(`${host.url}/inbound/v1/${provider}/${TOKEN}`, {
+    method: 'POST',
+    ...(contentType === undefined ? {} : { headers: { 'content-type': contentType } }),
+    body,
+  });
+  const json: any = await res.json();
+  expect(res.status, `${provider}: ${JSON.stringify(json)}`).toBe(200);
+  return json;
+}
+
+describe('erase reaches every copy (§14)', () => {
+  it('leaves the identifier in no file of the data directory and in no log line, and says what it changed per store', async () => {
+    const { client, opts } = await sdkClient(host.url, host.token!);
+
+    // A2A: file part, text part, data part (each parks or settles; each is stored in tasks.history).
+    const byFile = await send(client, opts, {
+      parts: [
+        { raw: Buffer.from(eml(1)).toString('base64'), mediaType: 'message/rfc822', filename: 'pa1.eml' },
+      ],
+    });
+    await send(client, opts, { parts: [{ text: eml(2) }] });
+    await send(client, opts, {
+      parts: [
+        { data: { from: `Origin Billing <${ID}>`, subject: 'Pre-alert PA-3', body: `Reply to ${ID}.` } },
+      ],
+    });
+
+    // Each inbound webhook format.
+    await inbound('rfc822', eml(4), 'message/rfc822');
+    await inbound('postmark', JSON.stringify({ RawEmail: eml(5) }), 'application/json');
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const token = randomBytes(16).toString('hex');
+    const signature = createHmac('sha256', MG_KEY)
+      .update(timestamp + token)
+      .digest('hex');
+    await inbound(
+      'mailgun',
+      new URLSearchParams({ 'body-mime': eml(6), timestamp, token, signature }).toString(),
+      'application/x-www-form-urlencoded',
+    );
+    const sendgrid = new FormData();
+    sendgrid.set('email', eml(7));
+    sendgrid.set('to', 'imports@warehouse.example');
+    await inbound('sendgrid', sendgrid);
+
+    // IMAP, through the real Dovecot.
+    const imap = await dovecot.client();
+    await imap.append('INBOX', eml(8));
+    await imap.logout();
+    await waitFor('the mailbox message to be triaged', async () => {
+      const m = await dovecot.client();
+      const s = await m.status('Processed', { messages: true });
+      await m.logout();
+      return s !== false && s.messages === 1;
+    });
+
+    // A lesson with a reason, a CLI import, and show-back (an artifact that names the sender).
+    await authority('/lessons', {
+      collection: 'customers',
+      entry: 'northgate',
+      value: { pattern: 'billing@origin\\.example', where: 'from' },
+      taughtBy: 'sam@warehouse.example',
+      reason: `${ID} sends the pre-alerts`,
+    });
+    const directory = join(importDir.dir, 'directory.json');
+    writeFileSync(
+      directory,
+      JSON.stringify({ collections: { customers: { brandt: [{ pattern: `cc:${ID}`, where: 'body' }] } } }),
+    );
+    await promisify(execFile)(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'import',
+        directory,
+        '--by',
+        'sam@warehouse.example',
+        '--data-dir',
+        data.dir,
+      ],
+      { env: { ...process.env, DATA_DIR: data.dir } },
+    );
+    const shown = await send(client, opts, { parts: [{ data: { recheck: { taskId: byFile.id } } }] });
+    expect(shown.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(JSON.stringify(shown.artifacts)).toContain(ID);
+    expect(hitsIn(data.dir, ID).length).toBeGreaterThan(0);
+
+    const erased = await authority('/erase', {
+      identifier: ID,
+      taughtBy: 'sam@warehouse.example',
+      reason: `erasure request from ${ID}`,
+    });
+    const stores = erased.stores as { store: string; changed: number }[];
+    const changed = new Map(stores.map((s) => [s.store, s.changed]));
+    expect(changed.get('corpus messages')).toBeGreaterThanOrEqual(8);
+    expect(changed.get('tasks (history, status messages, artifacts)')).toBeGreaterThanOrEqual(9);
+    expect(changed.get('task message parts whose bytes were dropped')).toBeGreaterThanOrEqual(7);
+    expect(changed.get('ingest claims')).toBe(5);
+    expect(changed.get('compiled matchers')).toBeGreaterThan(0);
+    expect(changed.get('write-ahead log frames folded in and truncated')).toBeGreaterThanOrEqual(0);
+
+    // A dry run afterwards no longer prints it.
+    const dry = await authority('/lessons:dry-run', {
+      collection: 'customers',
+      entry: 'gulftrade',
+      value: { pattern: 'origin\\.example', where: 'from' },
+      taughtBy: 'sam@warehouse.example',
+    });
+    expect(dry.total).toBeGreaterThanOrEqual(8);
+    expect(JSON.stringify(dry).toLowerCase()).not.toContain(ID);
+
+    closed = true;
+    await host.close();
+    expect(hitsIn(data.dir, ID)).toEqual([]);
+    const log = logged.join('\n').toLowerCase();
+    expect(log.split(ID).length - 1, 'times the identifier was logged').toBe(0);
+  }, 120_000);
+});
