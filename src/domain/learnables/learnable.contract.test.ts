@@ -1,6 +1,6 @@
 // Invariant: every registered learnable, including one whose value has no `pattern` key, keeps the same contract (§9, §10).
 import { describe, expect, it } from 'vitest';
-import { runLearnableContract } from './contract.ts';
+import { runLearnableContract } from './learnable.contract.ts';
 import { createCustomersLearnable } from './customers/customers.ts';
 import { createKindsLearnable } from './kinds/kinds.ts';
 import { createMappingsLearnable } from './mappings/mappings.ts';
