@@ -8,6 +8,7 @@
  */
 import type { JsonObject } from '../json.ts';
 import type { MailPart } from '../mail/mail-message.ts';
+import type { Reader } from './reader.ts';
 
 /** §6.3 */
 export interface LessonField {
@@ -144,6 +145,12 @@ export interface Learnable {
    * Empty for learnables that do not match text (e.g. mappings).
    */
   marks(entryName: string, content: EntryContent): readonly MarkSource[];
+
+  /**
+   * How this collection is read in a message (reader.ts): its evidence, decision, question and
+   * suggestion. Absent: the collection is taught and stored but never read.
+   */
+  readonly reader?: Reader;
 
   /** Whether the entry content is well formed (used on import and when loading a stored version). */
   validateContent(

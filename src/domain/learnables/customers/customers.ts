@@ -9,6 +9,7 @@
  */
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
+import { customersReader } from './reader.ts';
 
 /** `where` choices for a customer mark, in declaration order (§6.1). */
 export const CUSTOMER_WHERE = ['from', 'subject', 'body', 'attachments', 'any'] as const;
@@ -69,7 +70,7 @@ export function phraseCustomerMark(pattern: string, where: string): string {
 }
 
 export function createCustomersLearnable(): ReturnType<typeof createMarkedLearnable> {
-  return createMarkedLearnable({
+  const learnable = createMarkedLearnable({
     collection: 'customers',
     entryNoun: 'customer',
     textKey: 'pattern',
@@ -89,4 +90,5 @@ export function createCustomersLearnable(): ReturnType<typeof createMarkedLearna
       "Nothing to learn: type the text that gives the customer away (an address or a reference), or the customer's name for a new customer.",
     descriptor: customersDescriptor,
   });
+  return { ...learnable, reader: customersReader(learnable) };
 }

@@ -10,6 +10,7 @@
  */
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
+import { kindsReader } from './reader.ts';
 
 /** `where` choices for a cue, in declaration order. The sender says whose, not what kind. */
 export const KIND_WHERE = ['subject', 'body', 'attachments', 'any'] as const;
@@ -71,7 +72,7 @@ export function phraseCue(cue: string, where: string): string {
 }
 
 export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable> {
-  return createMarkedLearnable({
+  const learnable = createMarkedLearnable({
     collection: 'kinds',
     entryNoun: 'kind of message',
     textKey: 'cue',
@@ -92,4 +93,5 @@ export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable>
       'Nothing to learn: type the words that mark this kind of message, or its name for a new kind.',
     descriptor: kindsDescriptor,
   });
+  return { ...learnable, reader: kindsReader(learnable) };
 }

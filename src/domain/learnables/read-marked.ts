@@ -10,17 +10,62 @@
  * An entry is not penalised for having many marks: only marks that match count. Scores are
  * rounded to three places in the reading; the decision uses exact point counts.
  *
- * Owns: scoring and the wording of a reading. Does not own: matching (the matcher), what a mark
- * is (the learnable), or display names of people (the caller's `resolvePerson`).
+ * `markedReader` makes a learnable's reader (reader.ts) from this rule and the learnable's own
+ * words: the reading, its question, its suggestion, and the reading once a person decided.
+ *
+ * Owns: scoring, the §11 shape of a decided-entry reading, and the wording of a reading. Does not
+ * own: matching (the matcher), what a mark is (the learnable), what evidence a suggestion is drawn
+ * from (the learnable's reader), or display names of people (the caller's `resolvePerson`).
  */
-import type { EntryContent, Learnable, LearnableSettings } from '../learnables/learnable.ts';
+import type { EntryContent, Learnable, LearnableSettings } from './learnable.ts';
 import { MAIL_PARTS, type MailPart } from '../mail/mail-message.ts';
 import { displayText } from './literal-pattern.ts';
-import type { IndexedMark, MarkHit } from './matcher.ts';
-import type { Candidate, CollectionReading, MarkEvidence } from './reading.ts';
+import type { IndexedMark, MarkHit } from '../triage/matcher.ts';
+import type {
+  PersonDecision,
+  Reader,
+  Reading,
+  ResolvePerson,
+  SuggestContext,
+  SuggestOutcome,
+} from './reader.ts';
 
-/** Resolves a stable person id (§14) to what readings show; returns the id when unknown. */
-export type ResolvePerson = (personId: string) => string;
+/** One matched mark, with who taught it and when (§13.4). */
+export interface MarkEvidence {
+  /** The mark as taught (a pattern or cue), phrased by its learnable. */
+  readonly mark: string;
+  /** Where the mark looks (from, subject, body, attachments, any). */
+  readonly where: string;
+  /** The part of this message it matched in. */
+  readonly part: MailPart;
+  /** The text it matched (trimmed to 200 characters). */
+  readonly text: string;
+  /** Display form of the person who taught it (resolved by the authority), or the internal id. */
+  readonly taughtBy: string;
+  readonly taughtAt: string;
+  /** definitionVersion of the activation that added the mark. */
+  readonly activation: number;
+}
+
+export interface Candidate {
+  readonly name: string;
+  readonly label: string;
+  /** Share of all points scored in this collection, rounded to 3 places. */
+  readonly score: number;
+  /** §11: the marks that matched, as taught. */
+  readonly matched: readonly string[];
+  readonly evidence: readonly MarkEvidence[];
+}
+
+/** §11's report of a collection that decides one entry per message: settled, winner, reads, candidates. */
+export interface CollectionReading {
+  readonly collection: string;
+  readonly settled: boolean;
+  readonly winner?: string;
+  /** A sentence a person understands: "Reads as Northgate Motors Ltd, on billing@origin.example". */
+  readonly reads: string;
+  readonly candidates: readonly Candidate[];
+}
 
 /** Collections this small list every entry as a candidate, matched or not (§11's example shows a 0.0). */
 export const LIST_ALL_ENTRIES_UP_TO = 10;
@@ -29,6 +74,8 @@ export const MAX_EVIDENCE_TEXT = 200;
 
 /** The words one collection's readings are phrased in. */
 export interface ReadingWords {
+  /** The question asked when unsettled: "I can't tell whose shipment this is. Who should it go to?" */
+  readonly question: string;
   /** "Still cannot tell whose this is" */
   readonly cannotTell: string;
   /** The sentence for a settled reading, from the winner's label and the evidence. */
@@ -72,7 +119,7 @@ interface Tally {
  * one's are used).
  */
 export function readMarkedCollection(input: {
-  readonly learnable: Learnable;
+  readonly learnable: Pick<Learnable, 'collection' | 'label'>;
   readonly entries: ReadonlyMap<string, EntryContent> | undefined;
   readonly hits: readonly MarkHit[];
   readonly settings: LearnableSettings;
@@ -195,4 +242,85 @@ function unique(xs: readonly string[]): string[] {
     }
   }
   return out;
+}
+
+/** What a marked collection's suggestion needs beyond the reading: the learnable and the context. */
+export type MarkedSuggest = (
+  reading: CollectionReading,
+  learnable: Learnable,
+  context: SuggestContext,
+) => Promise<SuggestOutcome>;
+
+/**
+ * A marked learnable's reader: the shared rule above in the learnable's own words, shown under
+ * `shownAs`, asking `words.question` when unsettled and suggesting through `suggest`.
+ */
+export function markedReader(config: {
+  readonly learnable: Learnable;
+  readonly shownAs: string;
+  readonly words: ReadingWords;
+  readonly suggest: MarkedSuggest;
+}): Reader {
+  const { shownAs, words } = config;
+  return {
+    shownAs,
+    reads: [],
+    read(input) {
+      return asReading(shownAs, readMarkedCollection({ ...input, learnable: config.learnable, words }));
+    },
+    question(reading) {
+      return `${words.question} ${ensureStop(reportOf(reading).reads)}`;
+    },
+    suggest(reading, context) {
+      return config.suggest(reportOf(reading), config.learnable, context);
+    },
+    decided(reading, decision) {
+      const r = reportOf(reading);
+      if (decision === undefined)
+        return { ...reading, report: { ...r, decidedBy: r.settled ? 'rules' : 'nobody' } };
+      return decidedByPerson(reading, r, decision);
+    },
+  };
+}
+
+function decidedByPerson(reading: Reading, r: CollectionReading, decision: PersonDecision): Reading {
+  const label = r.candidates.find((c) => c.name === decision.entry)?.label ?? decision.entry;
+  const reads = `Decided by a person: ${label}`;
+  return {
+    ...reading,
+    report: {
+      ...r,
+      settled: true,
+      winner: decision.entry,
+      reads,
+      decidedBy: 'person',
+      answeredBy: decision.answeredBy,
+      answeredAt: decision.at,
+    },
+    line: reads,
+  };
+}
+
+function asReading(shownAs: string, r: CollectionReading): Reading {
+  return {
+    collection: r.collection,
+    shownAs,
+    settled: r.settled,
+    winner: r.settled ? (r.winner ?? null) : null,
+    settledCount: r.settled ? 1 : 0,
+    decision: { settled: r.settled, winner: r.winner ?? null },
+    likely: r.candidates.filter((c) => c.score > 0).map((c) => c.name),
+    report: r,
+    line: r.reads,
+  };
+}
+
+/** The §11 report a marked reader made (its own shape; opaque to everyone else). */
+export function reportOf(reading: Reading): CollectionReading {
+  return reading.report as CollectionReading;
+}
+
+/** "Reads as X" -> "Reads as X." */
+export function ensureStop(s: string): string {
+  return /[.!?]$/.test(s) ? s : `${s}.`;
 }

@@ -1,10 +1,10 @@
 // Invariant: a kind suggestion from the subject is the phrase before the reference, and a short code (INV, POD) is offered as a whole word, never as a substring of longer words (§8, §13.1).
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
-import { createLearnables, learnableFor } from '../learnables/registry.ts';
-import { mail } from '../../../test/support/definitions.ts';
-import { tokenPattern } from './literal-pattern.ts';
-import { subjectPhraseEvidence } from './suggest.ts';
+import { createLearnables, learnableFor } from '../registry.ts';
+import { mail } from '../../../../test/support/definitions.ts';
+import { tokenPattern } from '../literal-pattern.ts';
+import { subjectPhraseEvidence } from './evidence.ts';
 
 const kinds = learnableFor(createLearnables(), 'kinds')!;
 

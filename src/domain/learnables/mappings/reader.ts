@@ -1,15 +1,35 @@
 /**
- * Manifest readings (§11): for each CSV attachment, the fields found through `mappings`, under the
+ * The mappings reader (§11): for each CSV attachment, the fields found through `mappings`, under the
  * rule its `how` states: each field carries the column headings it has been seen under; headings
  * match case-insensitively ignoring surrounding spaces; the first hit wins (in the order the field
  * learned them); no heading matches, the field comes back empty, unsettled, naming the headings seen.
  *
  * The headings of a field come from its learnable (`headings()`), never from reading its content.
+ * Shown as `manifests`, one reading per CSV attachment; it decides no single entry and never asks.
  */
-import type { EntryContent, Learnable } from '../learnables/learnable.ts';
-import type { MailAttachment, MailMessage } from '../mail/mail-message.ts';
-import { listAnd } from './read-marked.ts';
-import type { ManifestFieldReading, ManifestReading } from './reading.ts';
+import type { EntryContent, Learnable } from '../learnable.ts';
+import type { MailAttachment, MailMessage } from '../../mail/mail-message.ts';
+import { listAnd } from '../read-marked.ts';
+import type { Reader } from '../reader.ts';
+
+export interface ManifestFieldReading {
+  readonly field: string;
+  readonly settled: boolean;
+  /** The heading it was found under, when settled. */
+  readonly column?: string;
+  readonly reads: string;
+  /** Values of that column in the manifest's rows (first 50), when settled. */
+  readonly values?: readonly string[];
+}
+
+export interface ManifestReading {
+  readonly collection: string;
+  readonly settled: boolean;
+  readonly reads: string;
+  readonly attachment: string;
+  readonly headingsSeen: readonly string[];
+  readonly fields: readonly ManifestFieldReading[];
+}
 
 /** Most values of a column kept in a reading. */
 export const MAX_COLUMN_VALUES = 50;
@@ -22,14 +42,35 @@ function quoted(headings: readonly string[]): string {
   return headings.length === 0 ? 'no headings' : listAnd(headings.map((h) => `'${h.trim()}'`));
 }
 
+export function mappingsReader(learnable: Learnable): Reader {
+  return {
+    shownAs: 'manifests',
+    reads: [],
+    read(input) {
+      const manifests = readManifests({ learnable, entries: input.entries, message: input.message });
+      return {
+        collection: learnable.collection,
+        shownAs: 'manifests',
+        settled: manifests.every((m) => m.settled),
+        winner: undefined,
+        settledCount: manifests.reduce((n, m) => n + m.fields.filter((f) => f.settled).length, 0),
+        decision: manifests,
+        likely: [],
+        report: manifests,
+        line: null,
+      };
+    },
+  };
+}
+
 /** One reading per CSV manifest attached to the message. */
 export function readManifests(input: {
-  readonly learnable: Learnable | undefined;
+  readonly learnable: Learnable;
   readonly entries: ReadonlyMap<string, EntryContent> | undefined;
   readonly message: MailMessage;
 }): ManifestReading[] {
   const { learnable, entries, message } = input;
-  const collection = learnable?.collection ?? 'mappings';
+  const collection = learnable.collection;
   const out: ManifestReading[] = [];
   for (const attachment of message.attachments) {
     if (attachment.table === null) continue;
@@ -40,7 +81,7 @@ export function readManifests(input: {
 
 function readOne(
   collection: string,
-  learnable: Learnable | undefined,
+  learnable: Learnable,
   entries: ReadonlyMap<string, EntryContent> | undefined,
   attachment: MailAttachment,
 ): ManifestReading {
@@ -54,7 +95,7 @@ function readOne(
 
   const fields: ManifestFieldReading[] = [];
   for (const [field, content] of entries ?? []) {
-    const known = learnable?.headings?.(field, content) ?? [];
+    const known = learnable.headings?.(field, content) ?? [];
     let column: number | undefined;
     for (const h of known) {
       column = index.get(headingKey(h));

@@ -1,7 +1,7 @@
 // Invariant: free-mail and shared platform domains are recognised, so a sender's domain there is never suggested (§8, §13.1).
 import { describe, expect, it } from 'vitest';
 import { isSharedDomain } from './shared-domains.ts';
-import { domainNamedLike } from './suggest.ts';
+import { domainNamedLike } from './evidence.ts';
 
 describe('isSharedDomain', () => {
   it('knows free-mail and platform domains, their subdomains, and test domains named for them', () => {

@@ -1,7 +1,7 @@
 // Invariant: a message names an entry only where the entry's whole label stands in its text, in any script.
 import { describe, expect, it } from 'vitest';
-import { createLearnables } from '../learnables/registry.ts';
-import { buildDefinition } from '../../../test/support/definitions.ts';
+import { createLearnables } from '../registry.ts';
+import { buildDefinition } from '../../../../test/support/definitions.ts';
 import { namedEntries } from './label-index.ts';
 
 const customers = createLearnables()[0]!;

@@ -1,10 +1,11 @@
 // Invariant: a reading follows the decision rule the `how` sentence states, says what it saw, and records the version and who taught each matched mark (§6.2, §11, §13.4).
 import { describe, expect, it } from 'vitest';
-import { createLearnables } from '../learnables/registry.ts';
+import { createLearnables } from './registry.ts';
 import { buildDefinition, csv, mail, type TestLesson } from '../../../test/support/definitions.ts';
-import { compileMatcher } from './compile-matcher.ts';
-import { definitionMarks } from './definition-marks.ts';
-import { readMessage } from './read-message.ts';
+import { customerOf, kindOf, manifestsOf } from '../../../test/support/readings.ts';
+import { compileMatcher } from '../triage/compile-matcher.ts';
+import { definitionMarks } from '../triage/definition-marks.ts';
+import { readMessage } from '../triage/read-message.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
 
 const learnables = createLearnables();
@@ -37,10 +38,10 @@ describe('customers reading (§11)', () => {
     const r = read(base, mail({ from: { address: 'billing@origin.example', name: 'Billing' } }));
     expect(r.versionId).toBe('sha256:v7');
     expect(r.definitionVersion).toBe(7);
-    expect(r.customer.settled).toBe(true);
-    expect(r.customer.winner).toBe('northgate');
-    expect(r.customer.reads).toBe('Reads as Northgate Motors Ltd, on billing@origin.example');
-    const [first] = r.customer.candidates;
+    expect(customerOf(r).settled).toBe(true);
+    expect(customerOf(r).winner).toBe('northgate');
+    expect(customerOf(r).reads).toBe('Reads as Northgate Motors Ltd, on billing@origin.example');
+    const [first] = customerOf(r).candidates;
     expect(first).toMatchObject({
       name: 'northgate',
       label: 'Northgate Motors Ltd',
@@ -55,14 +56,17 @@ describe('customers reading (§11)', () => {
       activation: 2,
     });
     // §11's example lists customers that scored nothing, with 0.
-    expect(r.customer.candidates.find((x) => x.name === 'alhamra')).toMatchObject({ score: 0, matched: [] });
+    expect(customerOf(r).candidates.find((x) => x.name === 'alhamra')).toMatchObject({
+      score: 0,
+      matched: [],
+    });
   });
 
   it('says plainly that nothing matched (§11)', () => {
     const r = read(base, mail());
-    expect(r.customer.settled).toBe(false);
-    expect(r.customer.winner).toBeUndefined();
-    expect(r.customer.reads).toBe('Still cannot tell whose this is: nothing matched.');
+    expect(customerOf(r).settled).toBe(false);
+    expect(customerOf(r).winner).toBeUndefined();
+    expect(customerOf(r).reads).toBe('Still cannot tell whose this is: nothing matched.');
   });
 
   it('leaves a tie unsettled and says who matched where (§11)', () => {
@@ -70,9 +74,13 @@ describe('customers reading (§11)', () => {
       [...base, c('northgate', { pattern: 'PA-2026-0901', where: 'subject' })],
       mail({ subject: 'Gulftrade PA-2026-0901' }),
     );
-    expect(r.customer.settled).toBe(false);
-    expect(r.customer.reads).toBe('Gulftrade and Northgate Motors Ltd both match, on the subject.');
-    expect(r.customer.candidates.slice(0, 2).map((x) => x.score)).toEqual([0.5, 0.5]);
+    expect(customerOf(r).settled).toBe(false);
+    expect(customerOf(r).reads).toBe('Gulftrade and Northgate Motors Ltd both match, on the subject.');
+    expect(
+      customerOf(r)
+        .candidates.slice(0, 2)
+        .map((x) => x.score),
+    ).toEqual([0.5, 0.5]);
   });
 
   it('does not penalise a customer for having many marks (§11)', () => {
@@ -80,20 +88,25 @@ describe('customers reading (§11)', () => {
       c('northgate', { pattern: `NGM-PO-${10000 + i}`, where: 'any' }),
     );
     const r = read([...base, ...many], mail({ from: { address: 'billing@origin.example', name: '' } }));
-    expect(r.customer.winner).toBe('northgate');
-    expect(r.customer.candidates[0]!.score).toBe(1);
+    expect(customerOf(r).winner).toBe('northgate');
+    expect(customerOf(r).candidates[0]!.score).toBe(1);
   });
 
   it('scores a mark once however many parts it matches in (§6.2 how)', () => {
     const lessons = [...base, c('northgate', { pattern: 'Northgate Motors', where: 'any' })];
     const r = read(lessons, mail({ subject: 'Northgate Motors Gulftrade', body: 'Northgate Motors again' }));
     // one point each: a tie, not 2 to 1
-    expect(r.customer.settled).toBe(false);
-    expect(r.customer.candidates.slice(0, 2).map((x) => x.score)).toEqual([0.5, 0.5]);
-    expect(r.customer.candidates.find((x) => x.name === 'northgate')!.evidence.map((e) => e.part)).toEqual([
-      'subject',
-      'body',
-    ]);
+    expect(customerOf(r).settled).toBe(false);
+    expect(
+      customerOf(r)
+        .candidates.slice(0, 2)
+        .map((x) => x.score),
+    ).toEqual([0.5, 0.5]);
+    expect(
+      customerOf(r)
+        .candidates.find((x) => x.name === 'northgate')!
+        .evidence.map((e) => e.part),
+    ).toEqual(['subject', 'body']);
   });
 
   it('settles only when the lead reaches the identification margin (§6.2 how)', () => {
@@ -105,12 +118,16 @@ describe('customers reading (§11)', () => {
     // 2 points to 1: lead 0.333
     const m = (): MailMessage => mail({ subject: 'Gulftrade PA-2026-0901', body: 'for Northgate Motors' });
     const under = read(lessons, m(), 0.5);
-    expect(under.customer.settled).toBe(false);
-    expect(under.customer.candidates.slice(0, 2).map((x) => x.score)).toEqual([0.667, 0.333]);
-    expect(under.customer.reads).toContain('leads, but not by the margin of 0.5');
+    expect(customerOf(under).settled).toBe(false);
+    expect(
+      customerOf(under)
+        .candidates.slice(0, 2)
+        .map((x) => x.score),
+    ).toEqual([0.667, 0.333]);
+    expect(customerOf(under).reads).toContain('leads, but not by the margin of 0.5');
     const over = read(lessons, m(), 0.3);
-    expect(over.customer.settled).toBe(true);
-    expect(over.customer.winner).toBe('northgate');
+    expect(customerOf(over).settled).toBe(true);
+    expect(customerOf(over).winner).toBe('northgate');
     // 3 points to 1: lead exactly 0.5 settles at margin 0.5
     const three = read(
       [...lessons, c('northgate', { pattern: 'billing@origin\\.example', where: 'from' })],
@@ -121,7 +138,7 @@ describe('customers reading (§11)', () => {
       }),
       0.5,
     );
-    expect(three.customer.settled).toBe(true);
+    expect(customerOf(three).settled).toBe(true);
   });
 });
 
@@ -135,16 +152,16 @@ describe('kinds reading (§11)', () => {
 
   it('reads as a kind, on the cue in its part', () => {
     const r = read(kinds, mail({ subject: 'Pre-alert PA-2026-0901' }));
-    expect(r.kind.settled).toBe(true);
-    expect(r.kind.winner).toBe('pre-alert');
-    expect(r.kind.reads).toBe("Reads as a pre-alert, on 'Pre-alert' in the subject");
+    expect(kindOf(r).settled).toBe(true);
+    expect(kindOf(r).winner).toBe('pre-alert');
+    expect(kindOf(r).reads).toBe("Reads as a pre-alert, on 'Pre-alert' in the subject");
   });
 
   it('names the kinds that tie, and says nothing matched when nothing did', () => {
-    expect(read(kinds, mail({ subject: 'Invoice and pre-alert' })).kind.reads).toBe(
+    expect(kindOf(read(kinds, mail({ subject: 'Invoice and pre-alert' }))).reads).toBe(
       'An invoice and a pre-alert both match, on the subject.',
     );
-    expect(read(kinds, mail({ subject: 'Hello' })).kind.reads).toBe(
+    expect(kindOf(read(kinds, mail({ subject: 'Hello' }))).reads).toBe(
       'Still cannot tell what kind of message this is: nothing matched.',
     );
   });
@@ -170,7 +187,7 @@ describe('manifest reading (§11)', () => {
         ),
       ],
     });
-    const [manifest] = read(maps, m).manifests;
+    const [manifest] = manifestsOf(read(maps, m));
     expect(manifest!.settled).toBe(true);
     const waybill = manifest!.fields.find((f) => f.field === 'waybill');
     // 'Air Waybill No' was learned first, so it wins over ' awb '
@@ -183,7 +200,7 @@ describe('manifest reading (§11)', () => {
 
   it('leaves a field with no known heading empty and names the headings it saw', () => {
     const m = mail({ attachments: [csv('manifest.csv', ['MAWB', 'Pcs'], [['176-1', '3']])] });
-    const [manifest] = read(maps, m).manifests;
+    const [manifest] = manifestsOf(read(maps, m));
     expect(manifest!.settled).toBe(false);
     const waybill = manifest!.fields.find((f) => f.field === 'waybill')!;
     expect(waybill.settled).toBe(false);
@@ -193,6 +210,6 @@ describe('manifest reading (§11)', () => {
   });
 
   it('reads nothing for a message without a CSV manifest', () => {
-    expect(read(maps, mail()).manifests).toEqual([]);
+    expect(manifestsOf(read(maps, mail()))).toEqual([]);
   });
 });

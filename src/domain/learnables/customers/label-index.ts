@@ -6,9 +6,9 @@
  * where the label stands as whole words.
  */
 import RE2 from 're2';
-import type { EntryContent, Learnable } from '../learnables/learnable.ts';
-import { buildAhoCorasick, type AhoCorasick } from './aho-corasick.ts';
-import { tokenPattern } from './literal-pattern.ts';
+import type { EntryContent, Learnable } from '../learnable.ts';
+import { buildAhoCorasick, type AhoCorasick } from '../../triage/aho-corasick.ts';
+import { tokenPattern } from '../literal-pattern.ts';
 
 /** Shortest label looked for, in characters. */
 export const MIN_LABEL_CHARS = 4;
