@@ -2,8 +2,8 @@
  * How readings are presented on the wire: the one place that turns a domain `MessageReading` (a map
  * of readings by collection) into the JSON a client sees in a task's `reading` artifact and in
  * show-back (§11): `{ versionId, definitionVersion, <shownAs>: <report>, … }`, each collection's
- * report under the key its reader names (`customer`, `kind`, `manifests` for this agent's
- * learnables), in declaration order; and the summary text, one line per reading that has one.
+ * report under the key its reader names (`shownAs`), in declaration order; and the summary text,
+ * one line per reading that has one.
  *
  * Owns: the wire shape of a reading. Does not own: what a report holds (each learnable's reader) or
  * the task lifecycle (executor.ts). Names no collection.

@@ -50,7 +50,7 @@ export interface CorpusListOptions {
   readonly limit?: number;
   /**
    * Only messages whose text (any part, case-folded) contains this string. A prefilter: callers
-   * confirm with the real pattern.
+   * confirm with the real mark.
    */
   readonly containing?: string;
   /** Only messages from this sender address (case-insensitive). */

@@ -351,7 +351,7 @@ function sortedNames(collection: ReadonlyMap<string, unknown>): readonly string[
 
 /**
  * The question with `choices`: every entry of the collection with its label. Built on first read
- * and shared by every question on the same version: a directory of 10,000 customers would
+ * and shared by every question on the same version: a collection of 10,000 entries would
  * otherwise decode 10,000 labels for each question asked, though only an answer reads them.
  */
 function withChoices(
