@@ -17,6 +17,7 @@ import type { Authority, DirectoryImport } from './domain/authority/authority.ts
 import { createAuthority } from './domain/authority/create-authority.ts';
 import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
 import { systemClock } from './domain/clock.ts';
+import type { Learnable } from './domain/learnables/learnable.ts';
 import { createLearnables } from './domain/learnables/registry.ts';
 import { createMatcherCache } from './domain/triage/matcher-cache.ts';
 import { createTriageService } from './domain/triage/triage-service.ts';
@@ -53,6 +54,11 @@ export interface Composition {
 export interface ComposeOptions {
   /** Where the first-start token is announced. Default: stdout. */
   readonly announce?: (line: string) => void;
+  /**
+   * Learnables declared after this agent's own (customers, kinds, mappings), through the same
+   * registry: a new learnable is a deployment, not a release (§9). Default: none.
+   */
+  readonly learnables?: readonly Learnable[];
 }
 
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
@@ -63,7 +69,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   try {
     const tokens = createSqliteTokenStore(db);
     const settings = { identificationMargin: config.identificationMargin };
-    const learnables = createLearnables();
+    const learnables = createLearnables(options.learnables);
 
     let authority: Authority | null = null;
     let source: DefinitionSource;

@@ -1,10 +1,13 @@
-// Invariant: every registered learnable, including one whose value has no `pattern` key, keeps the same contract (§9, §10).
+// Invariant: every registered learnable, including one whose value has no `pattern` key and the fourth
+// defined only in test/fourth-learnable, keeps the same contract, reader included (§9, §10, §11).
 import { describe, expect, it } from 'vitest';
 import { runLearnableContract } from './learnable.contract.ts';
 import { createCustomersLearnable } from './customers/customers.ts';
 import { createKindsLearnable } from './kinds/kinds.ts';
 import { createMappingsLearnable } from './mappings/mappings.ts';
 import { createLearnables } from './registry.ts';
+import { csv, mail } from '../../../test/support/definitions.ts';
+import { createUnitsLearnable } from '../../../test/fourth-learnable/units/units.ts';
 
 runLearnableContract({
   name: 'customers',
@@ -17,6 +20,7 @@ runLearnableContract({
   expectedDescribes: "matches 'billing@origin\\.example' in the from",
   identifier: 'billing@origin.example',
   matchesText: true,
+  readerMessage: mail({ from: { address: 'billing@origin.example', name: 'Billing' }, subject: 'Shipment' }),
 });
 
 runLearnableContract({
@@ -30,6 +34,7 @@ runLearnableContract({
   expectedDescribes: "is marked by 'pre-?alert' in the subject",
   identifier: 'pre-?alert',
   matchesText: true,
+  readerMessage: mail({ subject: 'Pre-alert for shipment' }),
 });
 
 runLearnableContract({
@@ -43,10 +48,31 @@ runLearnableContract({
   expectedDescribes: "reads waybill from the 'Air Waybill No' column",
   identifier: 'waybill no',
   matchesText: false,
+  readerMessage: mail({ attachments: [csv('manifest.csv', ['Air Waybill No'], [['176-1234']])] }),
+});
+
+runLearnableContract({
+  name: 'units (the fourth, defined only in test/fourth-learnable)',
+  make: createUnitsLearnable,
+  entryName: 'kilogram',
+  validValue: { symbol: 'KGS', system: 'metric' },
+  otherValidValue: { symbol: 'kg', system: 'metric' },
+  invalidValue: { symbol: '12 kg', system: 'metric' },
+  equivalentValue: { symbol: ' kgs ', system: 'metric' },
+  expectedDescribes: "reads 'KGS' as kilogram (metric)",
+  identifier: 'KGS',
+  matchesText: false,
+  readerMessage: mail({ subject: 'Pre-alert', body: 'Gross weight 1,200 KGS.' }),
 });
 
 describe('the contract suite itself', () => {
   it('covers every registered learnable', () => {
     expect(createLearnables().map((l) => l.collection)).toEqual(['customers', 'kinds', 'mappings']);
+    expect(createLearnables([createUnitsLearnable()]).map((l) => l.collection)).toEqual([
+      'customers',
+      'kinds',
+      'mappings',
+      'units',
+    ]);
   });
 });

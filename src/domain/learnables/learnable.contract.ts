@@ -3,14 +3,17 @@
  * including one whose value has no `pattern` key. It proves the Learnable contract from outside,
  * treating values and content as opaque, exactly as the authority does (§9): absorption outcomes
  * (§10.1, §10.2), describes (§10.4), revert, erase (§14), rules with provenance (§13.4), marks
- * compiled at absorption (§13.3), content round-trips and immutability (§10.3).
+ * compiled at absorption (§13.3), content round-trips and immutability (§10.3), and its reader
+ * (issue 13): a JSON reading it settles once taught, its question, a suggestion within its lesson
+ * fields (§8), and a person's decision, all through the reader alone.
  *
  * Test support only: imported by *.test.ts files, never by product code.
  */
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, deepFreeze } from '../json.ts';
-import { MAIL_PARTS } from '../mail/mail-message.ts';
+import { MAIL_PARTS, type MailMessage } from '../mail/mail-message.ts';
+import { createNaiveMatcher } from '../triage/naive-matcher.ts';
 import type {
   Absorption,
   EntryContent,
@@ -41,6 +44,12 @@ export interface LearnableContractOptions {
   readonly identifier: string;
   /** Whether the learnable hands marks to the matcher (false for mappings). */
   readonly matchesText: boolean;
+  /**
+   * A message the reader reads: unsettled (and asked about, for a reader that asks) with nothing
+   * taught, settled on `entryName` once validValue is taught (a collection deciding no single entry
+   * settles it without a winner).
+   */
+  readonly readerMessage: MailMessage;
   readonly settings?: LearnableSettings;
 }
 
@@ -352,6 +361,81 @@ export function runLearnableContract(o: LearnableContractOptions): void {
         }
         const other = learn(l, undefined, o.otherValidValue, 2);
         expect(l.erase(other, o.identifier)).toEqual({ outcome: 'unchanged' });
+      });
+    });
+
+    describe('reader (issue 13, §8, §11)', () => {
+      function readWith(l: Learnable, content: EntryContent | undefined) {
+        const entries = new Map(content === undefined ? [] : [[o.entryName, content]]);
+        const marks = [...entries].flatMap(([entry, c]) =>
+          l.marks(entry, c).map((m) => ({ ...m, collection: l.collection, entry })),
+        );
+        return l.reader!.read({
+          entries,
+          hits: createNaiveMatcher(marks).match(o.readerMessage),
+          message: o.readerMessage,
+          settings,
+          resolvePerson: (id) => id,
+          earlier: new Map(),
+        });
+      }
+
+      it('supplies a reader that names where its report is shown and what it reads first', () => {
+        const reader = o.make().reader;
+        expect(reader).toBeDefined();
+        expect(reader!.shownAs).toMatch(/^[a-z][A-Za-z]*$/);
+        expect(reader!.reads.every((c) => typeof c === 'string')).toBe(true);
+      });
+
+      it('reads the message as settled once taught, in plain JSON (§11)', () => {
+        const l = o.make();
+        const taught = readWith(l, learn(l, undefined, o.validValue, 1));
+        expect(taught.collection).toBe(l.collection);
+        expect(taught.shownAs).toBe(l.reader!.shownAs);
+        expect(taught.settled).toBe(true);
+        if (taught.winner !== undefined) expect(taught.winner).toBe(o.entryName);
+        expect(() => canonicalJson(taught.report as never)).not.toThrow();
+        expect(() => canonicalJson(taught.decision as never)).not.toThrow();
+      });
+
+      it('is unsettled with nothing taught, and asks in words with a suggestion inside its lesson fields (§8)', async () => {
+        const l = o.make();
+        const untaught = readWith(l, undefined);
+        expect(untaught.settled).toBe(false);
+        const reader = l.reader!;
+        if (reader.question === undefined) return; // this collection never asks
+        expect(reader.question(untaught)).toMatch(/\?.*[.!?]$/s);
+        if (reader.suggest === undefined) return;
+        // An empty corpus: nothing read yet.
+        const none = {
+          total: () => Promise.resolve(0),
+          matching: () => Promise.resolve({ matches: 0, settled: new Map<string, number>() }),
+        };
+        const history = () => Promise.resolve({ messages: 0, settled: new Map<string, number>() });
+        const outcome = await reader.suggest(untaught, {
+          message: o.readerMessage,
+          entries: undefined,
+          probe: { ...none, sender: history, domain: history },
+          settings,
+        });
+        if ('suggestion' in outcome) {
+          const fields = new Set(l.descriptor(settings).lessonFields.map((f) => f.name));
+          expect(Object.keys(outcome.suggestion.value).every((k) => fields.has(k))).toBe(true);
+          expect(outcome.suggestion.collection).toBe(l.collection);
+        } else {
+          expect(outcome.none).toMatch(/\w/);
+        }
+      });
+
+      it('marks a decision made by a person, keeping the reading otherwise (§11)', () => {
+        const l = o.make();
+        const reader = l.reader!;
+        if (reader.decided === undefined) return;
+        const untaught = readWith(l, undefined);
+        const decided = reader.decided(untaught, { entry: o.entryName, answeredBy: 'person:1', at: 'now' });
+        expect(decided.collection).toBe(untaught.collection);
+        expect(decided.report).toMatchObject({ winner: o.entryName, decidedBy: 'person' });
+        expect(reader.decided(untaught, undefined).report).toMatchObject({ decidedBy: 'nobody' });
       });
     });
   });
