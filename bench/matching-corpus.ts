@@ -10,7 +10,7 @@
  * product code.
  */
 import type { MailMessage, MailPart } from '../src/domain/mail/mail-message.ts';
-import type { IndexedMark } from '../src/domain/triage/matcher.ts';
+import type { IndexedMark } from '../src/domain/matching/matcher.ts';
 
 export type Random = () => number;
 

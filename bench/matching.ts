@@ -18,23 +18,23 @@ import { runInNewContext } from 'node:vm';
 import type { MailMessage } from '../src/domain/mail/mail-message.ts';
 import type { Kysely } from 'kysely';
 import { tenantId } from '../src/domain/tenant.ts';
-import { analyseSource, plainLiteral } from '../src/domain/triage/atoms.ts';
+import { analyseSource, plainLiteral } from '../src/domain/matching/atoms.ts';
 import {
   compileMatcher,
   compileMatcherAsync,
   forgetAnalyses,
   type StoredAnalyses,
-} from '../src/domain/triage/compile-matcher.ts';
+} from '../src/domain/matching/compile-matcher.ts';
 import {
   ANALYSER_VERSION,
   encodeAnalysis,
   regexAnalysis,
   type MarkAnalysisStore,
-} from '../src/domain/triage/mark-analysis.ts';
+} from '../src/domain/matching/mark-analysis.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createSqliteMarkAnalyses } from '../src/store/sqlite-mark-analyses.ts';
-import type { MarkHit, Matcher } from '../src/domain/triage/matcher.ts';
-import { createNaiveMatcher } from '../src/domain/triage/naive-matcher.ts';
+import type { MarkHit, Matcher } from '../src/domain/matching/matcher.ts';
+import { createNaiveMatcher } from '../src/domain/matching/naive-matcher.ts';
 import { seededRandom, syntheticMarks, syntheticMessage } from './matching-corpus.ts';
 import type { Random, SyntheticMark } from './matching-corpus.ts';
 

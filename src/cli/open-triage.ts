@@ -4,7 +4,7 @@
  */
 import { loadConfig } from '../config/config.ts';
 import { createLearnables } from '../domain/learnables/registry.ts';
-import { createMatcherCache } from '../domain/triage/matcher-cache.ts';
+import { createMatcherCache } from '../domain/matching/matcher-cache.ts';
 import { createTriageService, type TriageService } from '../domain/triage/triage-service.ts';
 import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';

@@ -1,12 +1,12 @@
 // Invariant: a pattern is judged on re2 at absorption, refused with a reason a person can act on, and never hangs (§13.3, §13.1, §10.1).
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
-import { plainLiteral } from '../triage/atoms.ts';
-import { compileMatcher } from '../triage/compile-matcher.ts';
-import { analysesMade, forgetAnalyses } from '../triage/mark-analysis.ts';
+import { plainLiteral } from '../matching/atoms.ts';
+import { compileMatcher } from '../matching/compile-matcher.ts';
+import { analysesMade, forgetAnalyses } from '../matching/mark-analysis.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
-import type { IndexedMark } from '../triage/matcher.ts';
-import { createNaiveMatcher } from '../triage/naive-matcher.ts';
+import type { IndexedMark } from '../matching/matcher.ts';
+import { createNaiveMatcher } from '../matching/naive-matcher.ts';
 import { MAX_PATTERN_CHARS, judgePattern, patternMentions, re2Error, type PatternRules } from './pattern.ts';
 
 const customerRules: PatternRules = {

@@ -6,12 +6,12 @@
  *
  * Owns: the refusal rules and their wording, the common-word lists, the sample texts used to spot
  * patterns that match nearly everything, and identifier search inside a pattern (§14).
- * Does not own: matching mail (src/domain/triage/matcher.ts) or which literals a pattern must
- * contain (src/domain/triage/atoms.ts, which the matcher's prefilter also uses, so the two agree).
+ * Does not own: matching mail (src/domain/matching/matcher.ts) or which literals a pattern must
+ * contain (src/domain/matching/atoms.ts, which the matcher's prefilter also uses, so the two agree).
  */
 import { RegExpParser } from '@eslint-community/regexpp';
 import RE2 from 're2';
-import { analysedRegex } from '../triage/mark-analysis.ts';
+import { analysedRegex } from '../matching/mark-analysis.ts';
 
 /** Longest pattern accepted, in characters. */
 export const MAX_PATTERN_CHARS = 512;

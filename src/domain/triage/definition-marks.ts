@@ -4,7 +4,7 @@
  */
 import type { Definition } from '../definitions/definition.ts';
 import type { Learnable } from '../learnables/learnable.ts';
-import type { IndexedMark } from './matcher.ts';
+import type { IndexedMark } from '../matching/matcher.ts';
 
 export function definitionMarks(
   definition: Pick<Definition, 'collections'>,

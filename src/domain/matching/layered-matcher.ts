@@ -12,7 +12,7 @@
 import type { Definition } from '../definitions/definition.ts';
 import type { EntryContent, Learnable } from '../learnables/learnable.ts';
 import { canonicalJson } from '../json.ts';
-import { definitionMarks } from './definition-marks.ts';
+import { definitionMarks } from '../triage/definition-marks.ts';
 import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
 
 type Collections = Definition['collections'];

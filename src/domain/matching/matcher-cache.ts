@@ -7,7 +7,7 @@
 import type { Definition } from '../definitions/definition.ts';
 import type { Learnable } from '../learnables/learnable.ts';
 import { compileMatcher, compileMatcherAsync, type StoredAnalyses } from './compile-matcher.ts';
-import { definitionMarks } from './definition-marks.ts';
+import { definitionMarks } from '../triage/definition-marks.ts';
 import { baseLayer, changedSinceBase, fullLayer, layerOver, type LayeredMatcher } from './layered-matcher.ts';
 import type { IndexedMark, Matcher } from './matcher.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildDefinition, mail } from '../../../test/support/definitions.ts';
 import { createLearnables } from '../learnables/registry.ts';
 import { compileMatcher, forgetAnalyses } from './compile-matcher.ts';
-import { definitionMarks } from './definition-marks.ts';
+import { definitionMarks } from '../triage/definition-marks.ts';
 import type { IndexedMark, Matcher } from './matcher.ts';
 import { createMatcherCache, type AnalysisKeeping } from './matcher-cache.ts';
 
