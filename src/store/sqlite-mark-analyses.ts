@@ -5,7 +5,7 @@
  */
 import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import type { MarkAnalysisStore } from '../domain/matching/mark-analysis.ts';
+import type { MarkAnalysisStore } from '../domain/matching/index.ts';
 
 /** Rows per INSERT (4 parameters each), well under every engine's parameter limit. */
 const CHUNK = 200;

@@ -1,132 +1,104 @@
 /**
- * A new version's matcher without recompiling the whole directory (§10.3 + issue 6, lesson to
- * effect): a lesson changes one entry, so the next version's matcher is the last full compile (the
- * base) with that entry's hits replaced by a small matcher over the entries that changed since.
- * Exact by construction: base hits of changed entries are dropped, changed entries are matched on
- * their current marks, and hits are put back in the order a full compile gives (collection order,
- * then entry order, then each entry's own mark and part order).
+ * A new version's matcher without recompiling every mark (§10.3 + issue 6, lesson to effect): a
+ * lesson changes one group of marks (an entry, to triage), so the next version's matcher is the
+ * last full compile (the base) with that group's hits replaced by a small matcher over the groups
+ * that changed since. Exact by construction: base hits of changed groups are dropped, changed groups
+ * are matched on their current marks, and hits are put back in the order a full compile gives
+ * (group order, then each group's own mark and part order).
  *
- * Owns: diffing two definitions by entry and layering matchers. Does not own: compiling (compileMatcher)
- * or caching by version (matcher-cache.ts).
+ * Owns: layering matchers over a base. Does not own: what a version is, how its marks are grouped
+ * or which groups changed (the caller's {@link VersionMarks}), compiling (compile-matcher.ts) or
+ * caching by version (matcher-cache.ts).
  */
-import type { Definition } from '../definitions/definition.ts';
-import type { EntryContent, Learnable } from '../learnables/learnable.ts';
-import { canonicalJson } from '../json.ts';
-import { definitionMarks } from '../triage/definition-marks.ts';
-import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
+import type { Mark, MarkHit, Matcher } from './matcher.ts';
 
-type Collections = Definition['collections'];
+/**
+ * The caller's view of its versions (V: a definition version, to triage) as grouped marks. A full
+ * compile of a version compiles `marks(version)`, whose order is its groups' order.
+ */
+export interface VersionMarks<V, M extends Mark> {
+  /** The version's id: equal ids name equal marks (a content address). */
+  versionId(version: V): string;
+  /** The version's marks in group order; with `groups`, only the marks of those groups. */
+  marks(version: V, groups?: ReadonlySet<string>): readonly M[];
+  /** The version's groups, in the order their marks come. */
+  groups(version: V): Iterable<string>;
+  /** The group `mark` belongs to. */
+  groupOf(mark: M): string;
+  /** The groups whose marks differ between two versions. */
+  changed(from: V, to: V): Iterable<string>;
+}
 
-export interface LayeredMatcher extends Matcher {
-  /** The definition this matcher reads. */
-  readonly definition: Pick<Definition, 'collections'>;
-  /** The fully compiled base and the definition it was compiled from. */
-  readonly base: { readonly matcher: Matcher; readonly definition: Pick<Definition, 'collections'> };
-  /** Entries ("collection\u0000entry") whose marks differ from the base's. */
+export interface LayeredMatcher<V, M extends Mark> extends Matcher<M> {
+  /** The version this matcher reads. */
+  readonly version: V;
+  /** The fully compiled base and the version it was compiled from. */
+  readonly base: { readonly matcher: Matcher<M>; readonly version: V };
+  /** Groups whose marks differ from the base's. */
   readonly changed: ReadonlySet<string>;
+  /** The marks of each compile this matcher runs (the base's, then the overlay's): what it was made from. */
+  readonly compiledFrom: readonly (readonly M[])[];
 }
 
-const key = (collection: string, entry: string): string => `${collection}\u0000${entry}`;
-
-function sameContent(a: EntryContent | undefined, b: EntryContent | undefined): boolean {
-  if (a === b) return true; // unchanged entries are shared, frozen objects (the object cache)
-  if (a === undefined || b === undefined) return false;
-  return canonicalJson(a) === canonicalJson(b);
-}
-
-/** Entries that differ between two definitions, in the collections the learnables match. */
-export function changedEntries(
-  from: Collections,
-  to: Collections,
-  learnables: readonly Learnable[],
-): Set<string> {
-  const out = new Set<string>();
-  for (const { collection } of learnables) {
-    const a = from.get(collection);
-    const b = to.get(collection);
-    if (a === b) continue;
-    for (const [entry, content] of b ?? [])
-      if (!sameContent(a?.get(entry), content)) out.add(key(collection, entry));
-    for (const entry of a?.keys() ?? []) if (b?.has(entry) !== true) out.add(key(collection, entry));
-  }
-  return out;
-}
-
-/** A full compile, as the base of later layers. */
-export function fullLayer(
-  definition: Pick<Definition, 'collections'>,
-  learnables: readonly Learnable[],
-  compile: (marks: readonly IndexedMark[]) => Matcher,
-): LayeredMatcher {
-  return baseLayer(definition, compile(definitionMarks(definition, learnables)));
-}
-
-/** `matcher`, compiled from all of `definition`'s marks, as the base of later layers. */
-export function baseLayer(definition: Pick<Definition, 'collections'>, matcher: Matcher): LayeredMatcher {
+/** `matcher`, compiled from all of `version`'s `marks`, as the base of later layers. */
+export function baseLayer<V, M extends Mark>(
+  version: V,
+  matcher: Matcher<M>,
+  marks: readonly M[],
+): LayeredMatcher<V, M> {
   return {
     markCount: matcher.markCount,
     match: (message) => matcher.match(message),
-    definition,
-    base: { matcher, definition },
+    version,
+    base: { matcher, version },
     changed: new Set(),
+    compiledFrom: [marks],
   };
 }
 
-/** Every entry of `definition` that differs from `previous`'s base (what a layer over it would compile). */
-export function changedSinceBase(
-  previous: LayeredMatcher,
-  definition: Pick<Definition, 'collections'>,
-  learnables: readonly Learnable[],
+/** Every group of `version` that differs from `previous`'s base (what a layer over it would compile). */
+export function changedSinceBase<V, M extends Mark>(
+  previous: LayeredMatcher<V, M>,
+  version: V,
+  versions: VersionMarks<V, M>,
 ): Set<string> {
   const changed = new Set(previous.changed);
-  for (const k of changedEntries(previous.definition.collections, definition.collections, learnables))
-    changed.add(k);
+  for (const group of versions.changed(previous.version, version)) changed.add(group);
   return changed;
 }
 
-/** `definition`'s matcher as `previous`'s base plus a matcher over every entry changed since that base. */
-export function layerOver(
-  previous: LayeredMatcher,
-  definition: Pick<Definition, 'collections'>,
-  learnables: readonly Learnable[],
-  compile: (marks: readonly IndexedMark[]) => Matcher,
-  changed: ReadonlySet<string> = changedSinceBase(previous, definition, learnables),
-): LayeredMatcher {
-  const marks: IndexedMark[] = [];
-  for (const learnable of learnables) {
-    const entries = definition.collections.get(learnable.collection);
-    for (const [entry, content] of entries ?? []) {
-      if (!changed.has(key(learnable.collection, entry))) continue;
-      for (const mark of learnable.marks(entry, content))
-        marks.push({ ...mark, collection: learnable.collection, entry });
-    }
-  }
+/** `version`'s matcher as `previous`'s base plus a matcher over every group changed since that base. */
+export function layerOver<V, M extends Mark>(
+  previous: LayeredMatcher<V, M>,
+  version: V,
+  versions: VersionMarks<V, M>,
+  compile: (marks: readonly M[]) => Matcher<M>,
+  changed: ReadonlySet<string> = changedSinceBase(previous, version, versions),
+): LayeredMatcher<V, M> {
+  const marks = versions.marks(version, changed);
   const overlay = compile(marks);
   const base = previous.base.matcher;
-  // Order of a full compile: learnables' order, then the definition's entry order.
+  // Order of a full compile: the version's group order.
   const rank = new Map<string, number>();
   let n = 0;
-  for (const learnable of learnables) {
-    for (const entry of definition.collections.get(learnable.collection)?.keys() ?? [])
-      rank.set(key(learnable.collection, entry), n++);
-  }
-  const rankOf = (h: MarkHit): number =>
-    rank.get(key(h.mark.collection, h.mark.entry)) ?? Number.MAX_SAFE_INTEGER;
+  for (const group of versions.groups(version)) rank.set(group, n++);
+  const rankOf = (h: MarkHit<M>): number => rank.get(versions.groupOf(h.mark)) ?? Number.MAX_SAFE_INTEGER;
   return {
     markCount: base.markCount + overlay.markCount,
     match(message) {
       const hits = [
-        ...base.match(message).filter((h) => !changed.has(key(h.mark.collection, h.mark.entry))),
+        ...base.match(message).filter((h) => !changed.has(versions.groupOf(h.mark))),
         ...overlay.match(message),
       ];
-      // Stable: within one entry, hits keep their mark-then-part order.
+      // Stable: within one group, hits keep their mark-then-part order.
       return hits
         .map((h, i) => ({ h, i, r: rankOf(h) }))
         .sort((a, b) => a.r - b.r || a.i - b.i)
         .map((x) => x.h);
     },
-    definition,
+    version,
     base: previous.base,
     changed,
+    compiledFrom: [previous.compiledFrom[0] as readonly M[], marks],
   };
 }

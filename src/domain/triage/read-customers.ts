@@ -4,7 +4,7 @@
  * unsettled: "Still cannot tell whose this is: nothing matched." or who matched and where.
  */
 import type { EntryContent, Learnable, LearnableSettings } from '../learnables/learnable.ts';
-import type { MarkHit } from '../matching/matcher.ts';
+import type { MarkHit } from './definition-marks.ts';
 import {
   listAnd,
   readMarkedCollection,

@@ -5,7 +5,7 @@
  */
 import type { EntryContent, Learnable, LearnableSettings } from '../learnables/learnable.ts';
 import { MAIL_PARTS } from '../mail/mail-message.ts';
-import type { MarkHit } from '../matching/matcher.ts';
+import type { MarkHit } from './definition-marks.ts';
 import { displayText } from './literal-pattern.ts';
 import {
   listAnd,

@@ -16,7 +16,7 @@
 import type { EntryContent, Learnable, LearnableSettings } from '../learnables/learnable.ts';
 import { MAIL_PARTS, type MailPart } from '../mail/mail-message.ts';
 import { displayText } from './literal-pattern.ts';
-import type { IndexedMark, MarkHit } from '../matching/matcher.ts';
+import type { IndexedMark, MarkHit } from './definition-marks.ts';
 import type { Candidate, CollectionReading, MarkEvidence } from './reading.ts';
 
 /** Resolves a stable person id (§14) to what readings show; returns the id when unknown. */

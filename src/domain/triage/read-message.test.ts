@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLearnables } from '../learnables/registry.ts';
 import { buildDefinition, csv, mail, type TestLesson } from '../../../test/support/definitions.ts';
-import { compileMatcher } from '../matching/compile-matcher.ts';
+import { compileMatcher } from '../matching/index.ts';
 import { definitionMarks } from './definition-marks.ts';
 import { readMessage } from './read-message.ts';
 import type { MailMessage } from '../mail/mail-message.ts';

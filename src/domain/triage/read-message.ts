@@ -9,7 +9,7 @@
 import type { Definition } from '../definitions/definition.ts';
 import type { Learnable, LearnableSettings } from '../learnables/learnable.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
-import type { Matcher } from '../matching/matcher.ts';
+import type { Matcher } from './definition-marks.ts';
 import { readCustomers } from './read-customers.ts';
 import { readKinds } from './read-kinds.ts';
 import { readManifests } from './read-manifest.ts';
