@@ -9,7 +9,9 @@
  * character order; the root and its children get dense transition tables because most steps start
  * there. npm AC packages measured 0.1–7 MB/s here (see the performance note); this runs at tens of MB/s.
  */
-import { foldCodeUnit, isFoldedAscii } from './atoms.ts';
+import { buildTrie } from './aho-trie.ts';
+import { foldCodeUnit } from './atoms.ts';
+import { runSteps, STEP } from './steps.ts';
 
 /** Cells of full transition rows kept (4 bytes each). */
 const MAX_GOTO_CELLS = 2_000_000;
@@ -49,68 +51,67 @@ export function buildAhoCorasick(
   return runSteps(buildAhoCorasickSteps(keys, options));
 }
 
-/** Runs a step generator (see `buildAhoCorasickSteps`) to its end, without pausing. */
-export function runSteps<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const r = steps.next();
-    if (r.done === true) return r.value;
-  }
+/** What the scan keeps, by node number (see the build). */
+interface ScanTables {
+  /** Numbers below this have a full transition row in `gotoTable`. */
+  readonly rows: number;
+  /** Cells per row: the symbols and 0 (in no key). */
+  readonly width: number;
+  readonly gotoTable: Int32Array;
+  /** The key a number ends, or -1. */
+  readonly keyOf: Int32Array;
+  /** The next number on its dictionary chain, or -1. */
+  readonly nextOutput: Int32Array;
+  /** Its first child's number (children are numbered one after the other, in symbol order). */
+  readonly firstOf: Int32Array;
+  readonly childCount: Uint8Array;
+  readonly symbolAt: Uint8Array;
+  /** Its failure target's number. */
+  readonly failOf: Int32Array;
+  /** 1 when a key ends there or along its dictionary chain. */
+  readonly outputs: Uint8Array;
 }
 
-/** Iterations of a build loop between two pauses of a step generator. */
-const STEP = 4096;
+function scanTables(nodes: number, rows: number, width: number): ScanTables {
+  return {
+    rows,
+    width,
+    gotoTable: new Int32Array(rows * width),
+    keyOf: new Int32Array(nodes).fill(-1),
+    nextOutput: new Int32Array(nodes).fill(-1),
+    firstOf: new Int32Array(nodes),
+    childCount: new Uint8Array(nodes),
+    symbolAt: new Uint8Array(nodes),
+    failOf: new Int32Array(nodes),
+    outputs: new Uint8Array(nodes),
+  };
+}
 
-/** The breadth-first pass's state (see `visitBreadthFirst`). */
+/** The breadth-first pass's own state over the trie (see `visitBreadthFirst`), by trie node. */
 interface Bfs {
   head: number;
   tail: number;
-  readonly rows: number;
-  readonly width: number;
   readonly firstChild: Int32Array;
   readonly nextSibling: Int32Array;
   readonly symbol: Uint8Array;
   readonly keyAt: Int32Array;
+  /** Number -> trie node. */
   readonly order: Int32Array;
+  /** Trie node -> number. */
   readonly numberOf: Int32Array;
   readonly fail: Int32Array;
   readonly dictionary: Int32Array;
-  readonly gotoTable: Int32Array;
-  // By number (see the build): what the scan keeps.
-  readonly keyOf: Int32Array;
-  readonly nextOutput: Int32Array;
-  readonly firstOf: Int32Array;
-  readonly childCount: Uint8Array;
-  readonly symbolAt: Uint8Array;
-  readonly failOf: Int32Array;
-  readonly outputs: Uint8Array;
 }
 
 /**
- * Numbers the nodes queued up to `limit`, resolves their failure links and fills their rows (see
- * the build). A module-level function, not a closure made per build, so its optimised code carries
- * over from one compile to the next (a fresh closure starts cold, which made this the slowest step).
+ * Numbers the nodes queued up to `limit`, resolves their failure links and fills their rows and
+ * scan tables `t` (see the build). A module-level function, not a closure made per build, so its
+ * optimised code carries over from one compile to the next (a fresh closure starts cold, which
+ * made this the slowest step).
  */
-function visitBreadthFirst(b: Bfs, limit: number): void {
-  const {
-    rows,
-    width,
-    firstChild,
-    nextSibling,
-    symbol,
-    keyAt,
-    order,
-    numberOf,
-    fail,
-    dictionary,
-    gotoTable,
-    keyOf,
-    nextOutput,
-    firstOf,
-    childCount,
-    symbolAt,
-    failOf,
-    outputs,
-  } = b;
+function visitBreadthFirst(b: Bfs, t: ScanTables, limit: number): void {
+  const { firstChild, nextSibling, symbol, keyAt, order, numberOf, fail, dictionary } = b;
+  const { rows, width, gotoTable, keyOf, nextOutput, firstOf, childCount, symbolAt, failOf, outputs } = t;
   let head = b.head;
   let tail = b.tail;
   for (; head < tail && head < limit; head++) {
@@ -169,6 +170,22 @@ function visitBreadthFirst(b: Bfs, limit: number): void {
   b.tail = tail;
 }
 
+/** The transition from a number without a row: its own child, or its failure target's transition. */
+function slowStep(t: ScanTables, state: number, s: number): number {
+  const { rows, width, gotoTable, firstOf, childCount, symbolAt, failOf, outputs } = t;
+  let n = state;
+  for (;;) {
+    if (n < rows) return gotoTable[n * width + s] as number;
+    const first = firstOf[n] as number;
+    for (let c = first, end = first + (childCount[n] as number); c < end; c++) {
+      const cs = symbolAt[c] as number;
+      if (cs === s) return c | ((outputs[c] as number) === 1 ? OUTPUT_FLAG : 0);
+      if (cs > s) break;
+    }
+    n = failOf[n] as number;
+  }
+}
+
 /** The child of `node` on symbol `s` (siblings are in symbol order), or -1. */
 function childIn(
   firstChild: Int32Array,
@@ -185,14 +202,6 @@ function childIn(
   return -1;
 }
 
-/** Calls `run` on [0, count) in ranges of {@link STEP}, pausing after each. */
-function* chunks(count: number, run: (from: number, to: number) => void): Generator<void, void> {
-  for (let from = 0; from < count; from += STEP) {
-    run(from, Math.min(count, from + STEP));
-    yield;
-  }
-}
-
 /**
  * `buildAhoCorasick` as a generator that pauses (yields) every few thousand iterations of its
  * loops, so that a caller may build a large automaton in slices without blocking the event loop.
@@ -205,10 +214,6 @@ export function* buildAhoCorasickSteps(
   // closures keep this one alive.
   const trie = yield* buildTrie(keys);
   const { nodes, duplicates, symbolOf, symbols } = trie;
-  // Let go below once the scan has what it needs (the trie object itself keeps none of them).
-  let { firstChild, nextSibling, symbol, keyAt } = trie;
-  trie.firstChild = trie.nextSibling = trie.keyAt = new Int32Array(0);
-  trie.symbol = new Uint8Array(0);
   // Text code unit -> symbol, folding A-Z, KELVIN SIGN and LONG S the way re2 (?i) does.
   const fold = (c: number): number => {
     const f = foldCodeUnit(c);
@@ -228,67 +233,33 @@ export function* buildAhoCorasickSteps(
   // the scan loads one cell per code unit. A node's failure target comes earlier, so has its row
   // first; a row is that row with the node's own children written over it.
   const rows = Math.min(nodes, Math.max(1, Math.floor((options.maxRowCells ?? MAX_GOTO_CELLS) / width)));
-  const gotoTable = new Int32Array(rows * width);
-  let order = new Int32Array(nodes); // number -> trie node
-  let numberOf = new Int32Array(nodes); // trie node -> number
-  let fail = new Int32Array(nodes); // trie nodes
-  let dictionary = new Int32Array(nodes).fill(-1); // trie nodes
-  // Everything the scan needs, by number, filled in as nodes are numbered; the trie's own arrays
-  // are then let go (at 100k marks they were ~12 MB more). Breadth-first order numbers a node's
-  // children one after the other, in symbol order: number n's children are firstOf[n] ..
-  // firstOf[n] + childCount[n] - 1. Per number also: the key it ends (or -1), the next number on
-  // its dictionary chain (or -1), whether a key ends there or along that chain, its symbol and its
-  // failure target. Number 0 is the root: no key, no symbol, its own failure target.
-  const keyOf = new Int32Array(nodes).fill(-1);
-  const nextOutput = new Int32Array(nodes).fill(-1);
-  const firstOf = new Int32Array(nodes);
-  const childCount = new Uint8Array(nodes);
-  const symbolAt = new Uint8Array(nodes);
-  const failOf = new Int32Array(nodes);
-  const outputs = new Uint8Array(nodes);
-  const bfs: Bfs = {
-    keyOf,
-    nextOutput,
-    firstOf,
-    childCount,
-    symbolAt,
-    failOf,
-    outputs,
+  // Everything the scan needs, by number, filled in as nodes are numbered (ScanTables); the trie's
+  // own arrays are then let go (at 100k marks they were ~12 MB more). Breadth-first order numbers a
+  // node's children one after the other, in symbol order. Number 0 is the root: no key, no symbol,
+  // its own failure target.
+  const t = scanTables(nodes, rows, width);
+  let bfs: Bfs | null = {
     head: 0,
     tail: 1,
-    rows,
-    width,
-    firstChild,
-    nextSibling,
-    symbol,
-    keyAt,
-    order,
-    numberOf,
-    fail,
-    dictionary,
-    gotoTable,
+    firstChild: trie.firstChild,
+    nextSibling: trie.nextSibling,
+    symbol: trie.symbol,
+    keyAt: trie.keyAt,
+    order: new Int32Array(nodes),
+    numberOf: new Int32Array(nodes),
+    fail: new Int32Array(nodes),
+    dictionary: new Int32Array(nodes).fill(-1),
   };
+  // The bfs object holds the trie's arrays now: let go of them once it is done.
+  trie.firstChild = trie.nextSibling = trie.keyAt = new Int32Array(0);
+  trie.symbol = new Uint8Array(0);
   while (bfs.head < bfs.tail) {
-    visitBreadthFirst(bfs, bfs.head + STEP);
+    visitBreadthFirst(bfs, t, bfs.head + STEP);
     yield;
   }
   // The scan's closures keep this scope alive: drop the trie's arrays.
-  firstChild = nextSibling = keyAt = order = numberOf = fail = dictionary = new Int32Array(0);
-  symbol = new Uint8Array(0);
-  // The transition from a number without a row: its own child, or its failure target's transition.
-  const slowStep = (state: number, s: number): number => {
-    let n = state;
-    for (;;) {
-      if (n < rows) return gotoTable[n * width + s] as number;
-      const first = firstOf[n] as number;
-      for (let c = first, end = first + (childCount[n] as number); c < end; c++) {
-        const cs = symbolAt[c] as number;
-        if (cs === s) return c | ((outputs[c] as number) === 1 ? OUTPUT_FLAG : 0);
-        if (cs > s) break;
-      }
-      n = failOf[n] as number;
-    }
-  };
+  bfs = null;
+  const { gotoTable, keyOf, nextOutput } = t;
   const hasDuplicates = duplicates.length > 0;
 
   let hitKeys = new Int32Array(256);
@@ -311,7 +282,7 @@ export function* buildAhoCorasickSteps(
         state = 0;
         continue;
       }
-      const v = state < rowCount ? (table[state * w + s] as number) : slowStep(state, s);
+      const v = state < rowCount ? (table[state * w + s] as number) : slowStep(t, state, s);
       state = v & NODE_MASK;
       if (v < OUTPUT_FLAG) continue;
       let out = (keyOf[state] as number) !== -1 ? state : (nextOutput[state] as number);
@@ -359,168 +330,4 @@ export function* buildAhoCorasickSteps(
       return list;
     },
   };
-}
-
-/** The trie of `keys` (see `insertBuckets`) and its alphabet, in steps like the build's. */
-function* buildTrie(keys: readonly string[]): Generator<
-  void,
-  {
-    firstChild: Int32Array;
-    nextSibling: Int32Array;
-    /** Each node's symbol (0 for the root). */
-    symbol: Uint8Array;
-    keyAt: Int32Array;
-    nodes: number;
-    duplicates: number[][];
-    /** Code unit -> symbol, 0 for a code unit in no key. */
-    symbolOf: Uint8Array;
-    symbols: number;
-  }
-> {
-  // One pass over the keys: their lengths, and buckets by their first two code units (each bucket
-  // is sorted on its own, so that the build can pause between buckets).
-  let totalLength = 0;
-  let longestKey = 0;
-  const buckets: (number[] | undefined)[] = new Array<number[] | undefined>(128 * 129);
-  yield* chunks(keys.length, (from, to) => {
-    for (let k = from; k < to; k++) {
-      const key = keys[k] as string;
-      if (!isFoldedAscii(key))
-        throw new Error(`Aho-Corasick key "${key}" is not folded ASCII (or is empty).`);
-      totalLength += key.length;
-      if (key.length > longestKey) longestKey = key.length;
-      const b = key.charCodeAt(0) * 129 + (key.length > 1 ? key.charCodeAt(1) + 1 : 0);
-      (buckets[b] ??= []).push(k);
-    }
-  });
-
-  const capacity = totalLength + 1;
-  // Sized for the worst case (no shared prefixes), cut to the nodes made once the trie is built.
-  const trie: Building = {
-    keys,
-    firstChild: new Int32Array(capacity).fill(-1),
-    nextSibling: new Int32Array(capacity).fill(-1),
-    symbol: new Uint8Array(capacity),
-    keyAt: new Int32Array(capacity).fill(-1),
-    lastChild: new Int32Array(capacity).fill(-1),
-    path: new Int32Array(longestKey + 1),
-    nodes: 1,
-    previous: '',
-    previousIndex: -1,
-    duplicates: [],
-  };
-  for (let b = 0; b < buckets.length;) {
-    b = insertBuckets(trie, buckets, b, STEP);
-    yield;
-  }
-  const nodes = trie.nodes;
-
-  const symbol = trie.symbol.slice(0, nodes);
-  const { symbolOf, symbols } = numberSymbols(symbol, nodes);
-  return {
-    // Cut to the nodes made (at 100k marks about half the worst case).
-    firstChild: trie.firstChild.slice(0, nodes),
-    nextSibling: trie.nextSibling.slice(0, nodes),
-    symbol,
-    keyAt: trie.keyAt.slice(0, nodes),
-    nodes,
-    duplicates: trie.duplicates,
-    symbolOf,
-    symbols,
-  };
-}
-
-/** The trie while keys are inserted (see `insertBuckets`); `symbol` holds code units until the end. */
-interface Building {
-  readonly keys: readonly string[];
-  readonly firstChild: Int32Array;
-  readonly nextSibling: Int32Array;
-  readonly symbol: Uint8Array;
-  readonly keyAt: Int32Array;
-  readonly lastChild: Int32Array;
-  /** The nodes along the previous key. */
-  readonly path: Int32Array;
-  nodes: number;
-  previous: string;
-  previousIndex: number;
-  /** For the first of equal keys, the others. */
-  readonly duplicates: number[][];
-}
-
-/**
- * Inserts the keys of buckets `from`, `from + 1`, … in code-unit order (equal keys adjacent, first
- * index first) until at least `budget` keys are in; returns the next bucket. The path of the
- * previous key is reused for the shared prefix and every new child is appended after its last
- * sibling, so siblings stay in code-unit order. A module-level function: a generator's own loops
- * are not optimised, and this one's optimised code carries over from one build to the next.
- */
-function insertBuckets(
-  t: Building,
-  buckets: readonly (number[] | undefined)[],
-  from: number,
-  budget: number,
-): number {
-  const { keys, firstChild, nextSibling, symbol, keyAt, lastChild, path } = t;
-  let nodes = t.nodes;
-  let previous = t.previous;
-  let previousIndex = t.previousIndex;
-  let inserted = 0;
-  let b = from;
-  for (; b < buckets.length && inserted < budget; b++) {
-    const list = buckets[b];
-    if (list === undefined) continue;
-    if (list.length > 1) list.sort((x, y) => byKey(keys, x, y));
-    for (let j = 0; j < list.length; j++) {
-      const k = list[j] as number;
-      const key = keys[k] as string;
-      if (key === previous) {
-        (t.duplicates[previousIndex] ??= []).push(k);
-        continue;
-      }
-      let shared = 0;
-      const limit = Math.min(key.length, previous.length);
-      while (shared < limit && key.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
-      let node = path[shared] as number;
-      for (let i = shared; i < key.length; i++) {
-        const child = nodes++;
-        symbol[child] = key.charCodeAt(i);
-        const last = lastChild[node] as number;
-        if (last === -1) firstChild[node] = child;
-        else nextSibling[last] = child;
-        lastChild[node] = child;
-        node = child;
-        path[i + 1] = child;
-      }
-      keyAt[node] = k;
-      previous = key;
-      previousIndex = k;
-    }
-    inserted += list.length;
-  }
-  t.nodes = nodes;
-  t.previous = previous;
-  t.previousIndex = previousIndex;
-  return b;
-}
-
-/**
- * The alphabet: the code units on the trie's nodes, numbered from 1 in code-unit order (0: in no
- * key), so that siblings, inserted in code-unit order, are in symbol order too. `symbol` holds the
- * nodes' code units and is rewritten to their symbols; returns the numbering by code unit and
- * how many symbols there are.
- */
-function numberSymbols(symbol: Uint8Array, nodes: number): { symbolOf: Uint8Array; symbols: number } {
-  const symbolOf = new Uint8Array(128);
-  for (let n = 1; n < nodes; n++) symbolOf[symbol[n] as number] = 1;
-  let symbols = 0;
-  for (let c = 0; c < 128; c++) if (symbolOf[c] !== 0) symbolOf[c] = ++symbols;
-  for (let n = 1; n < nodes; n++) symbol[n] = symbolOf[symbol[n] as number] as number;
-  return { symbolOf, symbols };
-}
-
-/** Code-unit order of keys x and y, then index order. */
-function byKey(keys: readonly string[], x: number, y: number): number {
-  const a = keys[x] as string;
-  const c = keys[y] as string;
-  return a < c ? -1 : a > c ? 1 : x - y;
 }

@@ -27,7 +27,7 @@ import { MAIL_PARTS } from '../mail/mail-message.ts';
 import type { MailMessage, MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
 import { setImmediate } from 'node:timers/promises';
-import { buildAhoCorasickSteps, runSteps } from './aho-corasick.ts';
+import { buildAhoCorasickSteps } from './aho-corasick.ts';
 import { foldCodeUnit } from './atoms.ts';
 import { atBoundaries, boundedLiteral } from './bounded-literal.ts';
 import { createConfirmCache } from './confirm-cache.ts';
@@ -35,6 +35,7 @@ import { decodeAnalysis, encodeAnalysis, type RegexAnalysis } from './mark-analy
 import type { Mark, MarkHit, Matcher } from './matcher.ts';
 import { createMatchingRuntime, type MatchingRuntime } from './matching-runtime.ts';
 import { buildShards, type Shard } from './set-shards.ts';
+import { runSteps } from './steps.ts';
 import { Subject } from './subject.ts';
 import { grow } from './typed-arrays.ts';
 import { STOP_SCAN_LIMIT, stopAfter, stopBefore, Windows } from './windows.ts';
