@@ -19,9 +19,9 @@ import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
 import { systemClock } from './domain/clock.ts';
 import type { Learnable } from './domain/learnables/learnable.ts';
 import { createLearnables } from './domain/learnables/registry.ts';
-import { createMatcherCache } from './domain/triage/matcher-cache.ts';
+import { createMatcherCache } from './domain/triage/definition-marks.ts';
 import { createTriageService } from './domain/triage/triage-service.ts';
-import type { MarkAnalysisStore } from './domain/triage/mark-analysis.ts';
+import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
@@ -117,7 +117,11 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
           ? {}
           : { corpusRetentionDays: config.corpusRetentionDays }),
       },
-      matcherCache: createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS }),
+      // The server's matching runtime: its analyses, buffers and matchers, which a §14 erase can clear.
+      matcherCache: createMatcherCache({
+        maxVersions: MATCHER_CACHE_VERSIONS,
+        runtime: createMatchingRuntime(),
+      }),
       ...(analyses === undefined ? {} : { analyses }),
       clock: systemClock,
       ...(resolvePerson === undefined ? {} : { resolvePerson }),

@@ -7,23 +7,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/**
- * The regex engine still sits in src/domain/triage until it moves to src/domain/matching; it is
- * generic over marks and its "pattern" is a regex, not a lesson key. Its files are left out by name.
- */
-const ENGINE = new Set([
-  'aho-corasick.ts',
-  'atoms.ts',
-  'compile-matcher.ts',
-  'definition-marks.ts',
-  'layered-matcher.ts',
-  'lean-parse.ts',
-  'mark-analysis.ts',
-  'matcher-cache.ts',
-  'matcher.ts',
-  'naive-matcher.ts',
-]);
-
 /** The collections this agent ships, as words. */
 const COLLECTION = /\b(?:customers|kinds|mappings)\b/i;
 /** Their entry vocabulary as code: a quoted key, a property read, or an object key. */
@@ -35,7 +18,7 @@ function sources(dir: string): string[] {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...sources(path));
-    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !ENGINE.has(name)) out.push(path);
+    else if (name.endsWith('.ts') && !name.endsWith('.test.ts')) out.push(path);
   }
   return out;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectoryImport } from '../../src/domain/authority/authority.ts';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
-import { createMatcherCache } from '../../src/domain/triage/matcher-cache.ts';
+import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
 import { createTriageService, type TriageService } from '../../src/domain/triage/triage-service.ts';
 import { parseMail } from '../../src/ingest/mail/parse.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';

@@ -10,7 +10,7 @@ import type { Learnable } from '../../src/domain/learnables/learnable.ts';
 import type { MailMessage, MailPart } from '../../src/domain/mail/mail-message.ts';
 import { partText } from '../../src/domain/mail/parts.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
-import { compileMatcher } from '../../src/domain/triage/compile-matcher.ts';
+import { compileMatcher } from '../../src/domain/matching/index.ts';
 import { corpusKey, type ReadingSummary } from '../../src/domain/triage/corpus.ts';
 import { createCorpusProbe } from '../../src/domain/triage/corpus-probe.ts';
 import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';

@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDomainError } from '../../src/domain/errors.ts';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
 import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
-import { compileMatcher } from '../../src/domain/triage/compile-matcher.ts';
+import { compileMatcher } from '../../src/domain/matching/index.ts';
 import { corpusKey } from '../../src/domain/triage/corpus.ts';
 import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
 import { scratchDefinition, swapEntryMatcher } from '../../src/domain/triage/dry-run.ts';
-import { createMatcherCache } from '../../src/domain/triage/matcher-cache.ts';
+import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
 import { readMessage } from '../../src/domain/triage/read-message.ts';
 import {
   createTriageService,

@@ -22,7 +22,7 @@ import type {
   Provenance,
   Removal,
 } from './learnable.ts';
-import { plainLiteral } from '../triage/atoms.ts';
+import { plainLiteral } from '../matching/index.ts';
 import { MAX_PATTERN_CHARS, judgePattern, patternMentions, re2Error, type PatternRules } from './pattern.ts';
 
 /** Longest entry label accepted, in characters. */

@@ -20,8 +20,9 @@
 import type { EntryContent, Learnable, LearnableSettings } from './learnable.ts';
 import { MAIL_PARTS, type MailPart } from '../mail/mail-message.ts';
 import { displayText } from './literal-pattern.ts';
-import type { IndexedMark, MarkHit } from '../triage/matcher.ts';
 import type {
+  IndexedMark,
+  MarkHit,
   PersonDecision,
   Reader,
   Reading,

@@ -10,9 +10,18 @@
  * suggestion asks (`CorpusProbe`, implemented by triage over the corpus store). Does not own: any
  * collection's decision rule (each learnable's reader.ts) or storage.
  */
-import type { MarkHit } from '../triage/matcher.ts';
+import type { MarkHit as EngineHit } from '../matching/index.ts';
 import type { EntryContent, LearnableSettings, LessonValue, MarkSource } from './learnable.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
+
+/** A learnable's mark as the matcher is given it: with the collection and entry it belongs to. */
+export interface IndexedMark extends MarkSource {
+  readonly collection: string;
+  readonly entry: string;
+}
+
+/** A hit of one of a version's marks: the engine hands back the mark it was given. */
+export type MarkHit = EngineHit<IndexedMark>;
 
 /** Resolves a stable person id (§14) to what readings show; returns the id when unknown. */
 export type ResolvePerson = (personId: string) => string;

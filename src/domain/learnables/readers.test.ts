@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createLearnables } from './registry.ts';
 import { buildDefinition, csv, mail, type TestLesson } from '../../../test/support/definitions.ts';
 import { customerOf, kindOf, manifestsOf } from '../../../test/support/readings.ts';
-import { compileMatcher } from '../triage/compile-matcher.ts';
+import { compileMatcher } from '../matching/index.ts';
 import { definitionMarks } from '../triage/definition-marks.ts';
 import { readMessage } from '../triage/read-message.ts';
 import type { MailMessage } from '../mail/mail-message.ts';

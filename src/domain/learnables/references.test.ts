@@ -3,7 +3,7 @@ import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import { findReferences, isReference } from './references.ts';
 import { escapeRe2, tokenPattern, displayText } from './literal-pattern.ts';
-import { literalAtoms } from '../triage/atoms.ts';
+import { literalAtoms } from '../matching/index.ts';
 
 const re = (source: string): RE2 => new RE2(source, 'iu');
 

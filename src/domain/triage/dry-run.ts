@@ -17,11 +17,9 @@ import { DomainError } from '../errors.ts';
 import { canonicalJson, isPlainObject } from '../json.ts';
 import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/learnable.ts';
 import type { TenantId } from '../tenant.ts';
-import { compileMatcher } from './compile-matcher.ts';
+import { compileMatcher } from '../matching/index.ts';
 import { scanCorpus, type CorpusStore } from './corpus.ts';
-import { definitionMarks } from './definition-marks.ts';
-import type { IndexedMark, Matcher } from './matcher.ts';
-import type { MatcherCache } from './matcher-cache.ts';
+import { definitionMarks, type IndexedMark, type Matcher, type MatcherCache } from './definition-marks.ts';
 import { readMessage } from './read-message.ts';
 import type { MessageReading } from './reading.ts';
 

@@ -13,7 +13,7 @@ import { DomainError } from '../errors.ts';
 import type { Learnable, LearnableSettings } from '../learnables/learnable.ts';
 import type { Reading, ResolvePerson } from '../learnables/reader.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
-import type { Matcher } from './matcher.ts';
+import type { Matcher } from './definition-marks.ts';
 import type { MessageReading } from './reading.ts';
 
 export function readMessage(

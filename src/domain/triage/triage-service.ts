@@ -26,9 +26,8 @@ import type { TenantId } from '../tenant.ts';
 import { corpusKey, type CorpusRecord, type CorpusStore, type ReadingSummary } from './corpus.ts';
 import { createCorpusProbe } from './corpus-probe.ts';
 import { dryRun, type DryRunLesson, type DryRunResult } from './dry-run.ts';
-import type { Matcher } from './matcher.ts';
-import { ANALYSER_VERSION, type MarkAnalysisStore } from './mark-analysis.ts';
-import type { AnalysisKeeping, MatcherCache } from './matcher-cache.ts';
+import type { Matcher, MatcherCache } from './definition-marks.ts';
+import { ANALYSER_VERSION, type AnalysisKeeping, type MarkAnalysisStore } from '../matching/index.ts';
 import { readMessage } from './read-message.ts';
 import type { MessageReading, TeachBlock } from './reading.ts';
 

@@ -7,7 +7,7 @@
  */
 import RE2 from 're2';
 import type { EntryContent, Learnable } from '../learnable.ts';
-import { buildAhoCorasick, type AhoCorasick } from '../../triage/aho-corasick.ts';
+import { buildAhoCorasick, type AhoCorasick } from '../../matching/index.ts';
 import { tokenPattern } from '../literal-pattern.ts';
 
 /** Shortest label looked for, in characters. */

@@ -5,9 +5,8 @@
  * matched and where. Shown as `customer`; asks whose shipment it is; suggests from evidence.ts.
  */
 import type { Learnable } from '../learnable.ts';
-import type { MarkHit } from '../../triage/matcher.ts';
 import { listAnd, markedReader, shownTexts, type ReadingWords } from '../read-marked.ts';
-import type { Reader } from '../reader.ts';
+import type { MarkHit, Reader } from '../reader.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { customerEvidence } from './evidence.ts';
 import { customerSuggestionValue } from './suggest-value.ts';

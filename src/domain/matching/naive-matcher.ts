@@ -7,16 +7,16 @@ import RE2 from 're2';
 import { MAIL_PARTS } from '../mail/mail-message.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
-import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
+import type { Mark, MarkHit, Matcher } from './matcher.ts';
 
 /** A matcher that runs every mark's own re2 on each part it names; hits in mark order, then part order. */
-export function createNaiveMatcher(marks: readonly IndexedMark[]): Matcher {
+export function createNaiveMatcher<M extends Mark>(marks: readonly M[]): Matcher<M> {
   const compiled = marks.map((mark) => ({ mark, re: new RE2(mark.source, 'iu') }));
   return {
     markCount: marks.length,
-    match(message: MailMessage): readonly MarkHit[] {
+    match(message: MailMessage): readonly MarkHit<M>[] {
       const texts = MAIL_PARTS.map((part) => partText(message, part));
-      const hits: MarkHit[] = [];
+      const hits: MarkHit<M>[] = [];
       for (const { mark, re } of compiled) {
         MAIL_PARTS.forEach((part, i) => {
           if (!mark.parts.includes(part)) return;

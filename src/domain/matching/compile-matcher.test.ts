@@ -2,8 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom, syntheticMarks, syntheticMessage } from '../../../bench/matching-corpus.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
-import { compileMatcher, compileMatcherAsync, sparseOffsets, utf8Offsets } from './compile-matcher.ts';
-import type { IndexedMark, MarkHit } from './matcher.ts';
+import { compileMatcher, compileMatcherAsync } from './compile-matcher.ts';
+import type { Mark, MarkHit } from './matcher.ts';
+import { sparseOffsets, utf8Offsets } from './subject.ts';
+
+/** A mark as a caller labels it (the engine hands it back and reads only source and parts). */
+interface IndexedMark extends Mark {
+  readonly collection: string;
+  readonly entry: string;
+  readonly mark: string;
+  readonly where: string;
+  readonly provenance: { readonly activation: number; readonly taughtBy: string; readonly at: string };
+}
 import { createNaiveMatcher } from './naive-matcher.ts';
 
 const provenance = { activation: 1, taughtBy: 'p1', at: '2026-01-01T00:00:00.000Z' };

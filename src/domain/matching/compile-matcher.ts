@@ -12,7 +12,7 @@
  *   can use are dropped, so the answer is unchanged; at 100k synthetic marks this cut the confirms
  *   of a 50 KB message from ~1,330 to ~210.
  * - A regex mark whose atom hits is confirmed by its own re2 (compiled on first use, at most
- *   {@link CONFIRM_CACHE_SIZE} kept: see `createRegexCache`) on windows around the hits only: a match lies within its
+ *   {@link CONFIRM_CACHE_SIZE} kept: see `createConfirmCache`) on windows around the hits only: a match lies within its
  *   analysed lead and trail of an atom hit (`analyseSource`), or, where a side has no length bound
  *   but cannot hold whitespace, within the token; a mark bounded only before its atom is tried
  *   anchored at each position where a match could start. Either returns exactly what re2 returns
@@ -23,22 +23,22 @@
  * The result is identical to `createNaiveMatcher` (one re2 per mark): same hits, same texts, same
  * order (mark order, then part order). It owns matching only; scoring is the learnables' business.
  */
-import RE2 from 're2';
 import { MAIL_PARTS } from '../mail/mail-message.ts';
 import type { MailMessage, MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
 import { setImmediate } from 'node:timers/promises';
-import { buildAhoCorasickSteps, runSteps } from './aho-corasick.ts';
-import { foldCodeUnit, isStopCode, plainLiteral } from './atoms.ts';
-import {
-  analysedRegex,
-  decodeAnalysis,
-  encodeAnalysis,
-  rememberAnalysis,
-  rememberedAnalysis,
-  type RegexAnalysis,
-} from './mark-analysis.ts';
-import type { IndexedMark, MarkHit, Matcher } from './matcher.ts';
+import { buildAhoCorasickSteps } from './aho-corasick.ts';
+import { foldCodeUnit } from './atoms.ts';
+import { atBoundaries, boundedLiteral } from './bounded-literal.ts';
+import { createConfirmCache } from './confirm-cache.ts';
+import { decodeAnalysis, encodeAnalysis, type RegexAnalysis } from './mark-analysis.ts';
+import type { Mark, MarkHit, Matcher } from './matcher.ts';
+import { createMatchingRuntime, type MatchingRuntime } from './matching-runtime.ts';
+import { buildShards, type Shard } from './set-shards.ts';
+import { runSteps } from './steps.ts';
+import { Subject } from './subject.ts';
+import { grow } from './typed-arrays.ts';
+import { STOP_SCAN_LIMIT, stopAfter, stopBefore, Windows } from './windows.ts';
 
 /** Most patterns per RE2.Set (a shard-size sweep on this machine found ~1k best). */
 export const SET_SHARD_SIZE = 1000;
@@ -47,7 +47,7 @@ export const SET_SHARD_SIZE = 1000;
  * native memory; a miss costs one re2 compile (~30–80 µs). At 10k synthetic marks the regex marks
  * that hit still fit (2,048 and 2,560 both compiled 0.16 re2 per 2 KB message, 1,536 compiled 2.15
  * per 50 KB one); at 100k, 2,048 added ~5–8 MB less RSS than 2,560. What is kept and evicted is
- * governed by `createRegexCache`.
+ * governed by `createConfirmCache` (confirm-cache.ts).
  */
 export const CONFIRM_CACHE_SIZE = 2048;
 
@@ -65,6 +65,12 @@ export interface CompileOptions {
   readonly confirmCacheSize?: number;
   /** Regex analyses kept from earlier compiles (mark-analysis.ts): read instead of analysing. */
   readonly stored?: StoredAnalyses;
+  /**
+   * What the compile and its matcher keep between calls (matching-runtime.ts): remembered
+   * analyses, scratch buffers, the eviction budget. Default: a runtime of the compile's own, shared
+   * with nothing (the composition root passes the server's).
+   */
+  readonly runtime?: MatchingRuntime;
 }
 
 /** Stored regex analyses for a compile (see CompileOptions.stored). */
@@ -85,18 +91,10 @@ export interface MatcherStats {
   readonly setShards: number;
 }
 
-export interface CompiledMatcher extends Matcher {
+export interface CompiledMatcher<M extends Mark = Mark> extends Matcher<M> {
   readonly stats: MatcherStats;
   /** re2 objects compiled so far to confirm or extract matches (diagnostics: misses of the confirm cache). */
   regexCompiles(): number;
-}
-
-/** An RE2.Set (its type is not exported by name from 're2'). */
-type ShardSet = ReturnType<typeof RE2.Set>;
-
-interface Shard {
-  readonly set: ShardSet | null;
-  readonly marks: readonly number[];
 }
 
 /** How a regex mark with atoms is confirmed (see `compileMatcher`). */
@@ -107,11 +105,11 @@ const CONFIRM_WHOLE = 2; // re2 on the whole part
 /** Farthest a gap's run is followed before a hit is let through unchecked (code units). */
 const GAP_SCAN_LIMIT = 64;
 
-/** Windows closer than this many code units are searched as one (one re2 call instead of two). */
-const MERGE_GAP = 32;
-
 /** Compiles `marks` into a matcher whose cost grows far slower than the number of marks (§13.3). */
-export function compileMatcher(marks: readonly IndexedMark[], options: CompileOptions = {}): CompiledMatcher {
+export function compileMatcher<M extends Mark>(
+  marks: readonly M[],
+  options: CompileOptions = {},
+): CompiledMatcher<M> {
   return runSteps(compileSteps(marks, options));
 }
 
@@ -132,10 +130,10 @@ export const COMPILE_SLICE_MS = 10;
  * (re2 objects cannot cross threads, and the matcher runs where its re2 objects live, so the
  * compile is sliced rather than moved to a worker.)
  */
-export async function compileMatcherAsync(
-  marks: readonly IndexedMark[],
+export async function compileMatcherAsync<M extends Mark>(
+  marks: readonly M[],
   options: AsyncCompileOptions = {},
-): Promise<CompiledMatcher> {
+): Promise<CompiledMatcher<M>> {
   const sliceMs = options.sliceMs ?? COMPILE_SLICE_MS;
   const steps = compileSteps(marks, options);
   for (;;) {
@@ -152,10 +150,11 @@ export async function compileMatcherAsync(
 const MARK_STEP = 256;
 
 /** The compile as a generator that pauses (yields) every few hundred marks, key groups or shards. */
-function* compileSteps(
-  marks: readonly IndexedMark[],
+function* compileSteps<M extends Mark>(
+  marks: readonly M[],
   options: CompileOptions,
-): Generator<void, CompiledMatcher> {
+): Generator<void, CompiledMatcher<M>> {
+  const runtime = options.runtime ?? createMatchingRuntime();
   const shardSize = options.setShardSize ?? SET_SHARD_SIZE;
   const n = marks.length;
   const kind = new Uint8Array(n);
@@ -240,7 +239,7 @@ function* compileSteps(
   // In chunks of marks, each a plain function call (a generator's own loops are not optimised).
   const absorb = (from: number, to: number): void => {
     for (let m = from; m < to; m++) {
-      const mark = marks[m] as IndexedMark;
+      const mark = marks[m] as M;
       let mask = 0;
       for (const part of mark.parts) mask |= PART_BIT[part];
       partMask[m] = mask;
@@ -253,7 +252,7 @@ function* compileSteps(
         literalMarks++;
         continue;
       }
-      const a = analyseRegex(mark.source, options.stored);
+      const a = analyseRegex(mark.source, options.stored, runtime);
       if (a.atoms !== null) {
         kind[m] = KIND_ATOMS;
         sourceOf[m] = sourceId(mark.source);
@@ -315,7 +314,7 @@ function* compileSteps(
   for (const list of setMarksByPart) shardsByPart.push(yield* buildShards(marks, list, shardSize));
   const capacity = options.confirmCacheSize ?? CONFIRM_CACHE_SIZE;
   const counts = { compiles: 0 };
-  const { searching, anchored } = createRegexCache(sources, capacity, counts);
+  const { searching, anchored } = createConfirmCache(sources, capacity, counts, runtime.evictions);
 
   // Per-(message, part) bookkeeping without allocating per mark: a mark is "seen" in the current part
   // when its stamp equals the part's stamp; a candidate's hits are a linked list in flat arrays.
@@ -365,7 +364,7 @@ function* compileSteps(
       automatonNodes: automaton.nodeCount,
       setShards: shardsByPart.reduce((sum, s) => sum + s.length, 0),
     },
-    match(message: MailMessage): readonly MarkHit[] {
+    match(message: MailMessage): readonly MarkHit<M>[] {
       const foundMark: number[] = [];
       const foundPart: number[] = [];
       const foundText: string[] = [];
@@ -448,7 +447,7 @@ function* compileSteps(
         }
         const shards = shardsByPart[p] as Shard[];
         if (candidates === 0 && shards.length === 0) continue;
-        const subject = new Subject(text);
+        const subject = new Subject(text, runtime.scratch);
         for (let c = 0; c < candidates; c++) {
           const m = candidateMark[c] as number;
           let present = true;
@@ -521,7 +520,7 @@ function* compileSteps(
           (foundPart[a] as number) - (foundPart[b] as number),
       );
       return order.map((i) => ({
-        mark: marks[foundMark[i] as number] as IndexedMark,
+        mark: marks[foundMark[i] as number] as M,
         part: MAIL_PARTS[foundPart[i] as number] as MailPart,
         text: foundText[i] as string,
       }));
@@ -529,71 +528,30 @@ function* compileSteps(
   };
 }
 
-/** Forgets this thread's analyses, as a restart would (see mark-analysis.ts). */
-export { forgetAnalyses } from './mark-analysis.ts';
-
 /**
- * The analysis of a regex mark source (one that is not a plain literal): remembered on this thread
- * (mark-analysis.ts), else read from `stored`, else analysed here. When `stored` was given and did
- * not hold it, it is handed to `onAnalysed` in its stored form.
+ * The analysis of a regex mark source (one that is not a plain literal): remembered by the runtime,
+ * else read from `stored`, else analysed here. When `stored` was given and did not hold it, it is
+ * handed to `onAnalysed` in its stored form.
  */
-function analyseRegex(source: string, stored: StoredAnalyses | undefined): RegexAnalysis {
+function analyseRegex(
+  source: string,
+  stored: StoredAnalyses | undefined,
+  runtime: MatchingRuntime,
+): RegexAnalysis {
   const text = stored?.known.get(source);
-  const known = rememberedAnalysis(source);
+  const known = runtime.rememberedAnalysis(source);
   if (known !== undefined) {
     if (stored !== undefined && text === undefined) stored.onAnalysed(source, encodeAnalysis(known));
     return known;
   }
-  const decoded = text === undefined ? null : decodeAnalysis(text);
+  const decoded = text === undefined ? null : decodeAnalysis(text, runtime.decodedTables);
   if (decoded !== null) {
-    rememberAnalysis(source, decoded);
+    runtime.rememberAnalysis(source, decoded);
     return decoded;
   }
-  const a = analysedRegex(source);
+  const a = runtime.analysedRegex(source);
   stored?.onAnalysed(source, encodeAnalysis(a));
   return a;
-}
-
-const BOUNDARY_BEFORE = 1;
-const BOUNDARY_AFTER = 2;
-
-/**
- * A plain literal (see `plainLiteral`), optionally between `\b` anchors (`\bnorgate\b`, the
- * `words` shape of literal-pattern.ts): then the literal's first hit where those hold is re2's match.
- */
-function boundedLiteral(source: string): { literal: string | null; boundary: number } {
-  let body = source;
-  let boundary = 0;
-  if (body.startsWith('\\b')) {
-    body = body.slice(2);
-    boundary |= BOUNDARY_BEFORE;
-  }
-  // A final `\b` after an even run of backslashes is an anchor; after an odd run, plainLiteral
-  // refuses what is left (a lone backslash), so nothing is misread.
-  if (body.endsWith('\\b')) {
-    body = body.slice(0, -2);
-    boundary |= BOUNDARY_AFTER;
-  }
-  const literal = body === source ? plainLiteral(source) : plainLiteral(body);
-  return literal === null ? { literal: plainLiteral(source), boundary: 0 } : { literal, boundary };
-}
-
-/** re2's ASCII word character (`\w` for `\b`): [0-9A-Za-z_]. */
-function isWordCode(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-}
-
-/** Whether re2's `\b` holds where `boundary` asks, around text[from..to]. */
-function atBoundaries(text: string, from: number, to: number, boundary: number): boolean {
-  if ((boundary & BOUNDARY_BEFORE) !== 0) {
-    const before = from > 0 && isWordCode(text.charCodeAt(from - 1));
-    if (before === isWordCode(text.charCodeAt(from))) return false;
-  }
-  if ((boundary & BOUNDARY_AFTER) !== 0) {
-    const after = to + 1 < text.length && isWordCode(text.charCodeAt(to + 1));
-    if (after === isWordCode(text.charCodeAt(to))) return false;
-  }
-  return true;
 }
 
 /**
@@ -622,437 +580,4 @@ function groupByKey(
     fill[k] = at + 1;
   }
   return { keyStart, keyMark };
-}
-
-function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const next = new Int32Array(array.length * 2);
-  next.set(array);
-  return next;
-}
-
-/**
- * Farthest a stop character is looked for from a hit (code units). Beyond it the side counts as
- * unbounded (a looser bound, so still exact), which keeps a long token without whitespace (a
- * base64 blob, say) from costing a scan per hit.
- */
-const STOP_SCAN_LIMIT = 512;
-
-/** Index of the last stop character before `at`, or -1 when there is none within the limit. */
-function stopBefore(text: string, at: number): number {
-  const limit = Math.max(0, at - STOP_SCAN_LIMIT);
-  let i = at - 1;
-  while (i >= limit && !isStopCode(text.charCodeAt(i))) i--;
-  return i >= limit ? i : -1;
-}
-
-/** Index of the first stop character after `at`, or the text's length when there is none within the limit. */
-function stopAfter(text: string, at: number): number {
-  const limit = Math.min(text.length, at + 1 + STOP_SCAN_LIMIT);
-  let i = at + 1;
-  while (i < limit && !isStopCode(text.charCodeAt(i))) i++;
-  return i < limit ? i : text.length;
-}
-
-/**
- * Ranges [from, to] of code units (clamped by the caller's text), kept sorted and merged: a
- * candidate's hits come in order of their end, so each new range almost always sorts last.
- */
-class Windows {
-  from = new Int32Array(64);
-  to = new Int32Array(64);
-  count = 0;
-
-  clear(): void {
-    this.count = 0;
-  }
-
-  add(from: number, to: number): void {
-    let i = this.count;
-    if (i === this.from.length) {
-      this.from = grow(this.from);
-      this.to = grow(this.to);
-    }
-    // Insertion keeps them sorted by start.
-    while (i > 0 && (this.from[i - 1] as number) > from) {
-      this.from[i] = this.from[i - 1] as number;
-      this.to[i] = this.to[i - 1] as number;
-      i--;
-    }
-    this.from[i] = from;
-    this.to[i] = to;
-    this.count++;
-  }
-}
-
-function* buildShards(
-  marks: readonly IndexedMark[],
-  list: readonly number[],
-  size: number,
-): Generator<void, Shard[]> {
-  const shards: Shard[] = [];
-  for (let i = 0; i < list.length; i += size) {
-    shards.push(...shard(marks, list.slice(i, i + size)));
-    yield;
-  }
-  return shards;
-}
-
-/** One RE2.Set for `ids`, halved until it compiles; a single pattern re2 cannot put in a set runs alone. */
-function shard(marks: readonly IndexedMark[], ids: readonly number[]): Shard[] {
-  try {
-    return [
-      {
-        set: new RE2.Set(
-          ids.map((m) => (marks[m] as IndexedMark).source),
-          'iu',
-        ),
-        marks: ids,
-      },
-    ];
-  } catch {
-    if (ids.length === 1) return [{ set: null, marks: ids }];
-    const half = Math.ceil(ids.length / 2);
-    return [...shard(marks, ids.slice(0, half)), ...shard(marks, ids.slice(half))];
-  }
-}
-
-/**
- * Compiled re2 objects by source and use, made on first use; at most `capacity` are kept in all.
- * Flags are 'iu' plus 'g' (`searching`: a search may start at lastIndex) or 'y' (`anchored`: a match
- * must start at lastIndex); neither changes what matches where.
- *
- * Each object holds re2 native memory (its programs and lazily grown DFAs, ~5–13 KB for a mark's
- * small pattern) that V8 does not see. An object dropped young is freed by the next cheap young
- * collection; one kept long enough to reach the old generation is freed only by a full collection,
- * which nothing hurries along (the JS heap hardly grows while matching). So keeping and evicting
- * freely piled up dead native memory: +233 MB RSS at 100k marks after 2,710 messages (issue 3's
- * benchmark, in a fresh process). Hence:
- * - until the cache is full, every object is kept;
- * - then an object is kept only when its regex is needed a second time within the last
- *   `capacity / GHOST_SHARE` one-off compiles (a one-off is used and dropped young);
- * - keeping it evicts one by CLOCK (second chance: an object used since the hand last passed stays),
- *   and is allowed only while fewer than {@link EVICTED_BUDGET} evicted objects on the thread still
- *   wait to be collected (a FinalizationRegistry counts them down).
- */
-function createRegexCache(
-  sources: readonly string[],
-  capacity: number,
-  counts: { compiles: number },
-): { searching: (source: number) => RE2; anchored: (source: number) => RE2 } {
-  const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(sources.length * 2);
-  const size = Math.max(1, capacity);
-  const ring = new Int32Array(size).fill(-1); // entry: source * 2 + (anchored ? 1 : 0)
-  const used = new Uint8Array(sources.length * 2);
-  const ghost = new Uint8Array(sources.length * 2); // compiled once lately and not kept
-  const ghostLimit = Math.max(1, Math.floor(size / GHOST_SHARE));
-  let ghosts = 0;
-  let filled = 0;
-  let hand = 0;
-  const get = (entry: number): RE2 => {
-    let re = compiled[entry];
-    if (re !== undefined) {
-      used[entry] = 1;
-      return re;
-    }
-    re = new RE2(sources[entry >> 1] as string, (entry & 1) === 0 ? 'giu' : 'iuy');
-    counts.compiles++;
-    if (filled < size) {
-      compiled[entry] = re;
-      ring[filled++] = entry;
-      return re;
-    }
-    if (ghost[entry] === 0) {
-      ghost[entry] = 1;
-      if (++ghosts >= ghostLimit) {
-        ghost.fill(0);
-        ghosts = 0;
-      }
-      return re;
-    }
-    if (evicted.waiting >= EVICTED_BUDGET) return re;
-    for (;;) {
-      const old = ring[hand] as number;
-      if (used[old] === 0) break;
-      used[old] = 0;
-      hand = hand + 1 === size ? 0 : hand + 1;
-    }
-    const victim = ring[hand] as number;
-    evicted.registry.register(compiled[victim] as RE2, undefined);
-    evicted.waiting++;
-    compiled[victim] = undefined;
-    compiled[entry] = re;
-    ring[hand] = entry;
-    hand = hand + 1 === size ? 0 : hand + 1;
-    return re;
-  };
-  return { searching: (source) => get(source * 2), anchored: (source) => get(source * 2 + 1) };
-}
-
-/**
- * One-off compiles remembered: `capacity / GHOST_SHARE` of them. Measured at 100k marks in a fresh
- * process (issue 3, without the eviction budget): remembering capacity × 4 added +267 MB RSS after
- * 2,710 messages, capacity × 1 +173 MB and capacity / 4 +135 MB, with 10k-mark latency unchanged
- * within noise.
- */
-const GHOST_SHARE = 4;
-
-/**
- * Most evicted re2 objects on the thread that may wait for collection at once (~13 KB each); past
- * it, objects are used and dropped young instead of kept. At 100k marks (bench memory child, 2,710
- * messages): 1,024 added +143 MB RSS, 256 +138 MB; 10k-mark latency and compiles were the same.
- */
-const EVICTED_BUDGET = 256;
-
-/** Evicted re2 objects not yet collected, on this thread. */
-const evicted = {
-  waiting: 0,
-  registry: new FinalizationRegistry<undefined>(() => {
-    evicted.waiting--;
-  }),
-};
-
-/**
- * One part's text as re2 sees it: UTF-8 bytes made once per part, when first needed, so
- * confirmations do not convert the string again (node-re2 caches only the last string per regex,
- * and a short string costs re2 about twice what a slice of bytes does), with code-unit to byte
- * offsets when the text is not ASCII.
- */
-class Subject {
-  private bytesCache: Buffer | null = null;
-  private offsets: ((unit: number) => number) | null = null;
-
-  constructor(private readonly text: string) {}
-
-  private get bytes(): Buffer {
-    this.bytesCache ??= utf8Bytes(this.text);
-    return this.bytesCache;
-  }
-
-  /** re2's leftmost match at or after code unit `from`, as text, or null. */
-  exec(re: RE2, from: number): string | null {
-    const bytes = this.bytes;
-    re.lastIndex = this.byteOffset(from);
-    const m = re.exec(bytes);
-    re.lastIndex = 0;
-    return m === null ? null : m[0].toString('utf8');
-  }
-
-  /**
-   * re2's leftmost match in the whole text, for a regex each of whose matches lies inside one of
-   * `windows` (ranges of code units, sorted by start; `re` has flag 'g').
-   *
-   * re2 runs only on those windows (merged, in order), each cut two code units wider on both sides
-   * so that `\b`, `^` and `$` see their real neighbours, and searching from the window's start. A
-   * match that ends inside the window proper is a match of the whole text, and the first window
-   * holding one holds the leftmost; one that runs to the cut edge is set aside for one exact search
-   * of the whole text from that window.
-   */
-  searchWindows(re: RE2, windows: Windows): string | null {
-    const text = this.text;
-    const length = text.length;
-    const froms = windows.from;
-    const tos = windows.to;
-    const count = windows.count;
-    let i = 0;
-    while (i < count) {
-      let start = Math.max(0, froms[i] as number);
-      let stop = Math.min(length - 1, tos[i] as number);
-      i++;
-      while (i < count && (froms[i] as number) <= stop + MERGE_GAP) {
-        stop = Math.max(stop, Math.min(length - 1, tos[i] as number));
-        i++;
-      }
-      if (stop < start) continue;
-      if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start--;
-      let cutFrom = Math.max(0, start - 2);
-      let cutTo = Math.min(length, stop + 3);
-      if (cutFrom > 0 && isLowSurrogate(text.charCodeAt(cutFrom))) cutFrom--;
-      if (cutTo < length && isLowSurrogate(text.charCodeAt(cutTo))) cutTo++;
-      if (cutFrom === 0 && cutTo === length) return this.exec(re, start);
-      const bytes = this.bytes;
-      const cutFromByte = this.byteOffset(cutFrom);
-      re.lastIndex = this.byteOffset(start) - cutFromByte;
-      const m = re.exec(bytes.subarray(cutFromByte, this.byteOffset(cutTo)));
-      re.lastIndex = 0;
-      if (m === null) continue;
-      const matchTo = cutFromByte + m.index + m[0].length;
-      return cutTo === length || matchTo <= this.byteOffset(stop + 1)
-        ? m[0].toString('utf8')
-        : this.exec(re, start);
-    }
-    return null;
-  }
-
-  /**
-   * re2's leftmost match in the whole text, for a regex each of whose matches starts inside one of
-   * `windows` (ranges of code units, sorted by start; `re` has flag 'y'): the leftmost position in
-   * them where an anchored match exists starts the leftmost match.
-   */
-  anchoredAt(re: RE2, windows: Windows): string | null {
-    const bytes = this.bytes;
-    let next = 0; // first position not tried yet
-    for (let w = 0; w < windows.count; w++) {
-      const to = windows.to[w] as number;
-      for (let at = Math.max(next, windows.from[w] as number, 0); at <= to; at++) {
-        const byte = this.byteOffset(at);
-        if (at > 0 && byte === this.byteOffset(at - 1)) continue; // inside a surrogate pair
-        re.lastIndex = byte;
-        const m = re.exec(bytes);
-        if (m !== null) {
-          re.lastIndex = 0;
-          return m[0].toString('utf8');
-        }
-      }
-      next = Math.max(next, to + 1);
-    }
-    re.lastIndex = 0;
-    return null;
-  }
-
-  /** Indices (in `shard.marks`) of the shard's marks that match. */
-  setMatches(shard: Shard): readonly number[] {
-    if (shard.set !== null) {
-      try {
-        return shard.set.match(this.bytes).map((i) => shard.marks[i] as number);
-      } catch {
-        // "RE2.Set matching failed: out of memory": fall back to each mark's own re2 below.
-      }
-    }
-    return shard.marks;
-  }
-
-  private byteOffset(unit: number): number {
-    if (unit === 0) return 0;
-    const bytes = this.bytes;
-    const text = this.text;
-    if (bytes.length === text.length) return unit; // ASCII
-    if (this.offsets === null) {
-      // A few non-ASCII characters in a long text (a name in a manifest): find them natively and
-      // count around them, instead of a pass over every code unit (~0.4 ms per 50 KB).
-      if ((bytes.length - text.length) * SPARSE_SHARE < text.length) this.offsets = sparseOffsets(text);
-      else {
-        const dense = utf8Offsets(text);
-        this.offsets = (u) => dense[u] as number;
-      }
-    }
-    return this.offsets(unit);
-  }
-}
-
-/** Below one extra UTF-8 byte per this many code units, byte offsets are found the sparse way. */
-const SPARSE_SHARE = 16;
-
-/** Runs of non-ASCII code units. */
-const NON_ASCII = /[\u0080-\uffff]+/g;
-
-/**
- * Code unit -> byte offset in `text` as UTF-8, as `utf8Offsets` gives it (a low surrogate of a pair
- * maps to its pair's start), from the runs of non-ASCII code units alone. Exported for its test.
- */
-export function sparseOffsets(text: string): (unit: number) => number {
-  const from: number[] = [];
-  const to: number[] = [];
-  const before: number[] = []; // extra bytes (bytes minus code units) before each run
-  let extra = 0;
-  NON_ASCII.lastIndex = 0;
-  for (let m = NON_ASCII.exec(text); m !== null; m = NON_ASCII.exec(text)) {
-    from.push(m.index);
-    to.push(m.index + m[0].length);
-    before.push(extra);
-    for (let i = m.index; i < m.index + m[0].length; i++) extra += extraBytes(text, i);
-  }
-  const runs = from.length;
-  const at = (unit: number): number => {
-    // The last run starting at or before `unit`.
-    let lo = 0;
-    let hi = runs - 1;
-    let r = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if ((from[mid] as number) <= unit) {
-        r = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    if (r === -1) return unit;
-    if (unit >= (to[r] as number)) return unit + (r + 1 < runs ? (before[r + 1] as number) : extra);
-    if (isLowSurrogate(text.charCodeAt(unit)) && isHighSurrogate(text.charCodeAt(unit - 1)))
-      return at(unit - 1);
-    let e = before[r] as number;
-    for (let i = from[r] as number; i < unit; i++) e += extraBytes(text, i);
-    return unit + e;
-  };
-  return at;
-}
-
-/** UTF-8 bytes of code unit i less one (a pair's high surrogate takes the pair's four, its low none). */
-function extraBytes(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  if (c < 0x80) return 0;
-  if (c < 0x800) return 1;
-  if (isHighSurrogate(c) && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) return 3;
-  if (isLowSurrogate(c) && i > 0 && isHighSurrogate(text.charCodeAt(i - 1))) return -1;
-  return 2;
-}
-
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
-function isLowSurrogate(c: number): boolean {
-  return c >= 0xdc00 && c <= 0xdfff;
-}
-
-/**
- * Longest text (code units) whose bytes and offsets go to the shared scratch buffers below. Parts are
- * converted one at a time and only read before the next part is, so one buffer serves every matcher
- * on the thread; reusing it keeps a large message's bytes from being allocated and freed per part,
- * which interleaved with long-lived re2 objects fragments the native heap (RSS grows, issue 3).
- */
-const SCRATCH_UNITS = 1 << 20;
-let scratchBytes = Buffer.allocUnsafeSlow(0);
-let scratchOffsets = new Uint32Array(0);
-
-/** `text` as UTF-8 (as `Buffer.from` makes it), valid until the next call. */
-function utf8Bytes(text: string): Buffer {
-  if (text.length > SCRATCH_UNITS) return Buffer.from(text, 'utf8');
-  const need = text.length * 3; // a code unit takes at most 3 bytes (a pair takes 4 for two)
-  if (scratchBytes.length < need)
-    scratchBytes = Buffer.allocUnsafeSlow(
-      Math.min(SCRATCH_UNITS * 3, Math.max(need, scratchBytes.length * 2, 1 << 16)),
-    );
-  return scratchBytes.subarray(0, scratchBytes.write(text, 0, 'utf8'));
-}
-
-/**
- * Byte offset of each code unit (a low surrogate of a pair maps to its pair's start), valid until the
- * next call. Exported for the test of `sparseOffsets`.
- */
-export function utf8Offsets(text: string): Uint32Array {
-  let offsets: Uint32Array;
-  if (text.length > SCRATCH_UNITS) offsets = new Uint32Array(text.length + 1);
-  else {
-    if (scratchOffsets.length < text.length + 1)
-      scratchOffsets = new Uint32Array(
-        Math.min(SCRATCH_UNITS + 1, Math.max(text.length + 1, scratchOffsets.length * 2, 1 << 14)),
-      );
-    offsets = scratchOffsets;
-  }
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    offsets[i] = bytes;
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        offsets[i + 1] = bytes;
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  offsets[text.length] = bytes;
-  return offsets;
 }

@@ -153,8 +153,6 @@ const ASCII_INFO: readonly Info[] = Array.from({ length: 128 }, (_, c) =>
   info([String.fromCharCode(foldCodeUnit(c))], null),
 );
 
-const parser = new RegExpParser({ ecmaVersion: 2025 });
-
 /** What the matcher needs to know about a regex source, from one parse. */
 export interface SourceAnalysis {
   /** See {@link literalAtoms}. */
@@ -227,23 +225,31 @@ const NO_ANALYSIS: SourceAnalysis = {
   gap: null,
 };
 
-/** Atoms and longest match of `source` from one parse; both null when it cannot be parsed. */
-export function analyseSource(source: string): SourceAnalysis {
+/**
+ * Atoms and longest match of `source` from one parse; both null when it cannot be parsed. Equal
+ * context tables are shared through `tables` (a runtime's `contextTables`; a map of its own by
+ * default): the compile keys its rows by table identity.
+ */
+export function analyseSource(source: string, tables: Map<string, Uint8Array> = new Map()): SourceAnalysis {
   const pattern = leanParse(source) ?? parseWithRegexpp(source);
-  return pattern === null ? NO_ANALYSIS : analysePattern(pattern);
+  return pattern === null ? NO_ANALYSIS : analysePattern(pattern, tables);
 }
 
 /** regexpp's tree of `source` in unicode mode, or null when it is not a valid pattern. */
 export function parseWithRegexpp(source: string): AST.Pattern | null {
   try {
-    return parser.parsePattern(source, 0, source.length, { unicode: true });
+    // A parser per call: it holds state while it parses, and only a rare source gets here.
+    return new RegExpParser({ ecmaVersion: 2025 }).parsePattern(source, 0, source.length, { unicode: true });
   } catch {
     return null;
   }
 }
 
 /** `analyseSource` on a parsed pattern (from `leanParse` or regexpp: the same tree). */
-export function analysePattern(pattern: AST.Pattern): SourceAnalysis {
+export function analysePattern(
+  pattern: AST.Pattern,
+  tables: Map<string, Uint8Array> = new Map(),
+): SourceAnalysis {
   const info = alternation(pattern.alternatives);
   let chosen = best([own(info), whole(info)]);
   if (chosen !== null) chosen = minimal(chosen);
@@ -254,13 +260,13 @@ export function analysePattern(pattern: AST.Pattern): SourceAnalysis {
     prefixStops: chosen?.prefixStops ?? true,
     suffixStops: chosen?.suffixStops ?? true,
     required: requiredLiterals(pattern),
-    before: chosen === null ? null : contextTable(chosen.before),
-    after: chosen === null ? null : contextTable(chosen.after),
+    before: chosen === null ? null : contextTable(chosen.before, tables),
+    after: chosen === null ? null : contextTable(chosen.after, tables),
     gap:
       chosen?.gap == null
         ? null
         : {
-            run: contextTable({ mask: chosen.gap.mask, open: false }) as Uint8Array,
+            run: contextTable({ mask: chosen.gap.mask, open: false }, tables) as Uint8Array,
             min: chosen.gap.min,
             max: chosen.gap.max,
             literal: chosen.gap.literal,
@@ -273,7 +279,7 @@ export function analysePattern(pattern: AST.Pattern): SourceAnalysis {
  * null when it allows every code unit: when it is open the match may start or end at the
  * occurrence, so the text there may hold anything.
  */
-function contextTable(context: Context): Uint8Array | null {
+function contextTable(context: Context, contextTables: Map<string, Uint8Array>): Uint8Array | null {
   const mask = context.mask;
   if (context.open || mask === null) return null;
   const key = `${mask[0]},${mask[1]},${mask[2]},${mask[3]}`;
@@ -285,9 +291,6 @@ function contextTable(context: Context): Uint8Array | null {
   }
   return table;
 }
-
-/** One table per distinct context, shared (few distinct ones occur: a class, a separator, digits). */
-const contextTables = new Map<string, Uint8Array>();
 
 function hasCode(mask: Mask, c: number): boolean {
   return mask === null || ((mask[c >> 5] as number) & (1 << (c & 31))) !== 0;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { seededRandom, syntheticMarks, syntheticMessage } from '../../../bench/matching-corpus.ts';
 import { analyseSource, plainLiteral } from './atoms.ts';
-import { compileMatcher, forgetAnalyses, type StoredAnalyses } from './compile-matcher.ts';
+import { compileMatcher, type StoredAnalyses } from './compile-matcher.ts';
 import { ANALYSER_VERSION, decodeAnalysis, encodeAnalysis, regexAnalysis } from './mark-analysis.ts';
 import type { MarkHit } from './matcher.ts';
 import { createNaiveMatcher } from './naive-matcher.ts';
@@ -84,7 +84,7 @@ describe('kept mark analyses (mark-analysis.ts, §13.3)', () => {
     for (const m of marks)
       if (plainLiteral(m.source) === null)
         known.set(m.source, encodeAnalysis(regexAnalysis(analyseSource(m.source))));
-    forgetAnalyses(); // as a restart would
+    // The compile's runtime is its own, as after a restart: nothing analysed above is remembered.
     const analysed: string[] = [];
     const stored: StoredAnalyses = { known, onAnalysed: (s) => analysed.push(s) };
     const compiled = compileMatcher(marks, { stored });
@@ -106,7 +106,7 @@ describe('kept mark analyses (mark-analysis.ts, §13.3)', () => {
     known.delete(missing!);
     known.set(damaged!, '[');
     known.set(wrongShape!, '[null,0,0,0,[],null,null]');
-    forgetAnalyses();
+    // The compile's runtime is its own: nothing analysed above is remembered.
     const made = new Map<string, string>();
     const compiled = compileMatcher(marks, { stored: { known, onAnalysed: (s, t) => made.set(s, t) } });
     expect([...made.keys()].sort()).toEqual([missing!, damaged!, wrongShape!].sort());

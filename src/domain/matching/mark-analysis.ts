@@ -13,15 +13,15 @@
  * analysis). A row that does not decode is analysed afresh, never trusted, so a damaged store costs
  * time, not answers or a crash.
  *
- * On one thread, analyses are also remembered by source (`analysedRegex`): the learnable that
- * judges a regex mark at absorption analyses it there (pattern.ts), so the compile of the version
- * that lesson makes finds it rather than analysing it again.
+ * A runtime also remembers analyses by source (matching-runtime.ts `analysedRegex`): a learnable
+ * that judges a regex mark at absorption with the server's runtime leaves its analysis there, so
+ * the compile of the version that lesson makes finds it rather than analysing it again.
  *
- * Owns: the shape, the codec, the thread's memory of analyses and the storage port. Does not own:
- * analysing (atoms.ts), compiling (compile-matcher.ts) or where rows live (src/store).
+ * Owns: the shape, the codec and the storage port. Does not own: analysing (atoms.ts), remembering
+ * (matching-runtime.ts), compiling (compile-matcher.ts) or where rows live (src/store).
  */
 import type { TenantId } from '../tenant.ts';
-import { analyseSource, isFoldedAscii, type SourceAnalysis } from './atoms.ts';
+import { isFoldedAscii, type SourceAnalysis } from './atoms.ts';
 
 /**
  * What the compile needs to know about one regex source (see SourceAnalysis): lead and trail are
@@ -60,47 +60,6 @@ export function regexAnalysis(a: SourceAnalysis): RegexAnalysis {
   };
 }
 
-/**
- * Analyses of regex sources by source, shared by everything on the thread: the learnable judging a
- * lesson (pattern.ts), a definition's next version (and a layered overlay), which holds mostly the
- * same marks. Emptied when full; an analysis depends on nothing but its source.
- */
-const ANALYSIS_CACHE_SIZE = 50_000;
-const remembered = new Map<string, RegexAnalysis>();
-let made = 0;
-
-/** The analysis of regex source `source`, remembered on this thread (analysed on first sight). */
-export function analysedRegex(source: string): RegexAnalysis {
-  let a = remembered.get(source);
-  if (a === undefined) {
-    a = regexAnalysis(analyseSource(source));
-    made++;
-    rememberAnalysis(source, a);
-  }
-  return a;
-}
-
-/** The analysis this thread remembers for `source`, if any. */
-export function rememberedAnalysis(source: string): RegexAnalysis | undefined {
-  return remembered.get(source);
-}
-
-/** Remembers `a` as the analysis of `source` on this thread. */
-export function rememberAnalysis(source: string, a: RegexAnalysis): void {
-  if (remembered.size >= ANALYSIS_CACHE_SIZE) remembered.clear();
-  remembered.set(source, a);
-}
-
-/** Forgets this thread's analyses, as a restart would (tests and benchmarks of the stored path). */
-export function forgetAnalyses(): void {
-  remembered.clear();
-}
-
-/** How many sources `analysedRegex` has analysed on this thread (tests and diagnostics). */
-export function analysesMade(): number {
-  return made;
-}
-
 /** The stored form of `a` (JSON text; see {@link decodeAnalysis}). */
 export function encodeAnalysis(a: RegexAnalysis): string {
   return JSON.stringify([
@@ -119,9 +78,13 @@ export function encodeAnalysis(a: RegexAnalysis): string {
 
 /**
  * `encodeAnalysis`'s text back, or null when it is not one (then the source is analysed again).
- * Equal context tables decode to one shared array, as the analyser shares them.
+ * Equal context tables decode to one shared array of `tables` (by hex form; a runtime's
+ * `decodedTables`, a map of its own by default), as the analyser shares them.
  */
-export function decodeAnalysis(text: string): RegexAnalysis | null {
+export function decodeAnalysis(
+  text: string,
+  tables: Map<string, Uint8Array> = new Map(),
+): RegexAnalysis | null {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -142,8 +105,8 @@ export function decodeAnalysis(text: string): RegexAnalysis | null {
   if (!isBound(lead) || !isBound(trail)) return null;
   if (stops !== 0 && stops !== 1 && stops !== 2 && stops !== 3) return null;
   if (!isKeyList(required)) return null;
-  const beforeTable = before === null ? null : tableOf(before);
-  const afterTable = after === null ? null : tableOf(after);
+  const beforeTable = before === null ? null : tableOf(before, tables);
+  const afterTable = after === null ? null : tableOf(after, tables);
   if (beforeTable === undefined || afterTable === undefined) return null;
   let decodedGap: RegexAnalysis['gap'] = null;
   if (gap !== null) {
@@ -152,7 +115,7 @@ export function decodeAnalysis(text: string): RegexAnalysis | null {
     const min: unknown = gap[1];
     const max: unknown = gap[2];
     const literal: unknown = gap[3];
-    const runTable = tableOf(run);
+    const runTable = tableOf(run, tables);
     if (runTable === undefined || runTable === null) return null;
     if (!Number.isInteger(min) || (min as number) < 0 || !isBound(max) || !isKey(literal)) return null;
     decodedGap = {
@@ -211,12 +174,14 @@ function tableHex(table: Uint8Array): string {
   return out;
 }
 
-/** Decoded tables by their hex form: analyses share them, and the compile keys its rows by identity. */
-const tables = new Map<string, Uint8Array>();
+/** Most decoded tables shared at once; the map is emptied when full. */
 const MAX_SHARED_TABLES = 4096;
 
-/** The table `tableHex` wrote, shared; undefined when `v` is not one. */
-function tableOf(v: unknown): Uint8Array | null | undefined {
+/**
+ * The table `tableHex` wrote, shared through `tables` (by hex form: analyses share them, and the
+ * compile keys its rows by identity); undefined when `v` is not one.
+ */
+function tableOf(v: unknown, tables: Map<string, Uint8Array>): Uint8Array | null | undefined {
   if (typeof v !== 'string' || !/^[0-9a-f]{32}$/.test(v)) return undefined;
   let table = tables.get(v);
   if (table === undefined) {
