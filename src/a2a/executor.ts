@@ -26,7 +26,7 @@ import { EXTENSION_URI } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';
 import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
-import type { PersonDecision } from '../domain/learnables/reader.ts';
+import type { PersonDecision } from '../domain/learnables/learnable.ts';
 import type { MessageReading } from '../domain/triage/reading.ts';
 import { describeChoices, resolveAnswer, type EntryChoice } from './answers.ts';
 import { SKILL_RECHECK, SKILL_TRIAGE } from './agent-card.ts';

@@ -8,7 +8,7 @@ import type { Lesson, LessonResult } from '../domain/authority/lesson.ts';
 import type { Principal } from '../domain/authority/principal.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
 import type { TenantId } from '../domain/tenant.ts';
-import type { PersonDecision } from '../domain/learnables/reader.ts';
+import type { PersonDecision } from '../domain/learnables/learnable.ts';
 import type { MessageReading } from '../domain/triage/reading.ts';
 
 // The triage service's own shapes: one definition of a pin, a question and an outcome.

@@ -16,7 +16,7 @@ import { createCorpusProbe } from '../../src/domain/triage/corpus-probe.ts';
 import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
 import { readMessage } from '../../src/domain/triage/read-message.ts';
 import { clientNamed } from '../../src/domain/learnables/customers/evidence.ts';
-import type { Suggestion, SuggestOutcome } from '../../src/domain/learnables/reader.ts';
+import type { Suggestion, SuggestOutcome } from '../../src/domain/learnables/learnable.ts';
 
 const learnables = createLearnables();
 const customers = learnables.find((l) => l.collection === 'customers')!;

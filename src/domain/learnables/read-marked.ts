@@ -29,7 +29,7 @@ import type {
   ResolvePerson,
   SuggestContext,
   SuggestOutcome,
-} from './reader.ts';
+} from './learnable.ts';
 
 /** One matched mark, with who taught it and when (§13.4). */
 export interface MarkEvidence {

@@ -23,7 +23,7 @@ import type { MailMessage, MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
 import { displayText, tokenPattern, type TokenShape } from './literal-pattern.ts';
 import { listAnd, type CollectionReading } from './read-marked.ts';
-import type { CorpusProbe, SuggestContext, SuggestOutcome } from './reader.ts';
+import type { CorpusProbe, SuggestContext, SuggestOutcome } from './learnable.ts';
 
 /** Below this many other messages, "matches most of the corpus" says nothing. */
 export const MIN_CORPUS_FOR_MAJORITY = 20;

@@ -9,7 +9,7 @@
  * worth suggesting (each learnable's reader).
  */
 import RE2 from 're2';
-import type { CorpusProbe, SenderHistory } from '../learnables/reader.ts';
+import type { CorpusProbe, SenderHistory } from '../learnables/learnable.ts';
 import { partText } from '../mail/parts.ts';
 import type { TenantId } from '../tenant.ts';
 import { scanCorpus, type CorpusStore, type ReadingSummary } from './corpus.ts';

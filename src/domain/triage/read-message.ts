@@ -11,7 +11,7 @@
 import type { Definition } from '../definitions/definition.ts';
 import { DomainError } from '../errors.ts';
 import type { Learnable, LearnableSettings } from '../learnables/learnable.ts';
-import type { Reading, ResolvePerson } from '../learnables/reader.ts';
+import type { Reading, ResolvePerson } from '../learnables/learnable.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
 import type { Matcher } from './definition-marks.ts';
 import type { MessageReading } from './reading.ts';

@@ -5,7 +5,7 @@
  * under the key its reader names.
  */
 import type { LessonField, LessonValue } from '../learnables/learnable.ts';
-import type { Reading } from '../learnables/reader.ts';
+import type { Reading } from '../learnables/learnable.ts';
 
 /** The §8 teach block, as carried in a question's metadata under the extension URI. */
 export interface TeachBlock {

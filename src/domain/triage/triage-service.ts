@@ -20,7 +20,7 @@ import type { Authority } from '../authority/authority.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { PinnedDefinition } from '../definitions/definition.ts';
 import type { EntryContent, Learnable, LearnableSettings } from '../learnables/learnable.ts';
-import type { PersonDecision, Reading } from '../learnables/reader.ts';
+import type { PersonDecision, Reading } from '../learnables/learnable.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
 import type { TenantId } from '../tenant.ts';
 import { corpusKey, type CorpusRecord, type CorpusStore, type ReadingSummary } from './corpus.ts';

@@ -21,7 +21,7 @@ import type {
   Provenance,
   Removal,
 } from '../../../src/domain/learnables/learnable.ts';
-import type { Reader, Reading } from '../../../src/domain/learnables/reader.ts';
+import type { Reader, Reading } from '../../../src/domain/learnables/learnable.ts';
 import type { MailMessage } from '../../../src/domain/mail/mail-message.ts';
 
 export const UNITS = 'units';

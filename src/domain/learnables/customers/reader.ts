@@ -6,7 +6,7 @@
  */
 import type { Learnable } from '../learnable.ts';
 import { listAnd, markedReader, shownTexts, type ReadingWords } from '../read-marked.ts';
-import type { MarkHit, Reader } from '../reader.ts';
+import type { MarkHit, Reader } from '../learnable.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { customerEvidence } from './evidence.ts';
 import { customerSuggestionValue } from './suggest-value.ts';

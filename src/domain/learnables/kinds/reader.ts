@@ -8,7 +8,7 @@ import type { Learnable } from '../learnable.ts';
 import { MAIL_PARTS } from '../../mail/mail-message.ts';
 import { displayText } from '../literal-pattern.ts';
 import { listAnd, markedReader, partWords, type ReadingWords } from '../read-marked.ts';
-import type { MarkHit, Reader } from '../reader.ts';
+import type { MarkHit, Reader } from '../learnable.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { subjectPhraseEvidence } from './evidence.ts';
 import { kindSuggestionValue } from './suggest-value.ts';

@@ -10,7 +10,7 @@
 import type { EntryContent, Learnable } from '../learnable.ts';
 import type { MailAttachment, MailMessage } from '../../mail/mail-message.ts';
 import { listAnd } from '../read-marked.ts';
-import type { Reader } from '../reader.ts';
+import type { Reader } from '../learnable.ts';
 
 export interface ManifestFieldReading {
   readonly field: string;
