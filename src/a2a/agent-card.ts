@@ -9,7 +9,7 @@
  */
 import { AgentCard } from '@a2a-js/sdk';
 import { EXTENSION_URI, TEACH_METHOD } from '../domain/extension.ts';
-import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
+import type { LearnableDescriptor } from '../domain/learnables/index.ts';
 
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';

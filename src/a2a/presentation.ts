@@ -8,7 +8,7 @@
  * Owns: the wire shape of a reading. Does not own: what a report holds (each learnable's reader) or
  * the task lifecycle (executor.ts). Names no collection.
  */
-import type { MessageReading } from '../domain/triage/reading.ts';
+import type { MessageReading } from '../domain/triage/index.ts';
 
 /** §11's report (show-back), and the body of a completed task's reading (without its pin). */
 export function presentReading(reading: MessageReading): Record<string, unknown> {

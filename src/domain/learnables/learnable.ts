@@ -7,7 +7,7 @@
  * opaque JSON document owned by that learnable.
  */
 import type { JsonObject } from '../json.ts';
-import type { MailMessage, MailPart } from '../mail/mail-message.ts';
+import type { MailMessage, MailPart } from '../mail/index.ts';
 import type { MarkHit as EngineHit } from '../matching/index.ts';
 
 /** §6.3 */

@@ -9,7 +9,7 @@
  * (each learnable generates its own `how`).
  */
 import { canonicalJson, isPlainObject, type JsonObject } from '../json.ts';
-import { MAIL_PARTS, type MailPart } from '../mail/mail-message.ts';
+import { MAIL_PARTS, type MailPart } from '../mail/index.ts';
 import type {
   Absorption,
   EntryContent,

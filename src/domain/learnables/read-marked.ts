@@ -18,7 +18,7 @@
  * from (the learnable's reader), or display names of people (the caller's `resolvePerson`).
  */
 import type { EntryContent, Learnable, LearnableSettings } from './learnable.ts';
-import { MAIL_PARTS, type MailPart } from '../mail/mail-message.ts';
+import { MAIL_PARTS, type MailPart } from '../mail/index.ts';
 import { displayText } from './literal-pattern.ts';
 import type {
   IndexedMark,
@@ -276,17 +276,29 @@ export function markedReader(config: {
       return config.suggest(reportOf(reading), config.learnable, context);
     },
     decided(reading, decision) {
-      const r = reportOf(reading);
-      if (decision === undefined)
-        return { ...reading, report: { ...r, decidedBy: r.settled ? 'rules' : 'nobody' } };
-      return decidedByPerson(reading, r, decision);
+      const { candidates } = reportOf(reading);
+      return decidedReport(
+        reading,
+        decision,
+        (entry) => candidates.find((c) => c.name === entry)?.label ?? entry,
+      );
     },
   };
 }
 
-function decidedByPerson(reading: Reading, r: CollectionReading, decision: PersonDecision): Reading {
-  const label = r.candidates.find((c) => c.name === decision.entry)?.label ?? decision.entry;
-  const reads = `Decided by a person: ${label}`;
+/**
+ * §11 for any reading that decides one entry: its report once a person chose `decision.entry`
+ * (shown by `label`), or, with no decision, marked as decided by the rules or by nobody.
+ */
+export function decidedReport(
+  reading: Reading,
+  decision: PersonDecision | undefined,
+  label: (entry: string) => string = (entry) => entry,
+): Reading {
+  const r = reading.report as { readonly settled: boolean };
+  if (decision === undefined)
+    return { ...reading, report: { ...r, decidedBy: r.settled ? 'rules' : 'nobody' } };
+  const reads = `Decided by a person: ${label(decision.entry)}`;
   return {
     ...reading,
     report: {

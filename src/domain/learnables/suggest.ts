@@ -19,8 +19,8 @@
  */
 import RE2 from 're2';
 import type { EntryContent, Learnable, LearnableSettings, LessonValue, MarkSource } from './learnable.ts';
-import type { MailMessage, MailPart } from '../mail/mail-message.ts';
-import { partText } from '../mail/parts.ts';
+import type { MailMessage, MailPart } from '../mail/index.ts';
+import { partText } from '../mail/index.ts';
 import { displayText, tokenPattern, type TokenShape } from './literal-pattern.ts';
 import { listAnd, type CollectionReading } from './read-marked.ts';
 import type { CorpusProbe, SuggestContext, SuggestOutcome } from './learnable.ts';

@@ -23,9 +23,9 @@
  * The result is identical to `createNaiveMatcher` (one re2 per mark): same hits, same texts, same
  * order (mark order, then part order). It owns matching only; scoring is the learnables' business.
  */
-import { MAIL_PARTS } from '../mail/mail-message.ts';
-import type { MailMessage, MailPart } from '../mail/mail-message.ts';
-import { partText } from '../mail/parts.ts';
+import { MAIL_PARTS } from '../mail/index.ts';
+import type { MailMessage, MailPart } from '../mail/index.ts';
+import { partText } from '../mail/index.ts';
 import { setImmediate } from 'node:timers/promises';
 import { buildAhoCorasickSteps } from './aho-corasick.ts';
 import { foldCodeUnit } from './atoms.ts';

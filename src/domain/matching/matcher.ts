@@ -8,7 +8,7 @@
  * mark may carry anything beside `source` and `parts` (the collection and entry it came from, say);
  * the engine hands the same object back in each hit and never reads the rest.
  */
-import type { MailMessage, MailPart } from '../mail/mail-message.ts';
+import type { MailMessage, MailPart } from '../mail/index.ts';
 
 /** A mark to match: a re2 source, run case-insensitively on the parts it names. */
 export interface Mark {

@@ -4,9 +4,9 @@
  * linearly with the number of marks, so production code uses `compileMatcher`.
  */
 import RE2 from 're2';
-import { MAIL_PARTS } from '../mail/mail-message.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
-import { partText } from '../mail/parts.ts';
+import { MAIL_PARTS } from '../mail/index.ts';
+import type { MailMessage } from '../mail/index.ts';
+import { partText } from '../mail/index.ts';
 import type { Mark, MarkHit, Matcher } from './matcher.ts';
 
 /** A matcher that runs every mark's own re2 on each part it names; hits in mark order, then part order. */

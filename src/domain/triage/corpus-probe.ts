@@ -9,8 +9,8 @@
  * worth suggesting (each learnable's reader).
  */
 import RE2 from 're2';
-import type { CorpusProbe, SenderHistory } from '../learnables/learnable.ts';
-import { partText } from '../mail/parts.ts';
+import type { CorpusProbe, SenderHistory } from '../learnables/index.ts';
+import { partText } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
 import { scanCorpus, type CorpusStore, type ReadingSummary } from './corpus.ts';
 

@@ -9,7 +9,7 @@
  * Deliberately not here: reading or matching (the store never interprets the evidence).
  */
 import type { TenantId } from '../tenant.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { MailMessage } from '../mail/index.ts';
 
 /**
  * What is kept of the last reading: the entry each collection settled on, by collection (a

@@ -7,8 +7,8 @@
  * Owns: naming a mark's collection and entry, diffing two definitions by entry, and the cache's
  * definition-facing shape. Does not own: compiling, layering or caching (src/domain/matching).
  */
-import type { Definition } from '../definitions/definition.ts';
-import type { EntryContent, Learnable, MarkSource } from '../learnables/learnable.ts';
+import type { Definition } from '../definitions/index.ts';
+import type { EntryContent, Learnable, MarkSource } from '../learnables/index.ts';
 import { canonicalJson } from '../json.ts';
 import {
   createMatcherCache as createVersionedCache,

@@ -12,10 +12,10 @@
  * version (a test proves it), without recompiling a large directory for every dry run.
  */
 import type { Clock } from '../clock.ts';
-import type { Definition, PinnedDefinition } from '../definitions/definition.ts';
+import type { Definition, PinnedDefinition } from '../definitions/index.ts';
 import { DomainError } from '../errors.ts';
 import { canonicalJson, isPlainObject } from '../json.ts';
-import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/learnable.ts';
+import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/index.ts';
 import type { TenantId } from '../tenant.ts';
 import { compileMatcher } from '../matching/index.ts';
 import { scanCorpus, type CorpusStore } from './corpus.ts';

@@ -8,11 +8,11 @@
  * Pure: the matcher for the version, the learnables and a person-id resolver are passed in. Names
  * no collection. Read only; asking and proposing are the triage service's, through the readers.
  */
-import type { Definition } from '../definitions/definition.ts';
+import type { Definition } from '../definitions/index.ts';
 import { DomainError } from '../errors.ts';
-import type { Learnable, LearnableSettings } from '../learnables/learnable.ts';
-import type { Reading, ResolvePerson } from '../learnables/learnable.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { Learnable, LearnableSettings } from '../learnables/index.ts';
+import type { Reading, ResolvePerson } from '../learnables/index.ts';
+import type { MailMessage } from '../mail/index.ts';
 import type { Matcher } from './definition-marks.ts';
 import type { MessageReading } from './reading.ts';
 

@@ -4,8 +4,8 @@
  * learnable's (§9 holds for readings too: triage never looks inside one); the transport shows each
  * under the key its reader names.
  */
-import type { LessonField, LessonValue } from '../learnables/learnable.ts';
-import type { Reading } from '../learnables/learnable.ts';
+import type { LessonField, LessonValue } from '../learnables/index.ts';
+import type { Reading } from '../learnables/index.ts';
 
 /** The §8 teach block, as carried in a question's metadata under the extension URI. */
 export interface TeachBlock {

@@ -16,12 +16,12 @@
  * own: reading, asking in words or suggesting (each learnable's reader), storage (the CorpusStore
  * port), or emitting teach blocks only to activated clients (the A2A adapter, §7).
  */
-import type { Authority } from '../authority/authority.ts';
+import type { Authority } from '../authority/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
-import type { PinnedDefinition } from '../definitions/definition.ts';
-import type { EntryContent, Learnable, LearnableSettings } from '../learnables/learnable.ts';
-import type { PersonDecision, Reading } from '../learnables/learnable.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { PinnedDefinition } from '../definitions/index.ts';
+import type { EntryContent, Learnable, LearnableSettings } from '../learnables/index.ts';
+import type { PersonDecision, Reading } from '../learnables/index.ts';
+import type { MailMessage } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
 import { corpusKey, type CorpusRecord, type CorpusStore, type ReadingSummary } from './corpus.ts';
 import { createCorpusProbe } from './corpus-probe.ts';

@@ -23,6 +23,7 @@ import type {
 } from '../../../src/domain/learnables/learnable.ts';
 import type { Reader, Reading } from '../../../src/domain/learnables/learnable.ts';
 import type { MailMessage } from '../../../src/domain/mail/mail-message.ts';
+import { decidedReport } from '../../../src/domain/learnables/read-marked.ts';
 
 export const UNITS = 'units';
 const SYSTEMS = ['metric', 'imperial'] as const;
@@ -178,24 +179,8 @@ function unitsReader(): Reader {
         },
       });
     },
-    decided(reading, decision) {
-      const r = reading.report as UnitsReport;
-      if (decision === undefined)
-        return { ...reading, report: { ...r, decidedBy: r.settled ? 'rules' : 'nobody' } };
-      const reads = `Decided by a person: ${decision.entry}`;
-      return {
-        ...reading,
-        report: {
-          ...r,
-          settled: true,
-          winner: decision.entry,
-          reads,
-          decidedBy: 'person',
-          answeredBy: decision.answeredBy,
-        },
-        line: reads,
-      };
-    },
+    // The §11 'decided by a person' the agent's own learnables use, from the reading kit.
+    decided: (reading, decision) => decidedReport(reading, decision),
   };
 }
 

@@ -10,8 +10,8 @@
  *
  * Owns: what counts as evidence of a customer. Does not own: judging it (../suggest.ts).
  */
-import type { MailMessage, MailPart } from '../../mail/mail-message.ts';
-import { partText } from '../../mail/parts.ts';
+import type { MailMessage, MailPart } from '../../mail/index.ts';
+import { partText } from '../../mail/index.ts';
 import { listAnd } from '../read-marked.ts';
 import { findReferences } from '../references.ts';
 import { labelOf, MIN_EVIDENCE_CHARS, PART_NAME, type Evidence, type SuggestInput } from '../suggest.ts';

@@ -4,7 +4,7 @@
  *
  * Owns: what counts as evidence of a kind. Does not own: judging it (../suggest.ts).
  */
-import type { MailMessage } from '../../mail/mail-message.ts';
+import type { MailMessage } from '../../mail/index.ts';
 import { findReferences } from '../references.ts';
 import { MIN_EVIDENCE_CHARS, type Evidence } from '../suggest.ts';
 

@@ -5,7 +5,7 @@
  * Shown as `kind`; suggests a cue from the subject (evidence.ts).
  */
 import type { Learnable } from '../learnable.ts';
-import { MAIL_PARTS } from '../../mail/mail-message.ts';
+import { MAIL_PARTS } from '../../mail/index.ts';
 import { displayText } from '../literal-pattern.ts';
 import { listAnd, markedReader, partWords, type ReadingWords } from '../read-marked.ts';
 import type { MarkHit, Reader } from '../learnable.ts';

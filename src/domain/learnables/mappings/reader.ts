@@ -8,7 +8,7 @@
  * Shown as `manifests`, one reading per CSV attachment; it decides no single entry and never asks.
  */
 import type { EntryContent, Learnable } from '../learnable.ts';
-import type { MailAttachment, MailMessage } from '../../mail/mail-message.ts';
+import type { MailAttachment, MailMessage } from '../../mail/index.ts';
 import { listAnd } from '../read-marked.ts';
 import type { Reader } from '../learnable.ts';
 
