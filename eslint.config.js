@@ -45,7 +45,37 @@ export default tseslint.config(
             { target: './src/store', from: ['./src/a2a', './src/http', './src/ingest', './src/cli'] },
             { target: './src/a2a', from: ['./src/store', './src/http', './src/ingest', './src/cli'] },
             { target: './src/ingest', from: ['./src/store', './src/http', './src/a2a', './src/cli'] },
-            { target: './src/http', from: ['./src/store', './src/ingest', './src/cli'] },
+            { target: './src/http', from: ['./src/store', './src/ingest', './src/a2a', './src/cli'] },
+            // Inside the domain, one direction: triage -> authority -> definitions -> learnables ->
+            // matching -> mail (issue 13). Each folder may import only those after it.
+            {
+              target: './src/domain/mail',
+              from: [
+                './src/domain/matching',
+                './src/domain/learnables',
+                './src/domain/definitions',
+                './src/domain/authority',
+                './src/domain/triage',
+              ],
+              message: 'domain/mail is the innermost room: it imports no other domain folder.',
+            },
+            {
+              target: './src/domain/learnables',
+              from: ['./src/domain/definitions', './src/domain/authority', './src/domain/triage'],
+              message:
+                'domain/learnables imports only matching and mail (triage -> authority -> definitions -> learnables -> matching -> mail).',
+            },
+            {
+              target: './src/domain/definitions',
+              from: ['./src/domain/authority', './src/domain/triage'],
+              message: 'domain/definitions imports only learnables, matching and mail.',
+            },
+            {
+              target: './src/domain/authority',
+              from: ['./src/domain/triage'],
+              message:
+                'domain/authority never imports triage (triage reads definitions through the authority).',
+            },
           ],
         },
       ],

@@ -10,7 +10,7 @@
  * product code.
  */
 import type { MailMessage, MailPart } from '../src/domain/mail/mail-message.ts';
-import type { IndexedMark } from '../src/domain/triage/matcher.ts';
+import type { Mark } from '../src/domain/matching/index.ts';
 
 export type Random = () => number;
 
@@ -53,7 +53,12 @@ function word(rnd: Random): string {
 const escapeRe = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 
 /** A synthetic mark with one string it matches (for real hits) and a way to make near misses. */
-export interface SyntheticMark extends IndexedMark {
+export interface SyntheticMark extends Mark {
+  readonly collection: string;
+  readonly entry: string;
+  readonly mark: string;
+  readonly where: string;
+  readonly provenance: { readonly activation: number; readonly taughtBy: string; readonly at: string };
   /** A string the mark matches. */
   readonly sample: string;
 }

@@ -18,25 +18,37 @@ import { runInNewContext } from 'node:vm';
 import type { MailMessage } from '../src/domain/mail/mail-message.ts';
 import type { Kysely } from 'kysely';
 import { tenantId } from '../src/domain/tenant.ts';
-import { analyseSource, plainLiteral } from '../src/domain/triage/atoms.ts';
 import {
-  compileMatcher,
-  compileMatcherAsync,
-  forgetAnalyses,
-  type StoredAnalyses,
-} from '../src/domain/triage/compile-matcher.ts';
-import {
+  analyseSource,
   ANALYSER_VERSION,
+  compileMatcher as compileOver,
+  compileMatcherAsync as compileOverAsync,
+  createMatchingRuntime,
+  createNaiveMatcher,
   encodeAnalysis,
+  plainLiteral,
   regexAnalysis,
+  type AsyncCompileOptions,
+  type CompileOptions,
   type MarkAnalysisStore,
-} from '../src/domain/triage/mark-analysis.ts';
+  type MarkHit,
+  type Matcher,
+  type StoredAnalyses,
+} from '../src/domain/matching/index.ts';
 import { openDatabase } from '../src/store/database.ts';
 import { createSqliteMarkAnalyses } from '../src/store/sqlite-mark-analyses.ts';
-import type { MarkHit, Matcher } from '../src/domain/triage/matcher.ts';
-import { createNaiveMatcher } from '../src/domain/triage/naive-matcher.ts';
 import { seededRandom, syntheticMarks, syntheticMessage } from './matching-corpus.ts';
 import type { Random, SyntheticMark } from './matching-corpus.ts';
+
+/**
+ * The benchmark process's matching runtime, as a server has one: every compile here runs over it,
+ * and `runtime.forgetEverything()` stands for a restart.
+ */
+const runtime = createMatchingRuntime();
+const compileMatcher = (marks: readonly SyntheticMark[], options: CompileOptions = {}) =>
+  compileOver(marks, { ...options, runtime });
+const compileMatcherAsync = (marks: readonly SyntheticMark[], options: AsyncCompileOptions = {}) =>
+  compileOverAsync(marks, { ...options, runtime });
 
 interface Context {
   readonly outDir: string;
@@ -250,7 +262,7 @@ async function benchN(n: number, quick: boolean, kept: KeptStore): Promise<NResu
   const { sources: keptSources, analysisMs } = await keep(kept, `bench-${n}`, marks);
   const restart = restartCompiles(n, kept, `bench-${n}`, restartSamples(n, quick));
   // As after a restart: nothing analysed in this process is remembered.
-  forgetAnalyses();
+  runtime.forgetEverything();
   // The garbage of keep() (which stands for teaching these marks, long before a restart) and of
   // the previous sizes is collected before the timer, not by the compile.
   gc();
@@ -289,7 +301,7 @@ async function benchN(n: number, quick: boolean, kept: KeptStore): Promise<NResu
   // every regex analysis cached and flatter the figure.
   const otherMarks = syntheticMarks(n, n + 1);
   await keep(kept, `bench-${n}-other`, otherMarks);
-  forgetAnalyses();
+  runtime.forgetEverything();
   gc();
   const slices: number[] = [];
   const ta = performance.now();

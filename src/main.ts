@@ -18,13 +18,14 @@ import { createAuthority } from './domain/authority/create-authority.ts';
 import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
 import { displayProvenance } from './domain/authority/attribution.ts';
 import { systemClock } from './domain/clock.ts';
+import type { Learnable } from './domain/learnables/learnable.ts';
 import { createLearnables } from './domain/learnables/registry.ts';
-import { createMatcherCache } from './domain/triage/matcher-cache.ts';
+import { createMatcherCache } from './domain/triage/definition-marks.ts';
 import { createTriageService } from './domain/triage/triage-service.ts';
 import { cacheEraser } from './domain/triage/cache-eraser.ts';
 import { consoleFaultLog } from './http/errors.ts';
 import { redactForLog } from './domain/log-redaction.ts';
-import type { MarkAnalysisStore } from './domain/triage/mark-analysis.ts';
+import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
@@ -60,6 +61,11 @@ export interface Composition {
 export interface ComposeOptions {
   /** Where the first-start token is announced. Default: stdout. */
   readonly announce?: (line: string) => void;
+  /**
+   * Learnables declared after this agent's own (customers, kinds, mappings), through the same
+   * registry: a new learnable is a deployment, not a release (§9). Default: none.
+   */
+  readonly learnables?: readonly Learnable[];
 }
 
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
@@ -70,7 +76,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   try {
     const tokens = createSqliteTokenStore(db);
     const settings = { identificationMargin: config.identificationMargin };
-    const learnables = createLearnables();
+    const learnables = createLearnables(options.learnables);
 
     let authority: Authority | null = null;
     let source: DefinitionSource;
@@ -82,7 +88,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     // a remote authority keeps them in memory only (an erase there could not reach its rows).
     let analyses: MarkAnalysisStore | undefined;
     const corpus = new SqliteCorpusStore(db);
-    const matcherCache = createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS });
+    // The server's matching runtime: its analyses, buffers and matchers, which a §14 erase clears.
+    const matchingRuntime = createMatchingRuntime();
+    const matcherCache = createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS, runtime: matchingRuntime });
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
       const remote = await createRemoteDefinitionSource({
@@ -108,7 +116,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         // §14: an erase reaches every store and cache of this process, then the bytes leave the file.
         erasers: [
           ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
-          cacheEraser(matcherCache),
+          cacheEraser(matchingRuntime, matcherCache),
           bytesGone(db),
         ],
       });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config/config.ts';
 import { compose, DATABASE_FILE, DEMO_TOKEN_FILE, type Composition } from './main.ts';
 import { sql } from 'kysely';
-import { ANALYSER_VERSION } from './domain/triage/mark-analysis.ts';
+import { ANALYSER_VERSION } from './domain/matching/index.ts';
 import { openDatabase } from './store/database.ts';
 import { startChild } from '../test/e2e/host.ts';
 

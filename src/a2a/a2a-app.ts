@@ -21,10 +21,10 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, type UserBuilder } from '@a2a-js/sdk/server/express';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
-import type { Principal } from '../domain/authority/principal.ts';
+import type { Principal } from '../domain/authority/index.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
-import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
-import type { SubmitResult } from '../domain/mail/ingest-store.ts';
+import type { LearnableDescriptor } from '../domain/learnables/index.ts';
+import type { SubmitResult } from '../domain/mail/index.ts';
 import { agentCardJson, buildAgentCard, type AgentCardInput } from './agent-card.ts';
 import { TriageExecutor } from './executor.ts';
 import type { LessonSink, MailReader, TriagePort } from './ports.ts';

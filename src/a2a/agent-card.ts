@@ -9,7 +9,7 @@
  */
 import { AgentCard } from '@a2a-js/sdk';
 import { EXTENSION_URI, TEACH_METHOD } from '../domain/extension.ts';
-import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
+import type { LearnableDescriptor } from '../domain/learnables/index.ts';
 
 export const JSONRPC_PATH = '/a2a/jsonrpc';
 export const REST_PATH = '/a2a/rest';
@@ -88,7 +88,7 @@ export function agentCardJson(input: AgentCardInput): Record<string, unknown> {
           'Send one e-mail; the task completes with a reading (customer, kind, manifest fields) and the definition version it was decided under. ' +
           'The mail may be a file part (mediaType "message/rfc822", the raw bytes), the raw RFC 822 text as a text part, or a data part with the message fields ' +
           '(from, to, cc, subject, body, messageId, date, attachments). When the agent cannot tell, the task waits in input-required with a question; ' +
-          'answer on the same task with a data part {"entry": "<name>"} (or {"customer": "<name>"}) or text naming the entry or its label. ' +
+          'answer on the same task with a data part {"entry": "<name>"} (or keyed by the collection or its entry noun) or text naming the entry or its label. ' +
           `With the header "A2A-Extensions: ${EXTENSION_URI}" the question also carries a teach block (metadata["${EXTENSION_URI}"].teach).`,
         tags: ['email', 'triage', 'logistics', 'learnables'],
         examples: [

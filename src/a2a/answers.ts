@@ -1,7 +1,7 @@
 /**
  * Understanding a person's answer to a question (the input-required turn). The answer names one
  * entry of the asked collection: a data part `{ "entry": "northgate" }` (or keyed by the
- * collection or its entry noun, `{ "customer": "northgate" }`), or text naming the entry or its
+ * collection or its entry noun, `{ "<entry noun>": "northgate" }`), or text naming the entry or its
  * label, case-insensitively. Emitting a teach block never changes this (§8): the same answer is
  * understood the same way whether or not the client activated the extension.
  */
@@ -20,7 +20,7 @@ export type AnswerResolution =
 
 /**
  * Resolve the answer in `parts` against `choices`. `keys` are the data-part keys that may carry it
- * (e.g. ["entry", "customers", "customer"]).
+ * (e.g. ["entry", the collection, its entry noun]).
  */
 export function resolveAnswer(
   parts: readonly Part[],

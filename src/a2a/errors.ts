@@ -18,29 +18,45 @@ export interface JsonRpcError {
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
 
-/** JSON-RPC codes for domain errors; the ErrorInfo `reason` carries the exact code. */
-const JSON_RPC_CODE: Readonly<Partial<Record<ErrorCode, number>>> = {
+/**
+ * The JSON-RPC code of every domain error code; the ErrorInfo `reason` carries the exact code. Total
+ * like `HTTP_STATUS` (src/http/errors.ts): a new ErrorCode does not compile until it is given one here.
+ * Problems with what was sent are INVALID_PARAMS; faults are INTERNAL_ERROR (message withheld, logged).
+ */
+export const JSON_RPC_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze({
+  LESSON_MALFORMED: INVALID_PARAMS,
+  COLLECTION_UNKNOWN: INVALID_PARAMS,
+  ENTRY_UNKNOWN: INVALID_PARAMS,
+  LESSON_REFUSED: INVALID_PARAMS,
+  TAUGHT_BY_NOT_A_PERSON: INVALID_PARAMS,
+  DEFINITION_VERSION_NOT_FOUND: -32044,
+  DEFINITION_VERSION_TOMBSTONED: -32050,
+  ACTIVATION_NOT_FOUND: -32044,
+  NOTHING_TO_REVERT: -32049,
+  TENANT_UNKNOWN: -32044,
+  IMPORT_MALFORMED: INVALID_PARAMS,
+  MESSAGE_TOO_LARGE: INVALID_PARAMS,
+  MESSAGE_UNREADABLE: INVALID_PARAMS,
+  MESSAGE_NOT_FOUND: -32044,
+  INPUT_NOT_ACCEPTED: INVALID_PARAMS,
+  ANSWER_NOT_UNDERSTOOD: INVALID_PARAMS,
   UNAUTHENTICATED: -32040,
   FORBIDDEN: -32043,
   NOT_FOUND: -32044,
-  DEFINITION_VERSION_NOT_FOUND: -32044,
-  ACTIVATION_NOT_FOUND: -32044,
-  TENANT_UNKNOWN: -32044,
-  MESSAGE_NOT_FOUND: -32044,
   MESSAGE_TEXT_DISCARDED: -32050,
   CONFLICT: -32049,
-  NOTHING_TO_REVERT: -32049,
-  DEFINITION_VERSION_TOMBSTONED: -32050,
+  REQUEST_MALFORMED: INVALID_PARAMS,
+  REQUEST_TOO_LARGE: INVALID_PARAMS,
   CONFIG_INVALID: INTERNAL_ERROR,
   INTERNAL: INTERNAL_ERROR,
-};
+});
 
 const INTERNAL_MESSAGE =
   'Something went wrong on our side. The request was not completed; try again, and if it keeps failing tell the operator.';
 
 export function toJsonRpcError(e: unknown, log: (message: string, cause: unknown) => void): JsonRpcError {
   if (e instanceof DomainError) {
-    const code = JSON_RPC_CODE[e.code] ?? INVALID_PARAMS; // the rest are problems with what was sent
+    const code = JSON_RPC_CODE[e.code];
     if (code === INTERNAL_ERROR) {
       log(`${e.code}: ${e.message}`, e);
       return { code, message: INTERNAL_MESSAGE, data: [errorInfo('INTERNAL', undefined)] };

@@ -25,13 +25,15 @@ import { systemClock } from '../domain/clock.ts';
 import { DomainError, isDomainError } from '../domain/errors.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';
-import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
-import type { MailMessage } from '../domain/mail/mail-message.ts';
-import type { CollectionReading, MessageReading } from '../domain/triage/reading.ts';
+import type { LearnableDescriptor } from '../domain/learnables/index.ts';
+import type { MailMessage } from '../domain/mail/index.ts';
+import type { PersonDecision } from '../domain/learnables/index.ts';
+import type { MessageReading } from '../domain/triage/index.ts';
 import { describeChoices, resolveAnswer, type EntryChoice } from './answers.ts';
 import { SKILL_RECHECK, SKILL_TRIAGE } from './agent-card.ts';
 import { ACCEPTED_INPUT, classifyInput, type MailInput } from './input.ts';
 import type { MailReader, TaskPin, TriageOutcome, TriagePort, TriageQuestion } from './ports.ts';
+import { presentReading, readingSummary } from './presentation.ts';
 import { teachBlockJson } from './teach-block.ts';
 import { principalOfContext } from './user.ts';
 
@@ -47,13 +49,6 @@ export interface TriageExecutorDeps {
   readonly clock?: Clock;
   /** Where faults are reported (the cause is logged, never sent). */
   readonly log?: (message: string, cause: unknown) => void;
-}
-
-/** A person's decision on one question. */
-export interface PersonDecision {
-  readonly entry: string;
-  readonly answeredBy: string;
-  readonly at: string;
 }
 
 /** What a triage task keeps under the extension URI in its metadata (always resent whole: the SDK merges shallowly). */
@@ -236,13 +231,15 @@ export class TriageExecutor implements AgentExecutor {
       return;
     }
     this.parked.delete(turn.rc.taskId);
-    const report = decidedReading(outcome, state);
+    // The pinned reading, each question a person answered marked so.
+    const decided = this.deps.triage.decided(outcome.reading, state.answers);
+    const report = { ...presentReading(decided), pin: { ...state.pin } };
     turn.artifact(
       'reading',
       'What this message is: customer, kind and manifest fields, and the definition version it was decided under.',
-      [textPart(summary(report)), dataPart(report)],
+      [textPart(readingSummary(decided)), dataPart(report)],
     );
-    turn.finish(TaskState.TASK_STATE_COMPLETED, summary(report), { [EXTENSION_URI]: state });
+    turn.finish(TaskState.TASK_STATE_COMPLETED, readingSummary(decided), { [EXTENSION_URI]: state });
   }
 
   private ask(turn: Turn, question: TriageQuestion, state: TriageTaskState, text: string): void {
@@ -307,14 +304,13 @@ export class TriageExecutor implements AgentExecutor {
       return;
     }
     // §11: read under the version active now; never pinned, never asks, never proposes.
-    const report = showBackReport(reading);
     turn.artifact(
       'show-back',
       'What the agent makes of this message under the definition version active now (§11).',
-      [textPart(summary(report)), dataPart(report)],
+      [textPart(readingSummary(reading)), dataPart(presentReading(reading))],
       [EXTENSION_URI],
     );
-    turn.finish(TaskState.TASK_STATE_COMPLETED, summary(report), {
+    turn.finish(TaskState.TASK_STATE_COMPLETED, readingSummary(reading), {
       [EXTENSION_URI]: {
         skill: SKILL_RECHECK,
         readUnder: { definitionVersion: reading.definitionVersion, versionId: reading.versionId },
@@ -455,50 +451,6 @@ export function readTaskState(metadata: Task['metadata']): TriageTaskState | nul
 /** The entries an answer may name: every entry of the collection in the pinned version, with labels. */
 function choicesFor(question: TriageQuestion): EntryChoice[] {
   return [...question.choices];
-}
-
-/** The completed task's reading: the pinned version, and each question a person answered marked so. */
-function decidedReading(outcome: TriageOutcome, state: TriageTaskState): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(outcome.reading)) {
-    if (isPlainObject(value) && typeof value.collection === 'string' && Array.isArray(value.candidates)) {
-      const r = value as unknown as CollectionReading;
-      const decision = state.answers[r.collection];
-      if (decision === undefined) {
-        out[key] = { ...r, decidedBy: r.settled ? 'rules' : 'nobody' };
-      } else {
-        const label = r.candidates.find((c) => c.name === decision.entry)?.label ?? decision.entry;
-        out[key] = {
-          ...r,
-          settled: true,
-          winner: decision.entry,
-          reads: `Decided by a person: ${label}`,
-          decidedBy: 'person',
-          answeredBy: decision.answeredBy,
-          answeredAt: decision.at,
-        };
-      }
-    } else {
-      out[key] = value;
-    }
-  }
-  out.pin = { definitionVersion: state.pin.definitionVersion, versionId: state.pin.versionId };
-  return out;
-}
-
-/** §11's report: settled (winner, reads, candidates) or unsettled (reads: what it saw). */
-function showBackReport(reading: MessageReading): Record<string, unknown> {
-  return { ...reading };
-}
-
-function summary(report: Record<string, unknown>): string {
-  const lines = Object.values(report)
-    .filter(
-      (v): v is Record<string, unknown> =>
-        isPlainObject(v) && typeof v.reads === 'string' && typeof v.collection === 'string',
-    )
-    .map((v) => String(v.reads));
-  return lines.length === 0 ? 'Read.' : lines.join('\n');
 }
 
 function stripAngles(id: string): string {

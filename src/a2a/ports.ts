@@ -3,16 +3,17 @@
  * satisfies them with the triage service (src/domain/triage), the mail parser (src/ingest/mail) and
  * the authority (embedded, or remote over HTTP); this folder imports none of those adapters.
  */
-import type { Authority } from '../domain/authority/authority.ts';
-import type { Lesson, LessonResult } from '../domain/authority/lesson.ts';
-import type { Principal } from '../domain/authority/principal.ts';
-import type { MailMessage } from '../domain/mail/mail-message.ts';
+import type { Authority } from '../domain/authority/index.ts';
+import type { Lesson, LessonResult } from '../domain/authority/index.ts';
+import type { Principal } from '../domain/authority/index.ts';
+import type { MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
-import type { MessageReading } from '../domain/triage/reading.ts';
+import type { PersonDecision } from '../domain/learnables/index.ts';
+import type { MessageReading } from '../domain/triage/index.ts';
 
 // The triage service's own shapes: one definition of a pin, a question and an outcome.
-export type { TaskPin, TriageOutcome, TriageQuestion } from '../domain/triage/triage-service.ts';
-import type { TaskPin, TriageOutcome } from '../domain/triage/triage-service.ts';
+export type { TaskPin, TriageOutcome, TriageQuestion } from '../domain/triage/index.ts';
+import type { TaskPin, TriageOutcome } from '../domain/triage/index.ts';
 
 /** Reading mail under a definition version (the triage service). */
 export interface TriagePort {
@@ -28,6 +29,11 @@ export interface TriagePort {
    * never asks. `null` when no such message was seen for this tenant.
    */
   recheck(tenant: TenantId, key: RecheckKey): Promise<MessageReading | null>;
+  /**
+   * The reading as decided: each collection a person answered (by collection) marked so, the rest
+   * marked as decided by rules or by nobody (each learnable's reader phrases it).
+   */
+  decided(reading: MessageReading, answers: Readonly<Record<string, PersonDecision>>): MessageReading;
   /** A person's answer to a question, so later suggestions never claim the message for another entry (§13.1). */
   recordAnswer?(tenant: TenantId, message: MailMessage, collection: string, entry: string): Promise<void>;
   /**

@@ -6,8 +6,8 @@
  * `lessonFields` repeat the card's fields, and the keys of `suggested` are a subset of their names
  * (§8 MUST); a suggestion that breaks the subset rule is dropped rather than sent.
  */
-import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
-import type { TeachBlock } from '../domain/triage/reading.ts';
+import type { LearnableDescriptor } from '../domain/learnables/index.ts';
+import type { TeachBlock } from '../domain/triage/index.ts';
 
 export function teachBlockJson(
   block: TeachBlock,

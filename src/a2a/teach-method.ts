@@ -13,8 +13,8 @@ import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER, type AgentCard }
 import { ExtensionSupportRequiredError } from '@a2a-js/sdk/errors';
 import { validateVersion, type ServerCallContextBuilder } from '@a2a-js/sdk/server';
 import type { UserBuilder } from '@a2a-js/sdk/server/express';
-import { hasRole } from '../domain/authority/principal.ts';
-import type { Lesson } from '../domain/authority/lesson.ts';
+import { hasRole } from '../domain/authority/index.ts';
+import type { Lesson } from '../domain/authority/index.ts';
 import { DomainError } from '../domain/errors.ts';
 import { EXTENSION_URI, TEACH_METHOD } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';

@@ -3,7 +3,7 @@
  * scope that keeps one tenant's tasks invisible to every other tenant.
  */
 import type { OwnerResolver, ServerCallContext, User } from '@a2a-js/sdk/server';
-import type { Principal } from '../domain/authority/principal.ts';
+import type { Principal } from '../domain/authority/index.ts';
 
 export class PrincipalUser implements User {
   constructor(readonly principal: Principal) {}

@@ -5,7 +5,8 @@
 import { loadConfig } from '../config/config.ts';
 import { displayProvenance } from '../domain/authority/attribution.ts';
 import { createLearnables } from '../domain/learnables/registry.ts';
-import { createMatcherCache } from '../domain/triage/matcher-cache.ts';
+import { createMatchingRuntime } from '../domain/matching/index.ts';
+import { createMatcherCache } from '../domain/triage/definition-marks.ts';
 import { createTriageService, type TriageService } from '../domain/triage/triage-service.ts';
 import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
@@ -25,7 +26,7 @@ export function openTriage(k: Knowledge, io: CliIo): TriageService {
       identificationMargin: config.identificationMargin,
       ...(retention === undefined ? {} : { corpusRetentionDays: retention }),
     },
-    matcherCache: createMatcherCache({ maxVersions: 2 }),
+    matcherCache: createMatcherCache({ maxVersions: 2, runtime: createMatchingRuntime() }),
     analyses: createSqliteMarkAnalyses(k.db),
     resolvePerson: (tenant, id) => displayProvenance(id, (person) => store.personHandle(tenant, person)),
   });

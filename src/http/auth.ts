@@ -22,16 +22,6 @@ export function bearerToken(req: Pick<Request, 'headers'>): string | null {
   return m?.[1] ?? null;
 }
 
-/** Verify the bearer token of a request; null when missing, unknown or revoked. */
-export async function principalFromRequest(
-  verifier: TokenVerifier,
-  req: Pick<Request, 'headers'>,
-): Promise<Principal | null> {
-  const token = bearerToken(req);
-  if (token === null) return null;
-  return verifier.verify(token);
-}
-
 /** 401 unless the request carries a valid bearer token; sets `res.locals.principal`. */
 export function bearerAuth(verifier: TokenVerifier): RequestHandler {
   return async (req, res, next) => {

@@ -57,10 +57,3 @@ export function definitionFromWire(json: unknown): Definition {
   }
   return Object.freeze({ versionId: json.versionId, collections });
 }
-
-export function activeFromWire(json: unknown): PinnedDefinition {
-  if (!isPlainObject(json) || typeof json.definitionVersion !== 'number') {
-    throw new Error('activeFromWire: expected { definitionVersion: number, versionId, collections }');
-  }
-  return Object.freeze({ definitionVersion: json.definitionVersion, definition: definitionFromWire(json) });
-}

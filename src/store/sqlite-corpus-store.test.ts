@@ -3,7 +3,8 @@ import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './database.ts';
 import { SqliteCorpusStore } from './sqlite-corpus-store.ts';
-import { corpusKey, scanCorpus } from '../domain/triage/corpus.ts';
+import { sql } from 'kysely';
+import { corpusKey, scanCorpus, type ReadingSummary } from '../domain/triage/corpus.ts';
 import type { MailMessage } from '../domain/mail/mail-message.ts';
 import { tenantId } from '../domain/tenant.ts';
 
@@ -41,6 +42,42 @@ afterEach(async () => {
 });
 
 describe('SqliteCorpusStore', () => {
+  it('keeps what each collection settled on by collection, a collection named "__proto__" included', async () => {
+    const m = mail();
+    const decided = new Map([
+      ['customers', 'northgate'],
+      ['__proto__', 'urgent'],
+    ]);
+    const lastReading: ReadingSummary = { versionId: 'sha256:x', definitionVersion: 3, decided };
+    await store.remember(demo, { key: corpusKey(m), message: m, seenAt: 'now', taskId: null, lastReading });
+    const got = await store.get(demo, corpusKey(m));
+    expect([...got!.lastReading!.decided]).toEqual([...decided]);
+  });
+
+  it('reads a reading kept before readings were kept by collection ({ customer, kind })', async () => {
+    const m = mail();
+    await store.remember(demo, {
+      key: corpusKey(m),
+      message: m,
+      seenAt: 'now',
+      taskId: null,
+      lastReading: null,
+    });
+    const old = JSON.stringify({
+      versionId: 'sha256:old',
+      definitionVersion: 4,
+      customer: 'northgate',
+      kind: null,
+    });
+    await sql`UPDATE corpus_messages SET reading = ${old} WHERE key = ${corpusKey(m)}`.execute(db);
+    const got = await store.get(demo, corpusKey(m));
+    expect(got?.lastReading).toEqual({
+      versionId: 'sha256:old',
+      definitionVersion: 4,
+      decided: new Map([['customers', 'northgate']]),
+    });
+  });
+
   it('keeps a message once per key and updates its task and reading (§13.1)', async () => {
     const m = mail();
     const key = corpusKey(m);
@@ -52,7 +89,11 @@ describe('SqliteCorpusStore', () => {
       taskId: 't1',
       lastReading: null,
     });
-    const reading = { versionId: 'sha256:x', definitionVersion: 2, customer: 'northgate', kind: null };
+    const reading: ReadingSummary = {
+      versionId: 'sha256:x',
+      definitionVersion: 2,
+      decided: new Map([['customers', 'northgate']]),
+    };
     await store.remember(demo, {
       key,
       message: m,

@@ -51,7 +51,7 @@ export class SqliteCorpusStore implements CorpusStore {
   }
 
   async remember(tenant: TenantId, entry: CorpusEntry): Promise<void> {
-    const reading = entry.lastReading === null ? null : JSON.stringify(entry.lastReading);
+    const reading = entry.lastReading === null ? null : encodeSummary(entry.lastReading);
     const evidence = JSON.stringify(entry.message);
     const outcome = entry.outcome === undefined ? undefined : JSON.stringify(entry.outcome);
     await this.#db
@@ -238,8 +238,47 @@ function toRecord(row: Row): CorpusRecord {
     message: JSON.parse(row.evidence) as MailMessage,
     seenAt: row.seen_at,
     taskId: row.task_id,
-    lastReading: row.reading === null ? null : (JSON.parse(row.reading) as ReadingSummary),
+    lastReading: row.reading === null ? null : decodeSummary(row.reading),
     textDiscardedAt: row.text_discarded_at,
     outcome: row.outcome === null ? null : (JSON.parse(row.outcome) as unknown),
+  };
+}
+
+/** A reading summary as stored: `{ versionId, definitionVersion, decided: { <collection>: <entry> } }`. */
+export function encodeSummary(summary: ReadingSummary): string {
+  return JSON.stringify({
+    versionId: summary.versionId,
+    definitionVersion: summary.definitionVersion,
+    // fromEntries defines own properties: a collection named "__proto__" stays a name.
+    decided: Object.fromEntries(summary.decided),
+  });
+}
+
+/**
+ * Rows written before readings were kept by collection hold `{ customer, kind }`: the two
+ * collections this agent read then, under the names they had. Both shapes decode to one summary.
+ */
+const LEGACY_SUMMARY_KEYS: readonly (readonly [key: string, collection: string])[] = [
+  ['customer', 'customers'],
+  ['kind', 'kinds'],
+];
+
+export function decodeSummary(text: string): ReadingSummary {
+  const row = JSON.parse(text) as Record<string, unknown>;
+  const decided = new Map<string, string>();
+  if (typeof row.decided === 'object' && row.decided !== null) {
+    for (const [collection, entry] of Object.entries(row.decided)) {
+      if (typeof entry === 'string') decided.set(collection, entry);
+    }
+  } else {
+    for (const [key, collection] of LEGACY_SUMMARY_KEYS) {
+      const entry = row[key];
+      if (typeof entry === 'string') decided.set(collection, entry);
+    }
+  }
+  return {
+    versionId: typeof row.versionId === 'string' ? row.versionId : '',
+    definitionVersion: typeof row.definitionVersion === 'number' ? row.definitionVersion : 0,
+    decided,
   };
 }

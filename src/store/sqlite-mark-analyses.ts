@@ -1,11 +1,11 @@
 /**
- * The MarkAnalysisStore port (src/domain/triage/mark-analysis.ts) over Kysely: the embedded default
+ * The MarkAnalysisStore port (src/domain/matching/mark-analysis.ts) over Kysely: the embedded default
  * runs it on SQLite, in the same database as the definitions, whose §14 erase deletes a tenant's rows.
  * Analyses are opaque text here. Every method takes the tenant scope explicitly (§13.2).
  */
 import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import type { MarkAnalysisStore } from '../domain/triage/mark-analysis.ts';
+import type { MarkAnalysisStore } from '../domain/matching/index.ts';
 
 /** Rows per INSERT (4 parameters each), well under every engine's parameter limit. */
 const CHUNK = 200;

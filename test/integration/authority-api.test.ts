@@ -2,7 +2,7 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenantId } from '../../src/domain/tenant.ts';
-import { createMatcherCache } from '../../src/domain/triage/matcher-cache.ts';
+import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
 import { createTriageService, type TriageService } from '../../src/domain/triage/triage-service.ts';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
 import { messageFromFields } from '../../src/ingest/mail/from-fields.ts';

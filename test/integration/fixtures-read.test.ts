@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DirectoryImport } from '../../src/domain/authority/authority.ts';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
-import { createMatcherCache } from '../../src/domain/triage/matcher-cache.ts';
+import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
 import { createTriageService, type TriageService } from '../../src/domain/triage/triage-service.ts';
 import { parseMail } from '../../src/ingest/mail/parse.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import { openCore, type Core } from './knowledge-harness.ts';
+import { customerOf, kindOf, manifestsOf } from '../support/readings.ts';
 
 const MAIL = join(import.meta.dirname, '../../fixtures/mail');
 
@@ -52,20 +53,20 @@ describe('the fixtures read as expected (§11)', () => {
     const message = await parseMail(readFileSync(join(MAIL, e.file)));
     const { reading, questions } = await service.triage(core.tenant, message);
 
-    expect({ customer: reading.customer.settled ? reading.customer.winner : null }).toEqual({
+    expect({ customer: customerOf(reading).settled ? customerOf(reading).winner : null }).toEqual({
       customer: e.customer,
     });
-    expect({ kind: reading.kind.settled ? reading.kind.winner : null }).toEqual({ kind: e.kind });
+    expect({ kind: kindOf(reading).settled ? kindOf(reading).winner : null }).toEqual({ kind: e.kind });
     if (e.customer === null) {
       // Unsettled: it says what it saw, and asks.
-      expect(reading.customer.reads).toMatch(/nothing matched|match, on /);
+      expect(customerOf(reading).reads).toMatch(/nothing matched|match, on /);
       expect(questions.some((q) => q.collection === 'customers')).toBe(true);
     } else {
-      expect(reading.customer.reads).toMatch(/^Reads as /);
+      expect(customerOf(reading).reads).toMatch(/^Reads as /);
     }
     if (e.manifestFields !== undefined) {
       const found: Record<string, string | null> = {};
-      for (const m of reading.manifests) {
+      for (const m of manifestsOf(reading)) {
         for (const f of m.fields)
           if (!(f.field in found) || found[f.field] === null)
             found[f.field] = f.settled ? (f.column ?? null) : null;

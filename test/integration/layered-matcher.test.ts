@@ -2,10 +2,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
 import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
-import { compileMatcher } from '../../src/domain/triage/compile-matcher.ts';
+import { compileMatcher } from '../../src/domain/matching/index.ts';
 import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
-import type { MarkHit } from '../../src/domain/triage/matcher.ts';
-import { createMatcherCache } from '../../src/domain/triage/matcher-cache.ts';
+import type { MarkHit } from '../../src/domain/triage/definition-marks.ts';
+import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
 import { mail } from '../support/definitions.ts';
 import { openCore, type Core } from './knowledge-harness.ts';
 

@@ -6,18 +6,17 @@ import { openDatabase } from '../../src/store/database.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import { buildDefinition, mail, type TestLesson } from '../support/definitions.ts';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
-import { suggestionValueFor } from '../../src/domain/learnables/suggestion-values.ts';
 import type { Learnable } from '../../src/domain/learnables/learnable.ts';
 import type { MailMessage, MailPart } from '../../src/domain/mail/mail-message.ts';
 import { partText } from '../../src/domain/mail/parts.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
-import { compileMatcher } from '../../src/domain/triage/compile-matcher.ts';
+import { compileMatcher } from '../../src/domain/matching/index.ts';
 import { corpusKey, type ReadingSummary } from '../../src/domain/triage/corpus.ts';
 import { createCorpusProbe } from '../../src/domain/triage/corpus-probe.ts';
 import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
 import { readMessage } from '../../src/domain/triage/read-message.ts';
-import type { Suggestion } from '../../src/domain/triage/reading.ts';
-import { clientNamed, suggest, type SuggestOutcome } from '../../src/domain/triage/suggest.ts';
+import { clientNamed } from '../../src/domain/learnables/customers/evidence.ts';
+import type { Suggestion, SuggestOutcome } from '../../src/domain/learnables/learnable.ts';
 
 const learnables = createLearnables();
 const customers = learnables.find((l) => l.collection === 'customers')!;
@@ -55,8 +54,7 @@ async function seen(m: MailMessage, customer: string | null = null): Promise<voi
   const lastReading: ReadingSummary = {
     versionId: 'sha256:test',
     definitionVersion: 1,
-    customer,
-    kind: null,
+    decided: new Map(customer === null ? [] : [['customers', customer]]),
   };
   await store.remember(tenant, {
     key: corpusKey(m),
@@ -83,12 +81,9 @@ async function suggestFor(
     (id) => id,
   );
   const learnable = collection === 'customers' ? customers : kinds;
-  return suggest({
+  return learnable.reader!.suggest!(reading.readings.get(collection)!, {
     message: m,
-    reading: collection === 'customers' ? reading.customer : reading.kind,
-    learnable,
-    build: suggestionValueFor(collection),
-    definition,
+    entries: definition.collections.get(collection),
     probe: createCorpusProbe(store, tenant, corpusKey(m)),
     settings,
   });

@@ -4,11 +4,11 @@ import { isDomainError } from '../../src/domain/errors.ts';
 import { displayProvenance } from '../../src/domain/authority/attribution.ts';
 import { createLearnables } from '../../src/domain/learnables/registry.ts';
 import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
-import { compileMatcher } from '../../src/domain/triage/compile-matcher.ts';
+import { compileMatcher } from '../../src/domain/matching/index.ts';
 import { corpusKey } from '../../src/domain/triage/corpus.ts';
 import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
 import { scratchDefinition, swapEntryMatcher } from '../../src/domain/triage/dry-run.ts';
-import { createMatcherCache } from '../../src/domain/triage/matcher-cache.ts';
+import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
 import { readMessage } from '../../src/domain/triage/read-message.ts';
 import {
   createTriageService,
@@ -17,6 +17,7 @@ import {
 } from '../../src/domain/triage/triage-service.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import { mail } from '../support/definitions.ts';
+import { customerOf } from '../support/readings.ts';
 import { openCore, steppingClock, type Core } from './knowledge-harness.ts';
 
 const learnables = createLearnables();
@@ -72,9 +73,9 @@ describe('triage', () => {
       versionId: active.definition.versionId,
     });
     expect(out.reading.versionId).toBe(active.definition.versionId);
-    expect(out.reading.customer.reads).toBe('Reads as Northgate Motors Ltd, on @northgatemotors.example');
+    expect(customerOf(out.reading).reads).toBe('Reads as Northgate Motors Ltd, on @northgatemotors.example');
     // The harness's application wrote it for dana: show-back names both (§13.4).
-    expect(out.reading.customer.candidates[0]!.evidence[0]!.taughtBy).toBe(
+    expect(customerOf(out.reading).candidates[0]!.evidence[0]!.taughtBy).toBe(
       'dana@warehouse.example, via app:console',
     );
     expect(out.questions.filter((q) => q.collection === 'customers')).toEqual([]);
@@ -95,7 +96,7 @@ describe('triage', () => {
     // The suggestion, taught as is, settles the message (the loop of Appendix B).
     await teach('northgate', q.teach.suggested!);
     const again = await service.recheck(core.tenant, { messageId: m.messageId! });
-    expect(again!.customer.reads).toBe('Reads as Northgate Motors Ltd, on billing@origin.example');
+    expect(customerOf(again!).reads).toBe('Reads as Northgate Motors Ltd, on billing@origin.example');
   });
 
   it('keeps every message it reads in the corpus (§13.1)', async () => {
@@ -103,25 +104,25 @@ describe('triage', () => {
     await service.triage(core.tenant, m, undefined, { taskId: 'task-1' });
     const kept = await corpus.get(core.tenant, corpusKey(m));
     expect(kept?.taskId).toBe('task-1');
-    expect(kept?.lastReading?.customer).toBe('northgate');
+    expect(kept?.lastReading?.decided.get('customers')).toBe('northgate');
     expect(await corpus.count(core.tenant)).toBe(1);
   });
 
   it('finishes a pinned task on its version after a newer one is activated (§10.3)', async () => {
     const m = mail({ from: { address: 'billing@origin.example', name: '' } });
     const first = await service.triage(core.tenant, m);
-    expect(first.reading.customer.settled).toBe(false);
+    expect(customerOf(first.reading).settled).toBe(false);
     const taught = await teach('northgate', { pattern: 'billing@origin\\.example', where: 'from' });
     expect(taught.learned).toBe(true);
     // The task resumes on its pin: still the old version, still unsettled.
     const resumed = await service.triage(core.tenant, m, first.pin);
     expect(resumed.pin).toEqual(first.pin);
     expect(resumed.reading.versionId).toBe(first.pin.versionId);
-    expect(resumed.reading.customer.settled).toBe(false);
+    expect(customerOf(resumed.reading).settled).toBe(false);
     // A new task pins the new version.
     const fresh = await service.triage(core.tenant, m);
     expect(fresh.pin.versionId).toBe(taught.versionId);
-    expect(fresh.reading.customer.winner).toBe('northgate');
+    expect(customerOf(fresh.reading).winner).toBe('northgate');
   });
 });
 
@@ -170,7 +171,7 @@ describe('recheck (§11)', () => {
     for (const k of [{ messageId: m.messageId! }, { key: out.key }, { taskId: 't-9' }, { message: m }]) {
       const r = await service.recheck(core.tenant, k);
       expect(r!.versionId).toBe(active.definition.versionId);
-      expect(r!.customer.settled).toBe(true);
+      expect(customerOf(r!).settled).toBe(true);
     }
   });
 

@@ -5,7 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseMail } from '../../ingest/mail/parse.ts';
-import type { CollectionReading } from '../../domain/triage/reading.ts';
+import { presentReading } from '../../a2a/presentation.ts';
+import type { CollectionReading } from '../../domain/learnables/read-marked.ts';
+import type { ManifestReading } from '../../domain/learnables/mappings/reader.ts';
 import { UsageError, type Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions, shortId } from '../knowledge.ts';
 import { openTriage } from '../open-triage.ts';
@@ -33,7 +35,7 @@ ${COMMON_USAGE}`,
     try {
       const out = await openTriage(k, io).triage(k.tenant, message);
       if (values.json === true) {
-        io.out(JSON.stringify(out, null, 2));
+        io.out(JSON.stringify({ ...out, reading: presentReading(out.reading) }, null, 2));
         return;
       }
       const r = out.reading;
@@ -42,9 +44,11 @@ ${COMMON_USAGE}`,
         `Read under definitionVersion ${r.definitionVersion} (${shortId(r.versionId)}) of tenant ${k.tenant}`,
       );
       io.out('');
-      printCollection((l) => io.out(l), 'Whose', r.customer);
-      printCollection((l) => io.out(l), 'Kind', r.kind);
-      for (const m of r.manifests) {
+      // This agent's own learnables, as the operator knows them.
+      const report = (c: string): unknown => r.readings.get(c)?.report;
+      printCollection((l) => io.out(l), 'Whose', report('customers') as CollectionReading | undefined);
+      printCollection((l) => io.out(l), 'Kind', report('kinds') as CollectionReading | undefined);
+      for (const m of (report('mappings') ?? []) as readonly ManifestReading[]) {
         io.out(`Manifest: ${m.reads}`);
         for (const f of m.fields) io.out(`  ${f.settled ? '✓' : '✗'} ${f.reads}`);
       }
@@ -73,7 +77,8 @@ ${COMMON_USAGE}`,
   },
 };
 
-function printCollection(out: (line: string) => void, title: string, r: CollectionReading): void {
+function printCollection(out: (line: string) => void, title: string, r: CollectionReading | undefined): void {
+  if (r === undefined) return;
   out(`${title}: ${r.reads}`);
   for (const c of r.candidates) {
     if (c.matched.length === 0) continue;

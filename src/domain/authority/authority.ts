@@ -3,8 +3,8 @@
  * over a DefinitionStore; also reachable over HTTP (/authority/v1) from another process.
  */
 import type { TenantId } from '../tenant.ts';
-import type { Activation, PinnedDefinition, VersionId } from '../definitions/definition.ts';
-import type { LearnableDescriptor } from '../learnables/learnable.ts';
+import type { Activation, PinnedDefinition, VersionId } from '../definitions/index.ts';
+import type { LearnableDescriptor } from '../learnables/index.ts';
 import type { Lesson, LessonResult } from './lesson.ts';
 import type { Principal } from './principal.ts';
 import type { ErasedFrom } from './eraser.ts';

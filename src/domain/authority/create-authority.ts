@@ -13,18 +13,18 @@ import { DomainError } from '../errors.ts';
 import type { Clock } from '../clock.ts';
 import { canonicalJson, isPlainObject } from '../json.ts';
 import type { TenantId } from '../tenant.ts';
-import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/learnable.ts';
-import type { Activation, Definition, PinnedDefinition, VersionId } from '../definitions/definition.ts';
-import type { DefinitionStore } from '../definitions/store.ts';
-import { isVersionId } from '../definitions/content-address.ts';
+import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/index.ts';
+import type { Activation, Definition, PinnedDefinition, VersionId } from '../definitions/index.ts';
+import type { DefinitionStore } from '../definitions/index.ts';
+import { isVersionId } from '../definitions/index.ts';
 import {
   createObjectCache,
   createObjectReader,
   MissingObjectError,
   type ObjectCache,
   type ObjectReader,
-} from '../definitions/object-cache.ts';
-import { ERASED, textMentions } from '../definitions/scrub.ts';
+} from '../definitions/index.ts';
+import { ERASED, textMentions } from '../definitions/index.ts';
 import type { ErasedFrom, Eraser } from './eraser.ts';
 import {
   applyChanges,
@@ -34,7 +34,7 @@ import {
   loadDefinition,
   walkVersions,
   type EntryChange,
-} from '../definitions/version-tree.ts';
+} from '../definitions/index.ts';
 import type {
   ActivationResult,
   Authority,

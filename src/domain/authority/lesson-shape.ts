@@ -4,7 +4,7 @@
  */
 import { DomainError } from '../errors.ts';
 import { canonicalJson, isPlainObject } from '../json.ts';
-import type { Learnable, LessonValue } from '../learnables/learnable.ts';
+import type { Learnable, LessonValue } from '../learnables/index.ts';
 import type { Lesson } from './lesson.ts';
 
 /** Longest entry name accepted, in characters. */

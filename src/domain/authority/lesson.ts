@@ -1,5 +1,5 @@
 /** §9 the Lesson, §10.4 the LessonResult. */
-import type { LessonValue } from '../learnables/learnable.ts';
+import type { LessonValue } from '../learnables/index.ts';
 
 export interface Lesson {
   readonly collection: string;

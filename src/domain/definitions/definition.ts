@@ -4,7 +4,7 @@
  * encoding of its content, computed as a Merkle root over shared, content-addressed objects (the
  * way git shares unchanged trees), so storage grows with what changed, not with the directory.
  */
-import type { EntryContent } from '../learnables/learnable.ts';
+import type { EntryContent } from '../learnables/index.ts';
 
 export type VersionId = string; // "sha256:<64 hex>"
 

@@ -13,7 +13,7 @@
  * Pure functions over an ObjectReader. Does not own: what an entry means, nor storage.
  */
 import { canonicalJson, deepFreeze, isPlainObject, type JsonValue } from '../json.ts';
-import type { EntryContent } from '../learnables/learnable.ts';
+import type { EntryContent } from '../learnables/index.ts';
 import type { StoredObject } from './store.ts';
 import type { Definition, VersionId } from './definition.ts';
 import { rootHashOf, sha256Hex, versionIdOf } from './content-address.ts';

@@ -9,7 +9,7 @@
  * (each learnable generates its own `how`).
  */
 import { canonicalJson, isPlainObject, type JsonObject } from '../json.ts';
-import { MAIL_PARTS, type MailPart } from '../mail/mail-message.ts';
+import { MAIL_PARTS, type MailPart } from '../mail/index.ts';
 import type {
   Absorption,
   EntryContent,
@@ -22,7 +22,7 @@ import type {
   Provenance,
   Removal,
 } from './learnable.ts';
-import { plainLiteral } from '../triage/atoms.ts';
+import { plainLiteral } from '../matching/index.ts';
 import { MAX_PATTERN_CHARS, judgePattern, patternMentions, re2Error, type PatternRules } from './pattern.ts';
 
 /** Longest entry label accepted, in characters. */

@@ -1,12 +1,14 @@
 // Invariant: a pattern is judged on re2 at absorption, refused with a reason a person can act on, and never hangs (§13.3, §13.1, §10.1).
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
-import { plainLiteral } from '../triage/atoms.ts';
-import { compileMatcher } from '../triage/compile-matcher.ts';
-import { analysesMade, forgetAnalyses } from '../triage/mark-analysis.ts';
 import type { MailMessage } from '../mail/mail-message.ts';
-import type { IndexedMark } from '../triage/matcher.ts';
-import { createNaiveMatcher } from '../triage/naive-matcher.ts';
+import {
+  compileMatcher,
+  createMatchingRuntime,
+  createNaiveMatcher,
+  plainLiteral,
+  type Mark,
+} from '../matching/index.ts';
 import { MAX_PATTERN_CHARS, judgePattern, patternMentions, re2Error, type PatternRules } from './pattern.ts';
 
 const customerRules: PatternRules = {
@@ -167,7 +169,9 @@ describe('plain literals compile on re2', () => {
 });
 
 describe('a regex judged at absorption is remembered for the compile (issue 3, compile time)', () => {
-  const asMark = (source: string): IndexedMark => ({
+  const asMark = (
+    source: string,
+  ): Mark & { collection: string; entry: string; mark: string; where: string; provenance: unknown } => ({
     collection: 'customers',
     entry: 'x',
     source,
@@ -177,23 +181,23 @@ describe('a regex judged at absorption is remembered for the compile (issue 3, c
     provenance: { activation: 1, taughtBy: 'p1', at: '2026-01-01T00:00:00.000Z' },
   });
 
-  it('the compile of marks judged on this thread analyses none of them again, and still matches as re2 does', () => {
-    forgetAnalyses(); // a fresh process
+  it('the compile of marks judged with one runtime analyses none of them again, and still matches as re2 does', () => {
+    const runtime = createMatchingRuntime(); // a fresh process
     const judged = [
       'PA-2026-\\d{4}',
       'norgate\\s+motors',
       'billing@[a-z]+\\.origin\\.example',
       'invoice[ #:]*4471\\d{2}',
     ];
-    for (const source of judged) expect(judgePattern(source, customerRules).ok, source).toBe(true);
-    const afterJudging = analysesMade();
+    for (const source of judged) expect(judgePattern(source, customerRules, runtime).ok, source).toBe(true);
+    const afterJudging = runtime.analysesMade();
     const marks = [...judged, 'billing@origin\\.example'].map(asMark);
-    const compiled = compileMatcher(marks);
-    expect(analysesMade()).toBe(afterJudging); // the plain literal needs no analysis either
+    const compiled = compileMatcher(marks, { runtime });
+    expect(runtime.analysesMade()).toBe(afterJudging); // the plain literal needs no analysis either
 
     // A regex nobody judged here is analysed by the compile, once.
-    compileMatcher([...marks, asMark('gulf\\s*trade\\s+llc')]);
-    expect(analysesMade()).toBe(afterJudging + 1);
+    compileMatcher([...marks, asMark('gulf\\s*trade\\s+llc')], { runtime });
+    expect(runtime.analysesMade()).toBe(afterJudging + 1);
 
     const mail: MailMessage = {
       messageId: null,

@@ -14,12 +14,12 @@
  * Persian zero-width non-joiner) can be written visibly as an escape, `\u200C`. A word that mixes
  * Latin, Cyrillic and Greek letters (`dеsk` with a Cyrillic е) is refused as a look-alike: it would
  * never match the word it looks like. Words in different scripts side by side are fine.
- * Does not own: matching mail (src/domain/triage/matcher.ts) or which literals a pattern must
- * contain (src/domain/triage/atoms.ts, which the matcher's prefilter also uses, so the two agree).
+ * Does not own: matching mail (src/domain/matching/matcher.ts) or which literals a pattern must
+ * contain (src/domain/matching, whose analysis the matcher's prefilter also uses, so the two agree).
  */
 import { RegExpParser } from '@eslint-community/regexpp';
 import RE2 from 're2';
-import { analysedRegex } from '../triage/mark-analysis.ts';
+import { literalAtoms, type MatchingRuntime } from '../matching/index.ts';
 
 /** Longest pattern accepted, in characters. */
 export const MAX_PATTERN_CHARS = 512;
@@ -230,7 +230,11 @@ export type PatternVerdict =
  * Judge a pattern a person typed. Never throws; the source returned is trimmed and is exactly what
  * the matcher will compile with PATTERN_FLAGS.
  */
-export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
+export function judgePattern(
+  raw: string,
+  rules: PatternRules,
+  runtime?: Pick<MatchingRuntime, 'analysedRegex'>,
+): PatternVerdict {
   const hidden = invisibleCharacter(raw);
   if (hidden !== null) {
     return {
@@ -301,9 +305,11 @@ export function judgePattern(raw: string, rules: PatternRules): PatternVerdict {
   // A plain literal in another script ("فاتورة") has no ASCII atom but is as narrow as its text:
   // the matcher runs such marks without a prefilter, and they are few.
   // A whole-word code is as narrow as the word; the matcher runs such marks without a prefilter.
-  // The analysis is remembered on this thread, so the compile of the version this lesson makes
-  // reads it instead of analysing the source again (mark-analysis.ts).
-  if (!wholeWordCode && !isPlainLiteral(source) && analysedRegex(source).atoms === null) {
+  // Judged with a runtime, the analysis is remembered there, so the compile of the version this
+  // lesson makes over that runtime reads it instead of analysing the source again.
+  const atoms = (): readonly string[] | null =>
+    runtime === undefined ? literalAtoms(source) : runtime.analysedRegex(source).atoms;
+  if (!wholeWordCode && !isPlainLiteral(source) && atoms() === null) {
     return refuse(
       `it has no fixed text to look for. Add at least four letters or digits that every match contains, ${rules.example} (e.g. PA-2026-\\d{4} rather than [A-Z]{2}-\\d{4}-\\d{4}).`,
     );

@@ -1,23 +1,29 @@
 /**
- * §14: the erase of this process's in-memory reading caches: the regex analyses remembered by
- * source (mark-analysis.ts) whose source names the identifier, and every compiled matcher (they
- * hold mark sources; the next task compiles its version again).
+ * §14: the erase of this process's in-memory reading caches: the regex analyses the matching
+ * runtime remembers by source whose source names the identifier, and the compiled matchers built
+ * from such sources (the runtime tells its caches; the next task compiles its version again).
  *
  * Does not own: the kept analyses in the database (the definition store deletes those with the
  * tombstones) or any other process's memory (a CLI erase cannot reach a running server's).
  */
-import type { Eraser } from '../authority/eraser.ts';
-import { textMentions } from '../definitions/scrub.ts';
-import { forgetAnalysesOf } from './mark-analysis.ts';
-import type { MatcherCache } from './matcher-cache.ts';
+import type { Eraser } from '../authority/index.ts';
+import { textMentions } from '../definitions/index.ts';
+import type { MatchingRuntime } from '../matching/index.ts';
+import type { MatcherCache } from './definition-marks.ts';
 
-export function cacheEraser(matcherCache: Pick<MatcherCache, 'forgetAll'>): Eraser {
+export function cacheEraser(
+  runtime: Pick<MatchingRuntime, 'forgetSourcesMentioning'>,
+  matcherCache: Pick<MatcherCache, 'versions'>,
+): Eraser {
   return {
-    erase: (_tenant, identifier) =>
-      Promise.resolve([
-        // The memo is the thread's, shared by tenants: only the sources naming the identifier go.
-        { store: 'remembered regex analyses', changed: forgetAnalysesOf((s) => textMentions(s, identifier)) },
-        { store: 'compiled matchers', changed: matcherCache.forgetAll() },
-      ]),
+    erase: (_tenant, identifier) => {
+      const compiled = matcherCache.versions().length;
+      // The memo is the runtime's, shared by tenants: only the sources naming the identifier go.
+      const analyses = runtime.forgetSourcesMentioning((s) => textMentions(s, identifier));
+      return Promise.resolve([
+        { store: 'remembered regex analyses', changed: analyses },
+        { store: 'compiled matchers', changed: compiled - matcherCache.versions().length },
+      ]);
+    },
   };
 }

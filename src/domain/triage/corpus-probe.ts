@@ -1,51 +1,22 @@
 /**
- * Questions a suggestion asks of the corpus before it is offered (§8, §13.1): how many messages
- * already read would a mark match, and what were they read as; what has a sender been read as.
- * Marks are confirmed on re2 over the parts they name; a literal hint (text every match contains)
- * lets the store skip messages that cannot match.
+ * The corpus probe a reader's suggestion asks (§8, §13.1; the `CorpusProbe` port of
+ * learnables/reader.ts): how many messages already read would a mark match, and what were they read
+ * as in the collection asked about; what has a sender been read as. Marks are confirmed on re2 over
+ * the parts they name; a literal hint (text every match contains) lets the store skip messages that
+ * cannot match.
  *
  * Owns: evaluating marks over kept messages. Does not own: what is kept (the store) or what is
- * worth suggesting (suggest.ts).
+ * worth suggesting (each learnable's reader).
  */
 import RE2 from 're2';
-import type { MarkSource } from '../learnables/learnable.ts';
-import { partText } from '../mail/parts.ts';
+import type { CorpusProbe, SenderHistory } from '../learnables/index.ts';
+import { partText } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
 import { scanCorpus, type CorpusStore, type ReadingSummary } from './corpus.ts';
 
-/** What a collection's last reading settled on, per collection; null when unsettled or unknown. */
-export function settledAs(summary: ReadingSummary | null, collection: string): string | null {
-  if (summary === null) return null;
-  if (collection === 'customers') return summary.customer;
-  if (collection === 'kinds') return summary.kind;
-  return null;
-}
-
-export interface ProbeResult {
-  /** Messages (other than the one excepted) any of the marks matches. */
-  readonly matches: number;
-  /** Of those, how many were last read as each settled entry of the collection asked about. */
-  readonly settled: ReadonlyMap<string, number>;
-}
-
-export interface SenderHistory {
-  /** Messages from this address (other than the one excepted). */
-  readonly messages: number;
-  /** What they were last read as (settled customers), with counts. */
-  readonly settledCustomers: ReadonlyMap<string, number>;
-}
-
-export interface CorpusProbe {
-  /** Messages kept, other than the one excepted. */
-  total(): Promise<number>;
-  matching(
-    marks: readonly MarkSource[],
-    collection: string,
-    options?: { readonly hint?: string },
-  ): Promise<ProbeResult>;
-  sender(address: string): Promise<SenderHistory>;
-  /** The same, for every address at a domain. */
-  domain(domain: string): Promise<SenderHistory>;
+/** What a collection's last reading settled on; null when unsettled or unknown. */
+function settledAs(summary: ReadingSummary | null, collection: string): string | null {
+  return summary?.decided.get(collection) ?? null;
 }
 
 /** A probe over one tenant's corpus, leaving out the message being asked about (`exceptKey`). */
@@ -54,15 +25,18 @@ export function createCorpusProbe(
   tenant: TenantId,
   exceptKey: string | null,
 ): CorpusProbe {
-  async function history(filter: { fromAddress?: string; fromDomain?: string }): Promise<SenderHistory> {
+  async function history(
+    filter: { fromAddress?: string; fromDomain?: string },
+    collection: string,
+  ): Promise<SenderHistory> {
     let messages = 0;
-    const settledCustomers = new Map<string, number>();
+    const settled = new Map<string, number>();
     for await (const record of scanCorpus(store, tenant, filter)) {
       if (record.key === exceptKey) continue;
       messages++;
-      count(settledCustomers, settledAs(record.lastReading, 'customers'));
+      count(settled, settledAs(record.lastReading, collection));
     }
-    return { messages, settledCustomers };
+    return { messages, settled };
   }
 
   return {
@@ -86,12 +60,12 @@ export function createCorpusProbe(
       return { matches, settled };
     },
 
-    sender(address) {
-      return history({ fromAddress: address });
+    sender(address, collection) {
+      return history({ fromAddress: address }, collection);
     },
 
-    domain(domain) {
-      return history({ fromDomain: domain });
+    domain(domain, collection) {
+      return history({ fromDomain: domain }, collection);
     },
   };
 }

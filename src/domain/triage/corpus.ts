@@ -9,16 +9,18 @@
  * Deliberately not here: reading or matching (the store never interprets the evidence).
  */
 import type { TenantId } from '../tenant.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { MailMessage } from '../mail/index.ts';
 
-/** What is kept of the last reading, enough to count changes in a dry run without re-reading twice. */
+/**
+ * What is kept of the last reading: the entry each collection settled on, by collection (a
+ * collection unsettled, or deciding no single entry, is absent), so suggestions can ask what
+ * messages were read as without reading them again.
+ */
 export interface ReadingSummary {
   readonly versionId: string;
   readonly definitionVersion: number;
-  /** The settled customer, or null when unsettled. */
-  readonly customer: string | null;
-  /** The settled kind, or null when unsettled. */
-  readonly kind: string | null;
+  /** Collection -> the entry it settled on (or a person answered). Names are data: a Map. */
+  readonly decided: ReadonlyMap<string, string>;
 }
 
 export interface CorpusRecord {
@@ -57,7 +59,7 @@ export interface CorpusListOptions {
   readonly limit?: number;
   /**
    * Only messages whose text (any part, case-folded) contains this string. A prefilter: callers
-   * confirm with the real pattern.
+   * confirm with the real mark.
    */
   readonly containing?: string;
   /** Only messages from this sender address (case-insensitive). */

@@ -12,18 +12,16 @@
  * version (a test proves it), without recompiling a large directory for every dry run.
  */
 import type { Clock } from '../clock.ts';
-import type { Definition, PinnedDefinition } from '../definitions/definition.ts';
+import type { Definition, PinnedDefinition } from '../definitions/index.ts';
 import { DomainError } from '../errors.ts';
 import { canonicalJson, isPlainObject } from '../json.ts';
-import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/learnable.ts';
+import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/index.ts';
 import type { TenantId } from '../tenant.ts';
-import { compileMatcher } from './compile-matcher.ts';
+import { compileMatcher } from '../matching/index.ts';
 import { discardedSentence, scanCorpus, type CorpusRecord, type CorpusStore } from './corpus.ts';
-import { definitionMarks } from './definition-marks.ts';
-import type { IndexedMark, Matcher } from './matcher.ts';
-import type { MatcherCache } from './matcher-cache.ts';
+import { definitionMarks, type IndexedMark, type Matcher, type MatcherCache } from './definition-marks.ts';
 import { readMessage } from './read-message.ts';
-import type { CollectionReading, MessageReading } from './reading.ts';
+import type { MessageReading } from './reading.ts';
 
 /** Most example messages a dry run returns. */
 export const DRY_RUN_EXAMPLES = 5;
@@ -210,30 +208,30 @@ export async function dryRun(
     const afterHits = after.match(m);
     const then = read(active.definition, before, m);
     const now = read(scratch, { markCount: after.markCount, match: () => afterHits }, m);
-    const was = collectionReading(then, learnable.collection);
-    const will = collectionReading(now, learnable.collection);
+    const was = then.readings.get(learnable.collection);
+    const will = now.readings.get(learnable.collection);
     const changed =
-      was === null
-        ? canonicalJson(then.manifests) !== canonicalJson(now.manifests)
-        : canonicalJson(strip(was)) !== canonicalJson(strip(will!));
+      was !== undefined && will !== undefined && canonicalJson(was.decision) !== canonicalJson(will.decision);
     if (afterHits.some((h) => isNew(h.mark)) || changed) {
       matches++;
       if (examples.length < DRY_RUN_EXAMPLES)
         examples.push({ key: record.key, subject: m.subject, from: m.from?.address ?? '' });
     }
-    if (was === null) {
-      if (newlySettledManifest(then, now)) newlySettled++;
+    if (was === undefined || will === undefined) continue;
+    // A collection that decides no single entry (a manifest's fields) counts what it settles.
+    if (was.winner === undefined) {
+      if (will.settledCount > was.settledCount) newlySettled++;
       continue;
     }
-    if (!was.settled && will!.settled) newlySettled++;
-    if (was.settled && (!will!.settled || will!.winner !== was.winner)) {
+    if (!was.settled && will.settled) newlySettled++;
+    if (was.settled && (!will.settled || will.winner !== was.winner)) {
       conflicts++;
       if (changes.length < DRY_RUN_CHANGES_LISTED) {
         changes.push({
           key: record.key,
           subject: m.subject,
           from: was.winner ?? null,
-          to: will!.settled ? (will!.winner ?? null) : null,
+          to: will.settled ? (will.winner ?? null) : null,
         });
       }
     }
@@ -283,21 +281,4 @@ export function swapEntryMatcher(
       return [...active.match(message).filter((h) => !mine(h.mark)), ...own.match(message)];
     },
   };
-}
-
-function collectionReading(reading: MessageReading, collection: string): CollectionReading | null {
-  if (collection === reading.customer.collection) return reading.customer;
-  if (collection === reading.kind.collection) return reading.kind;
-  return null;
-}
-
-/** What decides a reading (evidence aside). */
-function strip(r: CollectionReading): unknown {
-  return { settled: r.settled, winner: r.winner ?? null };
-}
-
-function newlySettledManifest(then: MessageReading, now: MessageReading): boolean {
-  const settledFields = (r: MessageReading): number =>
-    r.manifests.reduce((n, m) => n + m.fields.filter((f) => f.settled).length, 0);
-  return settledFields(now) > settledFields(then);
 }

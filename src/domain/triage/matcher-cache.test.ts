@@ -2,10 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildDefinition, mail } from '../../../test/support/definitions.ts';
 import { createLearnables } from '../learnables/registry.ts';
-import { compileMatcher, forgetAnalyses } from './compile-matcher.ts';
-import { definitionMarks } from './definition-marks.ts';
-import type { IndexedMark, Matcher } from './matcher.ts';
-import { createMatcherCache, type AnalysisKeeping } from './matcher-cache.ts';
+import { compileMatcher, createMatchingRuntime, type AnalysisKeeping } from '../matching/index.ts';
+import { createMatcherCache, definitionMarks, type IndexedMark, type Matcher } from './definition-marks.ts';
 
 const provenance = { activation: 1, taughtBy: 'p1', at: '2026-01-01T00:00:00.000Z' };
 const marks = (source: string): IndexedMark[] => [
@@ -196,25 +194,31 @@ describe('createMatcherCache (§13.3)', () => {
     });
     const found = (m: Matcher): string[] => m.match(message).map((h) => `${h.mark.source} ${h.text}`);
 
-    forgetAnalyses(); // a fresh process
-    const first = await createMatcherCache({ maxVersions: 2 }).matcherFor(v1, learnables, keeping);
+    // A fresh runtime: a fresh process.
+    const first = await createMatcherCache({ maxVersions: 2, runtime: createMatchingRuntime() }).matcherFor(
+      v1,
+      learnables,
+      keeping,
+    );
     // Only regex marks are analysed (a plain literal is read from its text).
     expect(saves).toEqual([[...regex].sort()]);
 
-    forgetAnalyses(); // a restart
-    const again = await createMatcherCache({ maxVersions: 2 }).matcherFor(v1, learnables, keeping);
+    // A fresh runtime: a restart.
+    const again = await createMatcherCache({ maxVersions: 2, runtime: createMatchingRuntime() }).matcherFor(
+      v1,
+      learnables,
+      keeping,
+    );
     expect(saves).toHaveLength(1);
     expect(found(again)).toEqual(found(first));
     expect(found(first)).toHaveLength(3);
 
     // A store that cannot be read costs the analyses, not the answer.
-    forgetAnalyses();
     const broken: AnalysisKeeping = {
       load: () => Promise.reject(new Error('disk I/O error')),
       save: () => Promise.reject(new Error('disk I/O error')),
     };
-    expect(found(await createMatcherCache({ maxVersions: 2 }).matcherFor(v1, learnables, broken))).toEqual(
-      found(first),
-    );
+    const fresh = createMatcherCache({ maxVersions: 2, runtime: createMatchingRuntime() });
+    expect(found(await fresh.matcherFor(v1, learnables, broken))).toEqual(found(first));
   });
 });

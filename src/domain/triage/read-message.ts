@@ -1,24 +1,20 @@
 /**
- * One message read under one definition version (§11): whose it is (customers), what kind (kinds),
- * and the fields of each CSV manifest (mappings). The reading records the versionId and
- * definitionVersion it was made under, and for every matched mark who taught it and when (§13.4).
+ * One message read under one definition version (§11): every registered learnable that has a
+ * reader reads its collection, in an order where each reads after the collections it declared it
+ * uses (`Reader.reads`), and the readings are kept in declaration order. The reading records the
+ * versionId and definitionVersion it was made under; readers record who taught each matched mark
+ * and when (§13.4).
  *
- * Pure: the matcher for the version, the learnables and a person-id resolver are passed in. Read
- * only; asking and proposing are the triage service's (suggest.ts).
+ * Pure: the matcher for the version, the learnables and a person-id resolver are passed in. Names
+ * no collection. Read only; asking and proposing are the triage service's, through the readers.
  */
-import type { Definition } from '../definitions/definition.ts';
-import type { Learnable, LearnableSettings } from '../learnables/learnable.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
-import type { Matcher } from './matcher.ts';
-import { readCustomers } from './read-customers.ts';
-import { readKinds } from './read-kinds.ts';
-import { readManifests } from './read-manifest.ts';
-import type { ResolvePerson } from './read-marked.ts';
-import type { CollectionReading, MessageReading } from './reading.ts';
-
-export const CUSTOMERS = 'customers';
-export const KINDS = 'kinds';
-export const MAPPINGS = 'mappings';
+import type { Definition } from '../definitions/index.ts';
+import { DomainError } from '../errors.ts';
+import type { Learnable, LearnableSettings } from '../learnables/index.ts';
+import type { Reading, ResolvePerson } from '../learnables/index.ts';
+import type { MailMessage } from '../mail/index.ts';
+import type { Matcher } from './definition-marks.ts';
+import type { MessageReading } from './reading.ts';
 
 export function readMessage(
   definition: Definition,
@@ -30,23 +26,61 @@ export function readMessage(
   resolvePerson: ResolvePerson,
 ): MessageReading {
   const hits = matcher.match(message);
-  const find = (c: string): Learnable | undefined => learnables.find((l) => l.collection === c);
-  const marked = (c: string, read: typeof readCustomers): CollectionReading => {
-    const learnable = find(c);
-    if (learnable === undefined) {
-      return { collection: c, settled: false, reads: `This agent has no ${c} to read.`, candidates: [] };
+  const made = new Map<string, Reading>();
+  for (const learnable of readingOrder(learnables)) {
+    const reader = learnable.reader!;
+    const earlier = new Map<string, Reading>();
+    for (const c of reader.reads) {
+      const r = made.get(c);
+      if (r !== undefined) earlier.set(c, r);
     }
-    return read({ learnable, entries: definition.collections.get(c), hits, settings, resolvePerson });
+    made.set(
+      learnable.collection,
+      reader.read({
+        entries: definition.collections.get(learnable.collection),
+        hits,
+        message,
+        settings,
+        resolvePerson,
+        earlier,
+      }),
+    );
+  }
+  const readings = new Map<string, Reading>();
+  for (const l of learnables) {
+    const r = made.get(l.collection);
+    if (r !== undefined) readings.set(l.collection, r);
+  }
+  return { versionId: definition.versionId, definitionVersion, readings };
+}
+
+/**
+ * The learnables that read, each after those it reads from (declaration order otherwise). A reader
+ * naming a collection nobody reads simply gets no reading for it; a cycle is a fault of the
+ * registry, refused with the collections named.
+ */
+export function readingOrder(learnables: readonly Learnable[]): readonly Learnable[] {
+  const readers = learnables.filter((l) => l.reader !== undefined);
+  const byCollection = new Map(readers.map((l) => [l.collection, l]));
+  const out: Learnable[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (l: Learnable, path: readonly string[]): void => {
+    const s = state.get(l.collection);
+    if (s === 'done') return;
+    if (s === 'visiting') {
+      throw new DomainError(
+        'INTERNAL',
+        `the readers of ${[...path, l.collection].join(' -> ')} read each other in a circle; one of them must not read the other`,
+      );
+    }
+    state.set(l.collection, 'visiting');
+    for (const c of l.reader!.reads) {
+      const dep = byCollection.get(c);
+      if (dep !== undefined) visit(dep, [...path, l.collection]);
+    }
+    state.set(l.collection, 'done');
+    out.push(l);
   };
-  return {
-    versionId: definition.versionId,
-    definitionVersion,
-    customer: marked(CUSTOMERS, readCustomers),
-    kind: marked(KINDS, readKinds),
-    manifests: readManifests({
-      learnable: find(MAPPINGS),
-      entries: definition.collections.get(MAPPINGS),
-      message,
-    }),
-  };
+  for (const l of readers) visit(l, []);
+  return out;
 }

@@ -5,23 +5,24 @@
  * - `triage` reads a message under a pinned definition version (§10.3): with no pin it resolves the
  *   active version and pins to it; with a pin it loads exactly that version by versionId, so a task
  *   finishes on the version it started on even after a newer one is activated. Each unsettled
- *   customers or kinds reading becomes a question with the teach-block data (§8): the entries, a
- *   suggestion never wider than its evidence, or the reason there is none. Every message read is
- *   kept in the corpus (§13.1).
+ *   reading whose reader asks becomes a question with the teach-block data (§8): the entries, the
+ *   reader's suggestion (never wider than its evidence), or the reason there is none. Every message
+ *   read is kept in the corpus (§13.1), with what each collection settled on.
  * - `recheck` is show-back (§11): a message seen before, read under the version active NOW; it
  *   never asks, never proposes, is never pinned.
  * - `dryRun` evaluates a proposed lesson against the corpus (§13.1).
  *
- * Owns: orchestration. Does not own: reading (read-message.ts), suggesting (suggest.ts), storage
- * (the CorpusStore port), or emitting teach blocks only to activated clients (the A2A adapter, §7).
+ * Owns: orchestration, over whatever learnables are registered; it names no collection. Does not
+ * own: reading, asking in words or suggesting (each learnable's reader), storage (the CorpusStore
+ * port), or emitting teach blocks only to activated clients (the A2A adapter, §7).
  */
-import type { Authority } from '../authority/authority.ts';
+import type { Authority } from '../authority/index.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
-import type { PinnedDefinition } from '../definitions/definition.ts';
-import type { EntryContent, Learnable, LearnableSettings } from '../learnables/learnable.ts';
-import { suggestionValueFor } from '../learnables/suggestion-values.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { PinnedDefinition } from '../definitions/index.ts';
+import type { EntryContent, Learnable, LearnableSettings } from '../learnables/index.ts';
+import type { PersonDecision, Reading } from '../learnables/index.ts';
+import type { MailMessage } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
 import {
   corpusKey,
@@ -32,12 +33,10 @@ import {
 } from './corpus.ts';
 import { createCorpusProbe } from './corpus-probe.ts';
 import { dryRun, type DryRunLesson, type DryRunResult } from './dry-run.ts';
-import type { Matcher } from './matcher.ts';
-import { ANALYSER_VERSION, type MarkAnalysisStore } from './mark-analysis.ts';
-import type { AnalysisKeeping, MatcherCache } from './matcher-cache.ts';
-import { CUSTOMERS, KINDS, readMessage } from './read-message.ts';
-import type { CollectionReading, MessageReading, TeachBlock } from './reading.ts';
-import { suggest } from './suggest.ts';
+import type { Matcher, MatcherCache } from './definition-marks.ts';
+import { ANALYSER_VERSION, type AnalysisKeeping, type MarkAnalysisStore } from '../matching/index.ts';
+import { readMessage } from './read-message.ts';
+import type { MessageReading, TeachBlock } from './reading.ts';
 
 /** What the agent reads about definitions: an embedded authority, or a remote one (§12.1). */
 export type DefinitionSource = Pick<Authority, 'descriptors' | 'active' | 'load'>;
@@ -117,6 +116,11 @@ export interface TriageService {
    * message is: later suggestions never claim it for another entry (§13.1).
    */
   recordAnswer(tenant: TenantId, message: MailMessage, collection: string, entry: string): Promise<void>;
+  /**
+   * The reading as decided: each collection a person answered (`answers`, by collection) marked so,
+   * the rest as decided by rules or by nobody, each phrased by its reader. Pure.
+   */
+  decided(reading: MessageReading, answers: Readonly<Record<string, PersonDecision>>): MessageReading;
   /** Delete corpus messages older than the retention setting; returns how many. */
   purgeExpired(tenant: TenantId): Promise<number>;
   /**
@@ -135,11 +139,6 @@ export const MAX_TEACH_ENTRIES = 200;
 /** Expired corpus messages are purged at most this often per tenant, in ms. */
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-const QUESTIONS: Readonly<Record<string, string>> = {
-  [CUSTOMERS]: "I can't tell whose shipment this is. Who should it go to?",
-  [KINDS]: "I can't tell what kind of message this is. What is it?",
-};
 
 export function createTriageService(deps: TriageServiceDeps): TriageService {
   const clock = deps.clock ?? systemClock;
@@ -207,28 +206,30 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     pinned: PinnedDefinition,
     message: MailMessage,
     key: string,
-    reading: CollectionReading,
+    learnable: Learnable,
+    reading: Reading,
   ): Promise<TriageQuestion | null> {
-    const learnable = deps.learnables.find((l) => l.collection === reading.collection);
-    if (learnable === undefined || reading.settled) return null;
-    const outcome = await suggest({
-      message,
-      reading,
-      learnable,
-      build: suggestionValueFor(learnable.collection),
-      definition: pinned.definition,
-      probe: createCorpusProbe(deps.corpus, tenant, key),
-      settings: deps.settings,
-    });
+    const reader = learnable.reader;
+    if (reader?.question === undefined || reading.settled) return null;
     const collection = pinned.definition.collections.get(learnable.collection);
+    const outcome =
+      reader.suggest === undefined
+        ? {
+            none: `The ${learnable.entryNoun} is chosen by a person; there is nothing in the message to suggest.`,
+          }
+        : await reader.suggest(reading, {
+            message,
+            entries: collection,
+            probe: createCorpusProbe(deps.corpus, tenant, key),
+            settings: deps.settings,
+          });
     const entries = teachEntries(
       reading,
       collection,
       'suggestion' in outcome ? outcome.suggestion.forEntry : undefined,
     );
     const lessonFields = learnable.descriptor(deps.settings).lessonFields;
-    const ask = QUESTIONS[learnable.collection] ?? `Which ${learnable.entryNoun} is this?`;
-    const text = `${ask} ${ensureStop(reading.reads)}`;
+    const text = reader.question(reading);
     const question: Omit<TriageQuestion, 'choices'> =
       'suggestion' in outcome
         ? {
@@ -264,8 +265,10 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       const reading = await read(tenant, pinned, message);
       const key = corpusKey(message);
       const questions: TriageQuestion[] = [];
-      for (const r of [reading.customer, reading.kind]) {
-        const q = await question(tenant, pinned, message, key, r);
+      for (const learnable of deps.learnables) {
+        const r = reading.readings.get(learnable.collection);
+        if (r === undefined) continue;
+        const q = await question(tenant, pinned, message, key, learnable, r);
         if (q !== null) questions.push(q);
       }
       // §13.1: keep what was read, so later lessons can be dry-run against it.
@@ -322,15 +325,9 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       const base: ReadingSummary = existing?.lastReading ?? {
         versionId: '',
         definitionVersion: 0,
-        customer: null,
-        kind: null,
+        decided: new Map(),
       };
-      const lastReading: ReadingSummary =
-        collection === CUSTOMERS
-          ? { ...base, customer: entry }
-          : collection === KINDS
-            ? { ...base, kind: entry }
-            : base;
+      const lastReading: ReadingSummary = { ...base, decided: new Map(base.decided).set(collection, entry) };
       await deps.corpus.remember(tenant, {
         key,
         message,
@@ -358,15 +355,28 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       );
     },
 
+    decided(reading, answers) {
+      const readings = new Map<string, Reading>();
+      for (const [collection, r] of reading.readings) {
+        const reader = deps.learnables.find((l) => l.collection === collection)?.reader;
+        const answer = Object.hasOwn(answers, collection) ? answers[collection] : undefined;
+        readings.set(collection, reader?.decided === undefined ? r : reader.decided(r, answer));
+      }
+      return { ...reading, readings };
+    },
+
     purgeExpired,
 
     async keptOutcome(tenant, taskId) {
       const record = await deps.corpus.findByTaskId(tenant, taskId);
       const kept = record?.outcome;
       if (record === null || kept === null || kept === undefined) return null;
-      const outcome = kept as Omit<TriageOutcome, 'questions'> & {
+      const stored = kept as Omit<TriageOutcome, 'questions' | 'reading'> & {
+        reading: Omit<MessageReading, 'readings'> & { readings: [string, Reading][] };
         questions: Omit<TriageQuestion, 'choices'>[];
       };
+      // The readings were kept as [collection, reading] pairs: names are data, and JSON has no Map.
+      const outcome = { ...stored, reading: { ...stored.reading, readings: new Map(stored.reading.readings) } };
       // §10.3: the choices are the pinned version's entries, as when the task parked.
       const definition = await deps.definitions.load(tenant, outcome.pin.versionId);
       const questions = outcome.questions.flatMap((q) => {
@@ -387,6 +397,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
 function keptForm(outcome: TriageOutcome): unknown {
   return {
     ...outcome,
+    reading: { ...outcome.reading, readings: [...outcome.reading.readings] },
     questions: outcome.questions.map((q) => ({
       collection: q.collection,
       text: q.text,
@@ -412,7 +423,7 @@ function sortedNames(collection: ReadonlyMap<string, unknown>): readonly string[
 
 /**
  * The question with `choices`: every entry of the collection with its label. Built on first read
- * and shared by every question on the same version: a directory of 10,000 customers would
+ * and shared by every question on the same version: a collection of 10,000 entries would
  * otherwise decode 10,000 labels for each question asked, though only an answer reads them.
  */
 function withChoices(
@@ -450,13 +461,13 @@ function withChoices(
  * entries in name order, at most MAX_TEACH_ENTRIES.
  */
 function teachEntries(
-  reading: CollectionReading,
+  reading: Reading,
   collection: ReadonlyMap<string, unknown> | undefined,
   first: string | undefined,
 ): string[] {
   const out = new Set<string>();
   if (first !== undefined && collection?.has(first) === true) out.add(first);
-  for (const c of reading.candidates) if (c.score > 0) out.add(c.name);
+  for (const name of reading.likely) out.add(name);
   if (collection === undefined) return [...out];
   for (const name of sortedNames(collection)) {
     if (out.size >= MAX_TEACH_ENTRIES) break;
@@ -466,21 +477,18 @@ function teachEntries(
 }
 
 function summarise(reading: MessageReading): ReadingSummary {
-  return {
-    versionId: reading.versionId,
-    definitionVersion: reading.definitionVersion,
-    customer: reading.customer.settled ? (reading.customer.winner ?? null) : null,
-    kind: reading.kind.settled ? (reading.kind.winner ?? null) : null,
-  };
+  const decided = new Map<string, string>();
+  for (const [collection, r] of reading.readings) {
+    if (r.settled && typeof r.winner === 'string') decided.set(collection, r.winner);
+  }
+  return { versionId: reading.versionId, definitionVersion: reading.definitionVersion, decided };
 }
 
 /** A person's recorded answer outlives a later unsettled re-read of the same message. */
 function mergeSummary(existing: CorpusRecord | null, next: ReadingSummary): ReadingSummary {
   const prev = existing?.lastReading;
   if (prev === undefined || prev === null) return next;
-  return { ...next, customer: next.customer ?? prev.customer, kind: next.kind ?? prev.kind };
-}
-
-function ensureStop(s: string): string {
-  return /[.!?]$/.test(s) ? s : `${s}.`;
+  const decided = new Map(prev.decided);
+  for (const [collection, entry] of next.decided) decided.set(collection, entry);
+  return { ...next, decided };
 }

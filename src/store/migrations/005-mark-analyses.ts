@@ -1,5 +1,5 @@
 /**
- * 005: kept regex analyses (src/domain/triage/mark-analysis.ts), one row per (tenant, analyser
+ * 005: kept regex analyses (src/domain/matching/mark-analysis.ts), one row per (tenant, analyser
  * version, mark source), so a compile after a restart reads them instead of analysing every mark.
  * A derived cache: deleting rows only costs time. §14 erase deletes the tenant's rows (a source may
  * hold the erased identifier).

@@ -9,6 +9,7 @@
  */
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
+import { customersReader } from './reader.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
 export const CUSTOMER_NEW_ENTRY_FIELD = "Customer's name, only for a new customer";
@@ -72,7 +73,7 @@ export function phraseCustomerMark(pattern: string, where: string): string {
 }
 
 export function createCustomersLearnable(): ReturnType<typeof createMarkedLearnable> {
-  return createMarkedLearnable({
+  const learnable = createMarkedLearnable({
     collection: 'customers',
     entryNoun: 'customer',
     textKey: 'pattern',
@@ -93,4 +94,5 @@ export function createCustomersLearnable(): ReturnType<typeof createMarkedLearna
     newEntryField: CUSTOMER_NEW_ENTRY_FIELD,
     descriptor: customersDescriptor,
   });
+  return { ...learnable, reader: customersReader(learnable) };
 }

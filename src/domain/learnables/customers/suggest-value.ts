@@ -3,7 +3,7 @@
  * was found in (narrower is safer). The customers vocabulary lives here, not in src/domain/triage.
  */
 import type { LessonValue } from '../learnable.ts';
-import type { SuggestionEvidence } from '../suggestion-values.ts';
+import type { SuggestionEvidence } from '../suggest.ts';
 
 export function customerSuggestionValue(evidence: SuggestionEvidence): LessonValue {
   return { pattern: evidence.source, where: evidence.part };

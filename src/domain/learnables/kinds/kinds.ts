@@ -10,6 +10,7 @@
  */
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
+import { kindsReader } from './reader.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
 export const KIND_NEW_ENTRY_FIELD = 'Name of the kind, only for a new kind';
@@ -74,7 +75,7 @@ export function phraseCue(cue: string, where: string): string {
 }
 
 export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable> {
-  return createMarkedLearnable({
+  const learnable = createMarkedLearnable({
     collection: 'kinds',
     entryNoun: 'kind of message',
     textKey: 'cue',
@@ -96,4 +97,5 @@ export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable>
     newEntryField: KIND_NEW_ENTRY_FIELD,
     descriptor: kindsDescriptor,
   });
+  return { ...learnable, reader: kindsReader(learnable) };
 }

@@ -4,7 +4,7 @@
  * body (a `from` would be refused by the learnable, and the suggestion dropped).
  */
 import type { LessonValue } from '../learnable.ts';
-import type { SuggestionEvidence } from '../suggestion-values.ts';
+import type { SuggestionEvidence } from '../suggest.ts';
 
 export function kindSuggestionValue(evidence: SuggestionEvidence): LessonValue {
   return { cue: evidence.source, where: evidence.part };

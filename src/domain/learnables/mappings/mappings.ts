@@ -5,8 +5,8 @@
  * which is the point (§9): it goes through the identical code path as customers.
  *
  * Owns: judging a heading, `describes` ("reads waybill from the 'Air Waybill No' column", §10.4),
- * revert and erase of headings. Does not match text, so it hands the matcher no marks; reading a
- * manifest with these headings is src/domain/triage/'s and follows `how`.
+ * revert and erase of headings. Does not match text, so it hands the matcher no marks; its reader
+ * (reader.ts) reads a manifest with these headings and follows `how`.
  */
 import { canonicalJson, isPlainObject } from '../../json.ts';
 import type {
@@ -20,6 +20,7 @@ import type {
   Provenance,
   Removal,
 } from '../learnable.ts';
+import { mappingsReader } from './reader.ts';
 
 /** Longest column heading accepted, in characters. */
 export const MAX_HEADING_CHARS = 100;
@@ -143,7 +144,7 @@ export function createMappingsLearnable(): Learnable & {
   label(entryName: string, content: EntryContent): string;
   headings(entryName: string, content: EntryContent): readonly string[];
 } {
-  return {
+  const learnable = {
     collection: 'mappings',
     entryNoun: 'field',
     createsEntries: true,
@@ -231,4 +232,5 @@ export function createMappingsLearnable(): Learnable & {
       return { ok: true, content: encoded };
     },
   };
+  return { ...learnable, reader: mappingsReader(learnable) };
 }

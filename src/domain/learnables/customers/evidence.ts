@@ -1,0 +1,239 @@
+/**
+ * The customers reader's evidence for a suggestion (§8, §13.1), best first. A sender address is
+ * evidence about the sender, not always the customer. It is suggested only when nothing says the
+ * sender writes for others: not a no-reply/platform sender, not a forward, no "on behalf of" in the
+ * text, not already taught to a customer, not seen in the corpus under any customer. Otherwise the
+ * suggestion comes from narrower evidence (a known customer's name the message names, the client
+ * the text says it writes for, a reference taken whole), or there is none and the reason is said in
+ * words. A sender's domain is offered only when the domain is not free-mail or a shared platform
+ * and every message already read from it was read as one and the same customer, named like it.
+ *
+ * Owns: what counts as evidence of a customer. Does not own: judging it (../suggest.ts).
+ */
+import type { MailMessage, MailPart } from '../../mail/index.ts';
+import { partText } from '../../mail/index.ts';
+import { listAnd } from '../read-marked.ts';
+import { findReferences } from '../references.ts';
+import { labelOf, MIN_EVIDENCE_CHARS, PART_NAME, type Evidence, type SuggestInput } from '../suggest.ts';
+import { namedEntries } from './label-index.ts';
+import { isSharedDomain } from './shared-domains.ts';
+
+/** Local parts that send for many (no-reply and platform senders). */
+const PLATFORM_LOCAL =
+  /^(?:no[-_.]?reply|do[-_.]?not[-_.]?reply|notifications?|notify|alerts?|mailer(?:-daemon)?|postmaster|bounces?|automated|auto|system|daemon|updates?|news(?:letter)?|tracking)(?:[-_.+].*)?$/i;
+
+/**
+ * Phrases that say the writer writes for someone else, in the languages the fixtures carry. The
+ * optional tail after each names the client where the text does ("on behalf of our client X").
+ */
+const ON_BEHALF =
+  /\b(?:(?:for and )?on behalf of|acting for|as agents? for|for our (?:client|customer|principal)s?|im auftrag(?: von| unseres kunden| unserer kundin)?|i\.\s?a\.(?=\s)|namens|für unseren kunden|de la part de|pour le compte de|en nombre de|por cuenta de|per conto di|in nome di|onze klant)(?=[\s:,]|$)|(?:بالنيابة عن|نيابة عن|عن عميلنا)/iu;
+
+/** Client words that may stand between an on-behalf phrase and the client's name. */
+const CLIENT_WORDS =
+  /^(?:(?:of\s+)?(?:our|my|the)\s+(?:client|customer|principal)s?|unser(?:e|em|en)?\s+kund(?:e|en|in)|notre client(?:e)?|nuestro cliente|nostro cliente|onze klant|عميلنا|العميل)\s*[:,]?\s*/iu;
+const NAME_CONNECTORS = new Set([
+  '&',
+  'and',
+  'und',
+  'et',
+  'y',
+  'e',
+  'of',
+  'de',
+  'du',
+  'la',
+  'le',
+  'del',
+  'van',
+  'von',
+  'al',
+  'el',
+]);
+
+/** Evidence for a customer, best first; `notes` collects why the sender's address is not offered. */
+export async function customerEvidence(input: SuggestInput, notes: string[]): Promise<Evidence[]> {
+  const { message } = input;
+  const out: Evidence[] = [];
+  const sender = await senderWritesForOthers(input);
+  const writesForOthers = sender?.reason ?? null;
+  if (writesForOthers === null && message.from !== null) {
+    out.push({
+      text: message.from.address,
+      shape: 'address',
+      part: 'from',
+      label: 'the address this message came from',
+    });
+  } else if (writesForOthers !== null) {
+    notes.push(`I won't suggest the sender's address, because ${writesForOthers}`);
+  }
+
+  // The sender's domain, when all mail already read from it is one customer's, the domain is named
+  // like that customer (a broker's never is) and nobody's shared domain: new staff of a known
+  // customer. The only objection to the sender that still allows it is its own history, when that
+  // history is the same customer. Offered before the narrower address.
+  if (message.from !== null && (sender === null || sender.history !== undefined)) {
+    const domain = message.from.address.split('@')[1] ?? '';
+    if (domain !== '' && !isSharedDomain(domain)) {
+      const seen = await input.probe.domain(domain, input.learnable.collection);
+      const [owner, more] = [...seen.settled.keys()];
+      const historyAgrees =
+        sender?.history === undefined || (sender.history.size === 1 && sender.history.has(owner ?? ''));
+      if (
+        owner !== undefined &&
+        more === undefined &&
+        historyAgrees &&
+        domainNamedLike(domain, labelOf(input, owner))
+      ) {
+        out.unshift({
+          text: `@${domain}`,
+          shape: 'domain',
+          part: 'from',
+          label: `the domain this message came from (@${domain}), which ${labelOf(input, owner)}'s mail comes from`,
+        });
+      }
+    }
+  }
+
+  // A known customer the message names (its label), when exactly one is named.
+  const named = namedCustomers(input);
+  if (named.length === 1) {
+    const n = named[0]!;
+    out.push({
+      text: n.text,
+      shape: 'words',
+      part: n.part,
+      label: `the name "${n.text}" in the ${PART_NAME[n.part]}`,
+    });
+  } else if (named.length > 1) {
+    notes.push(`it names ${listAnd(named.map((n) => `"${n.text}"`))}, so a name cannot tell them apart`);
+  }
+
+  // The client the text says it writes for ("on behalf of our client X").
+  const client = clientNamed(message.body);
+  if (client !== null && !out.some((e) => e.text.toLowerCase() === client.toLowerCase())) {
+    out.push({
+      text: client,
+      shape: 'words',
+      part: 'body',
+      label: `the client the body names ("${client}")`,
+    });
+  }
+
+  // Shipment references, taken whole, subject first.
+  for (const part of ['subject', 'body', 'attachments'] as const) {
+    for (const ref of findReferences(partText(message, part))) {
+      out.push({
+        text: ref.text,
+        shape: 'reference',
+        part,
+        label: `the reference ${ref.text} in the ${PART_NAME[part]}`,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Why the sender may write for more than one customer, in words (with the customers its mail was
+ * read as, when that is the only reason); null when nothing says so.
+ */
+async function senderWritesForOthers(
+  input: SuggestInput,
+): Promise<{ reason: string; history?: ReadonlyMap<string, number> } | null> {
+  const { message, reading, probe } = input;
+  const from = message.from;
+  if (from === null || from.address === '') return { reason: 'the message has no sender address' };
+  const local = from.address.split('@')[0] ?? '';
+  if (message.isAutomated)
+    return { reason: `${from.address} sends automated mail (a platform writes for many customers)` };
+  if (PLATFORM_LOCAL.test(local))
+    return { reason: `${from.address} is a no-reply or platform address that writes for many customers` };
+  if (message.isForward)
+    return { reason: 'the message is a forward, so the sender is passing on someone else’s mail' };
+  const behalf = onBehalfPhrase(message);
+  if (behalf !== null) return { reason: `the text says it is written for someone else ("${behalf}")` };
+  const taught = reading.candidates.filter((c) => c.evidence.some((e) => e.part === 'from'));
+  if (taught.length > 0) {
+    return {
+      reason: `the sender's address already gives away ${listAnd(taught.map((c) => c.label))}, so it writes for more than one customer`,
+    };
+  }
+  const history = await probe.sender(from.address, input.learnable.collection);
+  if (history.settled.size > 0) {
+    const names = [...history.settled.keys()].map((n) => labelOf(input, n));
+    return {
+      reason: `mail from ${from.address} has already been read as ${listAnd(names)}, so it may write for more than one customer`,
+      history: history.settled,
+    };
+  }
+  return null;
+}
+
+/** The on-behalf phrase the message uses, if any. */
+export function onBehalfPhrase(message: Pick<MailMessage, 'subject' | 'body'>): string | null {
+  const m = ON_BEHALF.exec(`${message.subject}\n${message.body}`);
+  return m === null ? null : m[0].trim();
+}
+
+/**
+ * The client's name right after an on-behalf phrase ("On behalf of our client Northvale Motors Ltd,
+ * please …" -> "Northvale Motors Ltd"), or null when the text does not name one plainly.
+ */
+export function clientNamed(body: string): string | null {
+  const m = ON_BEHALF.exec(body);
+  if (m === null) return null;
+  let rest = body.slice(m.index + m[0].length).replace(/^[\s:,]+/u, '');
+  rest = rest.replace(CLIENT_WORDS, '');
+  const clause = rest.split(/[\n,;:.!?()[\]"“”،؛]|\s[-–—]\s/u)[0] ?? '';
+  const words = clause
+    .trim()
+    .split(/\s+/u)
+    .filter((w) => w !== '');
+  const kept: string[] = [];
+  for (const w of words) {
+    if (kept.length >= 6) break;
+    const lower = w.toLowerCase();
+    if (kept.length > 0 && NAME_CONNECTORS.has(lower)) {
+      kept.push(w);
+      continue;
+    }
+    // A name word starts with a capital, or is in a script without case (Arabic, CJK).
+    if (/^\p{Lu}/u.test(w) || (/^\p{L}/u.test(w) && w.toLowerCase() === w.toUpperCase())) kept.push(w);
+    else break;
+  }
+  while (kept.length > 0 && NAME_CONNECTORS.has(kept[kept.length - 1]!.toLowerCase())) kept.pop();
+  const name = kept.join(' ');
+  return name.length >= MIN_EVIDENCE_CHARS ? name : null;
+}
+
+/** Known entries whose label the subject or body names, as whole words (subject first). */
+function namedCustomers(input: SuggestInput): { entry: string; text: string; part: MailPart }[] {
+  const { learnable, entries, message } = input;
+  if (entries === undefined) return [];
+  const out = new Map<string, { entry: string; text: string; part: MailPart }>();
+  for (const part of ['subject', 'body'] as const) {
+    for (const n of namedEntries(learnable, entries, partText(message, part))) {
+      if (!out.has(n.entry)) out.set(n.entry, { ...n, part });
+    }
+  }
+  return [...out.values()];
+}
+
+/**
+ * Whether a domain carries the customer's name ("northgatemotors.example" for "Northgate Motors Ltd",
+ * "alhamra-trading.example" for "Al Hamra Trading"): the mark of a customer's own mail domain.
+ */
+export function domainNamedLike(domain: string, label: string): boolean {
+  const compact = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  const name = compact(label);
+  const firstWord = compact(label.split(/\s+/u)[0] ?? '');
+  const labels = domain.toLowerCase().split('.').slice(0, -1).map(compact);
+  return labels.some(
+    (d) =>
+      d.length >= MIN_EVIDENCE_CHARS &&
+      (name.startsWith(d) ||
+        d.startsWith(name) ||
+        (firstWord.length >= MIN_EVIDENCE_CHARS && d.includes(firstWord))),
+  );
+}

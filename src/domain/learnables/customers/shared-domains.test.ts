@@ -1,0 +1,43 @@
+// Invariant: free-mail and shared platform domains are recognised, so a sender's domain there is never suggested (§8, §13.1).
+import { describe, expect, it } from 'vitest';
+import { isSharedDomain } from './shared-domains.ts';
+import { domainNamedLike } from './evidence.ts';
+
+describe('isSharedDomain', () => {
+  it('knows free-mail and platform domains, their subdomains, and test domains named for them', () => {
+    for (const d of [
+      'gmail.com',
+      'GMX.de',
+      'web.de',
+      'qq.com',
+      '163.com',
+      'proton.me',
+      'outlook.com',
+      'yahoo.co.uk',
+      'eu.amazonses.com',
+      'freemail.example',
+      'webmail.example',
+    ])
+      expect(isSharedDomain(d), d).toBe(true);
+  });
+
+  it('leaves a company’s own domain alone', () => {
+    for (const d of [
+      'northgatemotors.example',
+      'alhamra-trading.example',
+      'gmail-logistics.example',
+      'origin.example',
+    ])
+      expect(isSharedDomain(d), d).toBe(false);
+  });
+});
+
+describe('domainNamedLike', () => {
+  it('recognises a customer’s own domain by its name, and not a broker’s', () => {
+    expect(domainNamedLike('northgatemotors.example', 'Northgate Motors Ltd')).toBe(true);
+    expect(domainNamedLike('alhamra-trading.example', 'Al Hamra Trading')).toBe(true);
+    expect(domainNamedLike('mail.gulftrade.example', 'Gulftrade')).toBe(true);
+    expect(domainNamedLike('sharedbroker.example', 'Gulftrade')).toBe(false);
+    expect(domainNamedLike('meridianfreight.example', 'Al Hamra Trading')).toBe(false);
+  });
+});

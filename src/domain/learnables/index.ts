@@ -1,0 +1,34 @@
+/**
+ * The public surface of src/domain/learnables: the Learnable contract (with its reader), the registry, and the reading kit other layers show. Code outside this folder imports
+ * these names from here, never a file past it.
+ */
+export type {
+  Absorption,
+  CorpusProbe,
+  EntryContent,
+  IndexedMark,
+  Learnable,
+  LearnableDescriptor,
+  LearnableSettings,
+  LearnedRule,
+  LessonField,
+  LessonValue,
+  MarkHit,
+  MarkSource,
+  PersonDecision,
+  ProbeResult,
+  Provenance,
+  ReadInput,
+  Reader,
+  Reading,
+  Removal,
+  ResolvePerson,
+  SenderHistory,
+  SuggestContext,
+  SuggestOutcome,
+  Suggestion,
+} from './learnable.ts';
+export { createLearnables, learnableFor } from './registry.ts';
+export { decidedReport } from './read-marked.ts';
+export type { CollectionReading } from './read-marked.ts';
+export type { ManifestReading } from './mappings/reader.ts';

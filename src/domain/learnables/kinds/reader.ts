@@ -1,0 +1,60 @@
+/**
+ * The kinds reader (§11): what kind of message this is, under the same rule and margin as customers
+ * (../read-marked.ts, as the kinds learnable's `how` states). "Reads as a pre-alert, on 'Pre-alert'
+ * in the subject"; unsettled: "Still cannot tell what kind of message this is: nothing matched."
+ * Shown as `kind`; suggests a cue from the subject (evidence.ts).
+ */
+import type { Learnable } from '../learnable.ts';
+import { MAIL_PARTS } from '../../mail/index.ts';
+import { displayText } from '../literal-pattern.ts';
+import { listAnd, markedReader, partWords, type ReadingWords } from '../read-marked.ts';
+import type { MarkHit, Reader } from '../learnable.ts';
+import { suggest, suggestInput } from '../suggest.ts';
+import { subjectPhraseEvidence } from './evidence.ts';
+import { kindSuggestionValue } from './suggest-value.ts';
+
+/** "Pre-alert" -> "a pre-alert", "Invoice" -> "an invoice", "POD" -> "a POD". */
+export function kindName(label: string): string {
+  const noun = /^\p{Lu}\p{Ll}/u.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
+function onWhat(hits: readonly MarkHit[]): string {
+  const seen = new Set<string>();
+  const phrases: string[] = [];
+  for (const part of MAIL_PARTS) {
+    for (const h of hits) {
+      if (h.part !== part) continue;
+      const phrase = `'${displayText(h.text)}' in ${partWords(part)}`;
+      if (!seen.has(phrase.toLowerCase())) {
+        seen.add(phrase.toLowerCase());
+        phrases.push(phrase);
+      }
+    }
+  }
+  return listAnd(phrases);
+}
+
+export const KIND_WORDS: ReadingWords = {
+  question: "I can't tell what kind of message this is. What is it?",
+  cannotTell: 'Still cannot tell what kind of message this is',
+  settled: (label: string, hits: readonly MarkHit[]) => `Reads as ${kindName(label)}, on ${onWhat(hits)}`,
+  name: kindName,
+};
+
+const NOTHING_FOUND =
+  'I found no words in the subject that would mark this kind of message without marking others';
+
+export function kindsReader(learnable: Learnable): Reader {
+  return markedReader({
+    learnable,
+    shownAs: 'kind',
+    words: KIND_WORDS,
+    suggest: (reading, l, context) =>
+      suggest(
+        suggestInput(reading, l, kindSuggestionValue, context),
+        (input) => subjectPhraseEvidence(input.message),
+        NOTHING_FOUND,
+      ),
+  });
+}

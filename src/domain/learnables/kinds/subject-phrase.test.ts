@@ -1,0 +1,35 @@
+// Invariant: a kind suggestion from the subject is the phrase before the reference, and a short code (INV, POD) is offered as a whole word, never as a substring of longer words (§8, §13.1).
+import RE2 from 're2';
+import { describe, expect, it } from 'vitest';
+import { createLearnables, learnableFor } from '../registry.ts';
+import { mail } from '../../../../test/support/definitions.ts';
+import { tokenPattern } from '../literal-pattern.ts';
+import { subjectPhraseEvidence } from './evidence.ts';
+
+const kinds = learnableFor(createLearnables(), 'kinds')!;
+
+describe('subject phrase evidence for kinds', () => {
+  it('takes the words before the reference', () => {
+    const [e] = subjectPhraseEvidence(mail({ subject: 'Re: Booking confirmation HBL/2026/00412/A' }));
+    expect(e?.text).toBe('Booking confirmation');
+  });
+  it('offers a short upper-case code as a whole word the kinds learnable accepts (§13.1)', () => {
+    const [e] = subjectPhraseEvidence(mail({ subject: 'INV PA-2026-0901' }));
+    expect(e?.text).toBe('INV');
+    expect(e?.label).toBe('the code "INV" in the subject');
+    const source = tokenPattern(e!.text, e!.shape);
+    const r = kinds.absorb(
+      'invoice',
+      undefined,
+      { cue: source, where: 'subject' },
+      { activation: 1, taughtBy: 'p', at: 't' },
+    );
+    if (r.outcome !== 'learned') throw new Error(JSON.stringify(r));
+    const re = new RE2(kinds.marks('invoice', r.content)[0]!.source, 'iu');
+    expect(re.test('INV HBL/2026/00412/A')).toBe(true);
+    expect(re.test('Inventory report')).toBe(false);
+  });
+  it('offers nothing for a lower-case short word', () => {
+    expect(subjectPhraseEvidence(mail({ subject: 'to PA-2026-0901' }))).toEqual([]);
+  });
+});

@@ -1,0 +1,182 @@
+/**
+ * Suggestions (§8, §13.1), the part every marked learnable shares: when a reading is unsettled,
+ * offer the first piece of evidence its learnable found in the message that is NEVER wider than
+ * that evidence, with a `suggestionLabel` in a person's words:
+ *
+ * - every literal is escaped for re2 and anchored so it cannot match inside a longer token
+ *   (literal-pattern.ts);
+ * - text a mark already matched gives away the entry that holds it, and is not offered for another;
+ * - nothing is offered that the learnable refuses (§10.1), that would not match this message, that
+ *   matches messages the corpus read as two different entries, or most of the corpus. When
+ *   everything it matches was read as one entry, it is offered as that entry's (`forEntry`), and
+ *   the label says so; a sender's address never is (it may write for others).
+ *
+ * Key-agnostic (§9): the value is built by the learnable's own builder and judged by the learnable
+ * itself. Keys are checked against the learnable's declared lesson fields (§8: a subset of them).
+ *
+ * Owns: judging evidence. Does not own: finding it (each learnable's evidence.ts), or the corpus
+ * (the `CorpusProbe` port, reader.ts).
+ */
+import RE2 from 're2';
+import type { EntryContent, Learnable, LearnableSettings, LessonValue, MarkSource } from './learnable.ts';
+import type { MailMessage, MailPart } from '../mail/index.ts';
+import { partText } from '../mail/index.ts';
+import { displayText, tokenPattern, type TokenShape } from './literal-pattern.ts';
+import { listAnd, type CollectionReading } from './read-marked.ts';
+import type { CorpusProbe, SuggestContext, SuggestOutcome } from './learnable.ts';
+
+/** Below this many other messages, "matches most of the corpus" says nothing. */
+export const MIN_CORPUS_FOR_MAJORITY = 20;
+/** Shortest evidence text offered, in characters (the matcher's literal rule, §13.3). */
+export const MIN_EVIDENCE_CHARS = 4;
+
+/** What a learnable found in the message, ready to be taught. */
+export interface SuggestionEvidence {
+  /** The text exactly as it appears in the message ("PA-2026-0901"). */
+  readonly text: string;
+  /** The re2 source matching that text and nothing wider (escaped and anchored). */
+  readonly source: string;
+  /** The part of the message it was found in, and the narrowest place to look for it. */
+  readonly part: MailPart;
+}
+
+/** Turns evidence into a lesson value of the learnable's own vocabulary (§9: only it knows the keys). */
+export type SuggestionValueBuilder = (evidence: SuggestionEvidence) => LessonValue;
+
+export interface SuggestInput {
+  readonly message: MailMessage;
+  /** The reading of the collection a suggestion is asked for. */
+  readonly reading: CollectionReading;
+  readonly learnable: Learnable;
+  readonly build: SuggestionValueBuilder;
+  /** The collection's entries in the version read (names and labels, for a name the message mentions). */
+  readonly entries: ReadonlyMap<string, EntryContent> | undefined;
+  readonly probe: CorpusProbe;
+  readonly settings: LearnableSettings;
+}
+
+export interface Evidence {
+  readonly text: string;
+  readonly shape: TokenShape;
+  readonly part: MailPart;
+  /** In a person's words: "the reference PA-2026-0901 in the subject". */
+  readonly label: string;
+}
+
+/** A learnable's evidence, best first; `notes` collects why something was not offered. */
+export type FindEvidence = (input: SuggestInput, notes: string[]) => Evidence[] | Promise<Evidence[]>;
+
+export const PART_NAME: Readonly<Record<MailPart, string>> = {
+  from: 'from line',
+  subject: 'subject',
+  body: 'body',
+  attachments: 'attachments',
+};
+
+/** The input of `suggest` from a reader's context. */
+export function suggestInput(
+  reading: CollectionReading,
+  learnable: Learnable,
+  build: SuggestionValueBuilder,
+  context: SuggestContext,
+): SuggestInput {
+  return { reading, learnable, build, ...context };
+}
+
+/** A suggestion for an unsettled reading, or why there is none (`nothingFound` when no evidence). */
+export async function suggest(
+  input: SuggestInput,
+  find: FindEvidence,
+  nothingFound: string,
+): Promise<SuggestOutcome> {
+  const { reading } = input;
+  if (reading.settled) return { none: 'The message is already settled; there is nothing to teach.' };
+
+  const notes: string[] = [];
+  const evidence = await find(input, notes);
+
+  for (const e of evidence) {
+    // Text an existing mark already matched gives away the entry that holds it, not another one.
+    const owner = reading.candidates.find((c) =>
+      c.evidence.some((m) => m.part === e.part && overlaps(displayText(m.text), e.text)),
+    );
+    if (owner !== undefined) {
+      notes.push(`${e.label} already gives away ${owner.label}`);
+      continue;
+    }
+    const verdict = await judge(input, e);
+    if ('suggestion' in verdict) return verdict;
+    notes.push(verdict.none);
+  }
+  if (evidence.length === 0) notes.push(nothingFound);
+  return { none: `No suggestion: ${notes.join('; ')}.` };
+}
+
+/** Offer `e` if the learnable accepts it, it matches this message, and the corpus says it is narrow. */
+async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> {
+  const { learnable, build, probe, message } = input;
+  const source = tokenPattern(e.text, e.shape);
+  const value: LessonValue = build({ text: e.text, source, part: e.part });
+
+  // §8: keys of `suggested` MUST be a subset of the lesson fields.
+  const fields = new Set(learnable.descriptor(input.settings).lessonFields.map((f) => f.name));
+  const stray = Object.keys(value).filter((k) => !fields.has(k));
+  if (stray.length > 0)
+    return { none: `${e.label} would need fields the ${learnable.entryNoun} does not declare` };
+
+  // The learnable judges the value exactly as it would judge it taught (§10.1).
+  const absorbed = learnable.absorb('suggestion', undefined, value, {
+    activation: 0,
+    taughtBy: 'suggestion',
+    at: '1970-01-01T00:00:00.000Z',
+  });
+  if (absorbed.outcome !== 'learned') {
+    return {
+      none: `${e.label} is not usable (${absorbed.outcome === 'refused' ? absorbed.reason : 'it adds nothing'})`,
+    };
+  }
+  const marks: readonly MarkSource[] = learnable.marks('suggestion', absorbed.content);
+  if (marks.length === 0) return { none: `${e.label} gives nothing to match` };
+
+  // It must match the message it was drawn from.
+  const selfMatch = marks.some((m) => {
+    const re = new RE2(m.source, 'iu');
+    return m.parts.some((p) => re.test(partText(message, p)));
+  });
+  if (!selfMatch) return { none: `${e.label} would not match this message` };
+
+  // §13.1: never a suggestion that matches mail already read as two customers, or most mail. A
+  // sender's address must match none read as any customer (it may write for others).
+  const result = await probe.matching(marks, learnable.collection, { hint: e.text.toLowerCase() });
+  const read = [...result.settled].map(([name, n]) => `${n} as ${labelOf(input, name)}`);
+  if (result.settled.size > 1 || (result.settled.size === 1 && e.shape === 'address')) {
+    return { none: `${e.label} also matches messages already read (${listAnd(read)})` };
+  }
+  const total = await probe.total();
+  if (total >= MIN_CORPUS_FOR_MAJORITY && result.matches * 2 > total) {
+    return { none: `${e.label} matches ${result.matches} of the ${total} messages seen, most of them` };
+  }
+  const [owner] = [...result.settled.keys()];
+  if (owner === undefined)
+    return { suggestion: { collection: learnable.collection, value, suggestionLabel: e.label } };
+  const n = result.settled.get(owner)!;
+  const said =
+    e.shape === 'domain'
+      ? e.label
+      : `${e.label}, as in ${n === 1 ? 'a message' : `${n} messages`} already read as ${labelOf(input, owner)}`;
+  return { suggestion: { collection: learnable.collection, value, suggestionLabel: said, forEntry: owner } };
+}
+
+function overlaps(a: string, b: string): boolean {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x !== '' && y !== '' && (x.includes(y) || y.includes(x));
+}
+
+/** The entry's display name (its label), or its name. */
+export function labelOf(input: Pick<SuggestInput, 'entries' | 'learnable'>, entry: string): string {
+  const content = input.entries?.get(entry);
+  return content !== undefined && input.learnable.label !== undefined
+    ? input.learnable.label(entry, content)
+    : entry;
+}

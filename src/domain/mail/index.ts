@@ -1,0 +1,18 @@
+/**
+ * The public surface of src/domain/mail: the normalised message the rest of the domain sees, its parts, the mail limits and the ingest ledger port. Code outside this folder imports
+ * these names from here, never a file past it.
+ */
+export type {
+  ClaimRequest,
+  ClaimResult,
+  IngestStore,
+  MailSourceRef,
+  MailboxState,
+  SubmitResult,
+  SubmittedState,
+} from './ingest-store.ts';
+export { DEFAULT_MAIL_LIMITS, limitExceeded, resolveMailLimits } from './limits.ts';
+export type { MailLimits } from './limits.ts';
+export { MAIL_PARTS } from './mail-message.ts';
+export type { MailAddress, MailAttachment, MailMessage, MailPart, ManifestTable } from './mail-message.ts';
+export { partText } from './parts.ts';

@@ -1,0 +1,29 @@
+/**
+ * The public surface of src/domain/triage: the loop over registered learnables: the triage service, readings, the corpus port, dry-run. Code outside this folder imports
+ * these names from here, never a file past it.
+ */
+export { createCorpusProbe } from './corpus-probe.ts';
+export { corpusKey, scanCorpus } from './corpus.ts';
+export type {
+  CorpusEntry,
+  CorpusListOptions,
+  CorpusPage,
+  CorpusRecord,
+  CorpusStore,
+  ReadingSummary,
+} from './corpus.ts';
+export { createMatcherCache, definitionMarks } from './definition-marks.ts';
+export type { MarkHit } from './definition-marks.ts';
+export type { DryRunLesson, DryRunResult } from './dry-run.ts';
+export { readMessage } from './read-message.ts';
+export type { MessageReading, TeachBlock } from './reading.ts';
+export { MAX_TEACH_ENTRIES, createTriageService } from './triage-service.ts';
+export type {
+  DefinitionSource,
+  RecheckKey,
+  TaskPin,
+  TriageOutcome,
+  TriageQuestion,
+  TriageService,
+  TriageSettings,
+} from './triage-service.ts';
