@@ -221,6 +221,8 @@ describe('erase reaches every copy (§14)', () => {
         'src/cli/main.ts',
         'import',
         directory,
+        '--as',
+        'sam@warehouse.example',
         '--by',
         'sam@warehouse.example',
         '--data-dir',

@@ -12,7 +12,7 @@
  *
  * Deliberately does not: look people up (the store does), or decide roles (principal.ts).
  */
-import type { Writer } from '../definitions/definition.ts';
+import type { Writer } from '../definitions/index.ts';
 import { DomainError } from '../errors.ts';
 import type { Principal } from './principal.ts';
 

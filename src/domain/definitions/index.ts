@@ -3,7 +3,14 @@
  * these names from here, never a file past it.
  */
 export { isVersionId } from './content-address.ts';
-export type { Activation, ActivationAction, Definition, PinnedDefinition, VersionId } from './definition.ts';
+export type {
+  Activation,
+  ActivationAction,
+  Definition,
+  PinnedDefinition,
+  VersionId,
+  Writer,
+} from './definition.ts';
 export { MissingObjectError, createObjectCache, createObjectReader } from './object-cache.ts';
 export type { ObjectCache, ObjectReader } from './object-cache.ts';
 export { ERASED, identifierMatcher, scrubJson, scrubText, textMentions } from './scrub.ts';
