@@ -134,6 +134,9 @@ export function requireWriter(values: { by?: unknown; as?: unknown }): { by: str
   return { by: requireBy(values), as: values.as.trim() };
 }
 
+/** What every writing verb takes from here: its options, their usage lines, and the check. */
+export const WRITER = { options: WRITER_OPTIONS, usage: WRITER_USAGE, require: requireWriter } as const;
+
 /** The --by option, required for every write: who is doing this (a person, §9). */
 export function requireBy(values: { by?: unknown }): string {
   if (typeof values.by !== 'string' || values.by.trim() === '') {

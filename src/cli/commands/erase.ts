@@ -1,30 +1,22 @@
 /** `erase`: remove a personal identifier from the active knowledge and tombstone every version holding it (§14). */
 import { UsageError, type Command } from '../command.ts';
-import {
-  COMMON_USAGE,
-  openKnowledge,
-  parseOptions,
-  requireWriter,
-  WRITER_OPTIONS,
-  WRITER_USAGE,
-  shortId,
-} from '../knowledge.ts';
+import { COMMON_USAGE, openKnowledge, parseOptions, shortId, WRITER } from '../knowledge.ts';
 
 export const eraseCommand: Command = {
   name: 'erase',
   summary: 'erase a personal identifier everywhere (tombstones the versions holding it)',
   usage: `learnables-triage erase --identifier X --by PERSON --as OPERATOR [--reason TEXT]
   --identifier X   the personal identifier, e.g. dana@origin.example
-${WRITER_USAGE}
+${WRITER.usage}
 ${COMMON_USAGE}`,
   async run(args, io) {
     const { values } = parseOptions(args, {
       identifier: { type: 'string' },
-      ...WRITER_OPTIONS,
+      ...WRITER.options,
     });
     if (values.identifier === undefined)
       throw new UsageError('say what to erase with --identifier, e.g. --identifier dana@origin.example');
-    const { by, as } = requireWriter(values);
+    const { by, as } = WRITER.require(values);
     const k = await openKnowledge(values, io, as);
     try {
       const r = await k.authority.erase(k.tenant, k.principal, {

@@ -3,31 +3,23 @@ import { readFile } from 'node:fs/promises';
 import type { DirectoryImport } from '../../domain/authority/authority.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { UsageError, type Command } from '../command.ts';
-import {
-  COMMON_USAGE,
-  openKnowledge,
-  parseOptions,
-  requireWriter,
-  WRITER_OPTIONS,
-  WRITER_USAGE,
-  shortId,
-} from '../knowledge.ts';
+import { COMMON_USAGE, openKnowledge, parseOptions, shortId, WRITER } from '../knowledge.ts';
 
 export const importCommand: Command = {
   name: 'import',
   summary: 'import a directory from a JSON file (e.g. fixtures/directory/demo.json)',
   usage: `learnables-triage import FILE --by PERSON --as OPERATOR [--reason TEXT]
   FILE             {"collections": {"customers": {"northgate": [<lesson value>, …]}, …}}
-${WRITER_USAGE}
+${WRITER.usage}
 ${COMMON_USAGE}`,
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {
-      ...WRITER_OPTIONS,
+      ...WRITER.options,
     });
     const [file, ...extra] = positionals;
     if (file === undefined || extra.length > 0)
       throw new UsageError('give exactly one directory file, e.g. import fixtures/directory/demo.json');
-    const { by, as } = requireWriter(values);
+    const { by, as } = WRITER.require(values);
     let directory: DirectoryImport;
     try {
       directory = JSON.parse(await readFile(file, 'utf8')) as DirectoryImport;

@@ -1,32 +1,23 @@
 /** `revert`: undo exactly what one activation taught, keeping every lesson after it (§13.4). */
 import { UsageError, type Command } from '../command.ts';
-import {
-  COMMON_USAGE,
-  openKnowledge,
-  parseOptions,
-  requireWriter,
-  WRITER_OPTIONS,
-  WRITER_USAGE,
-  requireInt,
-  shortId,
-} from '../knowledge.ts';
+import { COMMON_USAGE, openKnowledge, parseOptions, requireInt, shortId, WRITER } from '../knowledge.ts';
 
 export const revertCommand: Command = {
   name: 'revert',
   summary: 'take back one lesson, keeping everything taught after it',
   usage: `learnables-triage revert --activation N --by PERSON --as OPERATOR [--reason TEXT]
   --activation N   the lesson's definitionVersion, as shown by history
-${WRITER_USAGE}
+${WRITER.usage}
 ${COMMON_USAGE}`,
   async run(args, io) {
     const { values } = parseOptions(args, {
       activation: { type: 'string' },
-      ...WRITER_OPTIONS,
+      ...WRITER.options,
     });
     if (values.activation === undefined)
       throw new UsageError('say which lesson to take back with --activation N (see history)');
     const activation = requireInt(values.activation, '--activation');
-    const { by, as } = requireWriter(values);
+    const { by, as } = WRITER.require(values);
     const k = await openKnowledge(values, io, as);
     try {
       const r = await k.authority.revert(k.tenant, k.principal, {

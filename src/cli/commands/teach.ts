@@ -1,15 +1,7 @@
 /** `teach`: absorb one lesson (§9, §10) and say what was learned, in the learnable's words. */
 import { UsageError, type Command } from '../command.ts';
 import { lessonValueFromOptions } from '../lesson-value.ts';
-import {
-  COMMON_USAGE,
-  openKnowledge,
-  parseOptions,
-  requireWriter,
-  WRITER_OPTIONS,
-  WRITER_USAGE,
-  shortId,
-} from '../knowledge.ts';
+import { COMMON_USAGE, openKnowledge, parseOptions, shortId, WRITER } from '../knowledge.ts';
 
 export const teachCommand: Command = {
   name: 'teach',
@@ -19,7 +11,7 @@ export const teachCommand: Command = {
   --entry E        the entry to teach (e.g. northgate)
   --value JSON     the lesson value as a JSON object
   --set key=value  one field of the value (repeatable; joins --value)
-${WRITER_USAGE}
+${WRITER.usage}
 ${COMMON_USAGE}`,
   async run(args, io) {
     const { values } = parseOptions(args, {
@@ -27,9 +19,9 @@ ${COMMON_USAGE}`,
       entry: { type: 'string' },
       value: { type: 'string' },
       set: { type: 'string', multiple: true },
-      ...WRITER_OPTIONS,
+      ...WRITER.options,
     });
-    const { by, as } = requireWriter(values);
+    const { by, as } = WRITER.require(values);
     if (values.collection === undefined)
       throw new UsageError('name the collection with --collection, e.g. --collection customers');
     if (values.entry === undefined)
