@@ -8,6 +8,14 @@
 import RE2 from 're2';
 import type { EvictionBudget } from './matching-runtime.ts';
 
+/** A matcher's confirming re2 objects, by source id (mark-plan.ts `sources`). */
+export interface ConfirmCache {
+  /** The source's re2 with flag 'g': a search may start at lastIndex. */
+  searching(source: number): RE2;
+  /** The source's re2 with flag 'y': a match must start at lastIndex. */
+  anchored(source: number): RE2;
+}
+
 /**
  * Compiled re2 objects by source and use, made on first use; at most `capacity` are kept in all.
  * Flags are 'iu' plus 'g' (`searching`: a search may start at lastIndex) or 'y' (`anchored`: a match
@@ -31,7 +39,7 @@ export function createConfirmCache(
   capacity: number,
   counts: { compiles: number },
   evicted: EvictionBudget,
-): { searching: (source: number) => RE2; anchored: (source: number) => RE2 } {
+): ConfirmCache {
   const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(sources.length * 2);
   const size = Math.max(1, capacity);
   const ring = new Int32Array(size).fill(-1); // entry: source * 2 + (anchored ? 1 : 0)
