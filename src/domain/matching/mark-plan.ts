@@ -88,6 +88,19 @@ export interface MarkPlan {
   readonly setMarks: number;
 }
 
+/** The plan's fields `absorb` fills in (the rest are made by `finish`). */
+type PlannedField = Exclude<
+  keyof MarkPlan,
+  | 'contextTable'
+  | 'required'
+  | 'keyStart'
+  | 'keyMark'
+  | 'keyLength'
+  | 'gapLiteral'
+  | 'sources'
+  | 'setMarksByPart'
+>;
+
 /** Index of `value` in `list`, added at its end when new. */
 function indexIn<T>(index: Map<T, number>, list: T[], value: T): number {
   let i = index.get(value);
@@ -101,32 +114,14 @@ function indexIn<T>(index: Map<T, number>, list: T[], value: T): number {
 
 /** Builds a {@link MarkPlan}: `absorb` the marks in chunks, build the automaton over `keys`, then `finish`. */
 export class MarkPlanner {
-  readonly kind: Uint8Array;
-  readonly partMask: Uint8Array;
-  readonly literalLength: Int32Array;
-  readonly boundary: Uint8Array;
-  readonly confirmHow: Uint8Array;
-  readonly lead: Int32Array;
-  readonly trail: Int32Array;
-  readonly leadStops: Uint8Array;
-  readonly trailStops: Uint8Array;
-  readonly beforeRow: Int32Array;
-  readonly afterRow: Int32Array;
-  readonly gapRow: Int32Array;
-  readonly gapMin: Int32Array;
-  readonly gapMax: Int32Array;
-  readonly gapLiteral: string[] = [];
-  readonly sourceOf: Int32Array;
-  readonly sources: string[] = [];
-  readonly requiredFrom: Int32Array;
-  readonly requiredTo: Int32Array;
-  readonly requiredKey: number[] = [];
   /** The automaton's keys, in key order. */
   readonly keys: string[] = [];
-  readonly setMarksByPart: number[][] = MAIL_PARTS.map(() => []);
-  literalMarks = 0;
-  atomMarks = 0;
-  setMarks = 0;
+  /** The plan's per-mark tables, filled in by `absorb`. */
+  private readonly p: { -readonly [K in PlannedField]: MarkPlan[K] };
+  private readonly requiredKey: number[] = [];
+  private readonly gapLiteral: string[] = [];
+  private readonly sources: string[] = [];
+  private readonly setMarksByPart: number[][] = MAIL_PARTS.map(() => []);
   private readonly contextRows = new Map<Uint8Array, number>();
   private readonly contextList: Uint8Array[] = [];
   private readonly keyIndex = new Map<string, number>();
@@ -141,23 +136,28 @@ export class MarkPlanner {
     private readonly stored: StoredAnalyses | undefined,
     private readonly runtime: MatchingRuntime,
   ) {
-    this.kind = new Uint8Array(n);
-    this.partMask = new Uint8Array(n);
-    this.literalLength = new Int32Array(n);
-    this.boundary = new Uint8Array(n);
-    this.confirmHow = new Uint8Array(n);
-    this.lead = new Int32Array(n);
-    this.trail = new Int32Array(n);
-    this.leadStops = new Uint8Array(n);
-    this.trailStops = new Uint8Array(n);
-    this.beforeRow = new Int32Array(n).fill(-1);
-    this.afterRow = new Int32Array(n).fill(-1);
-    this.gapRow = new Int32Array(n).fill(-1);
-    this.gapMin = new Int32Array(n);
-    this.gapMax = new Int32Array(n);
-    this.sourceOf = new Int32Array(n).fill(-1);
-    this.requiredFrom = new Int32Array(n);
-    this.requiredTo = new Int32Array(n);
+    this.p = {
+      kind: new Uint8Array(n),
+      partMask: new Uint8Array(n),
+      literalLength: new Int32Array(n),
+      boundary: new Uint8Array(n),
+      confirmHow: new Uint8Array(n),
+      lead: new Int32Array(n),
+      trail: new Int32Array(n),
+      leadStops: new Uint8Array(n),
+      trailStops: new Uint8Array(n),
+      beforeRow: new Int32Array(n).fill(-1),
+      afterRow: new Int32Array(n).fill(-1),
+      gapRow: new Int32Array(n).fill(-1),
+      gapMin: new Int32Array(n),
+      gapMax: new Int32Array(n),
+      sourceOf: new Int32Array(n).fill(-1),
+      requiredFrom: new Int32Array(n),
+      requiredTo: new Int32Array(n),
+      literalMarks: 0,
+      atomMarks: 0,
+      setMarks: 0,
+    };
     this.pairKey = new Int32Array(Math.max(16, n + (n >> 1)));
     this.pairMark = new Int32Array(this.pairKey.length);
   }
@@ -168,24 +168,24 @@ export class MarkPlanner {
       const mark = marks[m] as Mark;
       let mask = 0;
       for (const part of mark.parts) mask |= PART_BIT[part];
-      this.partMask[m] = mask;
+      this.p.partMask[m] = mask;
       const { literal, boundary: ends } = boundedLiteral(mark.source);
       if (literal !== null) {
-        this.kind[m] = KIND_LITERAL;
-        this.literalLength[m] = literal.length;
-        this.boundary[m] = ends;
+        this.p.kind[m] = KIND_LITERAL;
+        this.p.literalLength[m] = literal.length;
+        this.p.boundary[m] = ends;
         this.addKey(literal, m);
-        this.literalMarks++;
+        this.p.literalMarks++;
         continue;
       }
       const a = this.analyse(mark.source);
       if (a.atoms !== null) this.planAtoms(m, mark.source, a, a.atoms);
       else {
-        this.kind[m] = KIND_SET;
-        this.sourceOf[m] = indexIn(this.sourceIndex, this.sources, mark.source);
+        this.p.kind[m] = KIND_SET;
+        this.p.sourceOf[m] = indexIn(this.sourceIndex, this.sources, mark.source);
         for (let i = 0; i < MAIL_PARTS.length; i++)
           if ((mask & (1 << i)) !== 0) (this.setMarksByPart[i] as number[]).push(m);
-        this.setMarks++;
+        this.p.setMarks++;
       }
     }
   }
@@ -206,7 +206,10 @@ export class MarkPlanner {
     this.pairKey = new Int32Array(0);
     this.pairMark = new Int32Array(0);
     return {
-      ...this.tables(),
+      ...this.p,
+      gapLiteral: this.gapLiteral,
+      sources: this.sources,
+      setMarksByPart: this.setMarksByPart,
       contextTable,
       required: Int32Array.from(this.requiredKey),
       keyStart,
@@ -215,61 +218,33 @@ export class MarkPlanner {
     };
   }
 
-  private tables(): Omit<MarkPlan, 'contextTable' | 'required' | 'keyStart' | 'keyMark' | 'keyLength'> {
-    return {
-      kind: this.kind,
-      partMask: this.partMask,
-      literalLength: this.literalLength,
-      boundary: this.boundary,
-      confirmHow: this.confirmHow,
-      lead: this.lead,
-      trail: this.trail,
-      leadStops: this.leadStops,
-      trailStops: this.trailStops,
-      beforeRow: this.beforeRow,
-      afterRow: this.afterRow,
-      gapRow: this.gapRow,
-      gapMin: this.gapMin,
-      gapMax: this.gapMax,
-      gapLiteral: this.gapLiteral,
-      sourceOf: this.sourceOf,
-      sources: this.sources,
-      requiredFrom: this.requiredFrom,
-      requiredTo: this.requiredTo,
-      setMarksByPart: this.setMarksByPart,
-      literalMarks: this.literalMarks,
-      atomMarks: this.atomMarks,
-      setMarks: this.setMarks,
-    };
-  }
-
   private planAtoms(m: number, source: string, a: RegexAnalysis, atoms: readonly string[]): void {
-    this.kind[m] = KIND_ATOMS;
-    this.sourceOf[m] = indexIn(this.sourceIndex, this.sources, source);
-    this.lead[m] = a.lead;
-    this.trail[m] = a.trail;
-    this.leadStops[m] = a.leadStops ? 1 : 0;
-    this.trailStops[m] = a.trailStops ? 1 : 0;
-    this.beforeRow[m] = this.rowOf(a.before);
-    this.afterRow[m] = this.rowOf(a.after);
+    this.p.kind[m] = KIND_ATOMS;
+    this.p.sourceOf[m] = indexIn(this.sourceIndex, this.sources, source);
+    this.p.lead[m] = a.lead;
+    this.p.trail[m] = a.trail;
+    this.p.leadStops[m] = a.leadStops ? 1 : 0;
+    this.p.trailStops[m] = a.trailStops ? 1 : 0;
+    this.p.beforeRow[m] = this.rowOf(a.before);
+    this.p.afterRow[m] = this.rowOf(a.after);
     if (a.gap !== null) {
-      this.gapRow[m] = this.rowOf(a.gap.run);
-      this.gapMin[m] = a.gap.min;
-      this.gapMax[m] = Math.min(a.gap.max, 0x7fffffff);
+      this.p.gapRow[m] = this.rowOf(a.gap.run);
+      this.p.gapMin[m] = a.gap.min;
+      this.p.gapMax[m] = Math.min(a.gap.max, 0x7fffffff);
       this.gapLiteral[m] = a.gap.literal;
     }
-    this.confirmHow[m] =
+    this.p.confirmHow[m] =
       a.trail >= 0 || !a.trailStops
         ? CONFIRM_WINDOW
         : a.lead >= 0 || !a.leadStops
           ? CONFIRM_ANCHORED
           : CONFIRM_WHOLE;
     for (const atom of atoms) this.addKey(atom, m);
-    this.requiredFrom[m] = this.requiredKey.length;
+    this.p.requiredFrom[m] = this.requiredKey.length;
     for (const r of a.required)
       if (atoms.length !== 1 || atoms[0] !== r) this.requiredKey.push(indexIn(this.keyIndex, this.keys, r));
-    this.requiredTo[m] = this.requiredKey.length;
-    this.atomMarks++;
+    this.p.requiredTo[m] = this.requiredKey.length;
+    this.p.atomMarks++;
   }
 
   private rowOf(table: Uint8Array | null): number {
