@@ -10,7 +10,7 @@
  * there. npm AC packages measured 0.1–7 MB/s here (see the performance note); this runs at tens of MB/s.
  */
 import { buildTrie } from './aho-trie.ts';
-import { foldCodeUnit } from './atoms.ts';
+import { foldCodeUnit } from './fold.ts';
 import { runSteps, STEP } from './steps.ts';
 
 /** Cells of full transition rows kept (4 bytes each). */

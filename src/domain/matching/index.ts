@@ -45,13 +45,8 @@ export {
   type MarkAnalysisStore,
   type RegexAnalysis,
 } from './mark-analysis.ts';
-export {
-  analyseSource,
-  foldCodeUnit,
-  isFoldedAscii,
-  literalAtoms,
-  plainLiteral,
-  MIN_ATOM_LENGTH,
-  type SourceAnalysis,
-} from './atoms.ts';
+export { analyseSource, literalAtoms, type SourceAnalysis } from './atoms.ts';
+export { MIN_ATOM_LENGTH } from './atom-choice.ts';
+export { foldCodeUnit, isFoldedAscii } from './fold.ts';
+export { plainLiteral } from './plain-literal.ts';
 export { buildAhoCorasick, type AhoCorasick, type HitList } from './aho-corasick.ts';

@@ -21,7 +21,8 @@
  * (matching-runtime.ts), compiling (compile-matcher.ts) or where rows live (src/store).
  */
 import type { TenantId } from '../tenant.ts';
-import { isFoldedAscii, type SourceAnalysis } from './atoms.ts';
+import type { SourceAnalysis } from './atoms.ts';
+import { isFoldedAscii } from './fold.ts';
 
 /**
  * What the compile needs to know about one regex source (see SourceAnalysis): lead and trail are

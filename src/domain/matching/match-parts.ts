@@ -12,7 +12,7 @@
 import { MAIL_PARTS, type MailMessage, type MailPart } from '../mail/mail-message.ts';
 import { partText } from '../mail/parts.ts';
 import type { AhoCorasick } from './aho-corasick.ts';
-import { foldCodeUnit } from './atoms.ts';
+import { foldCodeUnit } from './fold.ts';
 import { atBoundaries } from './bounded-literal.ts';
 import type { ConfirmCache } from './confirm-cache.ts';
 import { CONFIRM_ANCHORED, CONFIRM_WHOLE, CONFIRM_WINDOW, KIND_LITERAL, type MarkPlan } from './mark-plan.ts';
