@@ -9,8 +9,7 @@
  * - A regex mark's atom hit is dropped when the text next to it cannot be what the mark has there
  *   (`SourceAnalysis.before`, `.after`: `\s` after "norgate" in `norgate\s+motors`), or when the run
  *   and literal that must follow it do not (`.gap`: whitespace, then "motors"). Only hits no match
- *   can use are dropped, so the answer is unchanged; at 100k synthetic marks this cut the confirms
- *   of a 50 KB message from ~1,330 to ~210.
+ *   can use are dropped, so the answer is unchanged (docs/matching.md has what it saves).
  * - A regex mark whose atom hits is confirmed by its own re2 (compiled on first use, at most
  *   {@link CONFIRM_CACHE_SIZE} kept: see `createConfirmCache`) on windows around the hits only: a match lies within its
  *   analysed lead and trail of an atom hit (`analyseSource`), or, where a side has no length bound
@@ -39,11 +38,9 @@ import { runSteps } from './steps.ts';
 /** Most patterns per RE2.Set (a shard-size sweep on this machine found ~1k best). */
 export const SET_SHARD_SIZE = 1000;
 /**
- * Most confirming re2 objects kept compiled per matcher (both uses together). Each costs ~5–13 KB of
- * native memory; a miss costs one re2 compile (~30–80 µs). At 10k synthetic marks the regex marks
- * that hit still fit (2,048 and 2,560 both compiled 0.16 re2 per 2 KB message, 1,536 compiled 2.15
- * per 50 KB one); at 100k, 2,048 added ~5–8 MB less RSS than 2,560. What is kept and evicted is
- * governed by `createConfirmCache` (confirm-cache.ts).
+ * Most confirming re2 objects kept compiled per matcher (both uses together): each costs native
+ * memory, a miss costs one re2 compile (the sweep that chose it: docs/matching.md). What is kept
+ * and evicted is governed by `createConfirmCache` (confirm-cache.ts).
  */
 export const CONFIRM_CACHE_SIZE = 2048;
 
