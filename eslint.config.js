@@ -76,6 +76,27 @@ export default tseslint.config(
               message:
                 'domain/authority never imports triage (triage reads definitions through the authority).',
             },
+            // The matching engine is below everything else in the domain: it knows mail, and the
+            // tenant type of its analysis store port, and nothing of learnables, definitions or triage.
+            {
+              target: './src/domain/matching',
+              from: './src/domain',
+              except: ['./matching', './mail', './tenant.ts'],
+              message: 'src/domain/matching imports only src/domain/mail and src/domain/tenant.ts.',
+            },
+            // Outside its folder, the engine is imported through its index.ts only.
+            {
+              target: [
+                './src/!(domain)/**',
+                './src/*.ts',
+                './src/domain/!(matching)/**',
+                './src/domain/*.ts',
+                './bench/**',
+              ],
+              from: './src/domain/matching',
+              except: ['./index.ts'],
+              message: 'Import the matching engine from src/domain/matching/index.ts.',
+            },
           ],
         },
       ],

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../bench/matching-corpus.ts';
 import { buildAhoCorasick } from './aho-corasick.ts';
-import { foldCodeUnit } from './atoms.ts';
+import { foldCodeUnit } from './fold.ts';
 
 function fold(text: string): string {
   let out = '';

@@ -7,10 +7,10 @@
  *
  * Layout: typed arrays only (first child / next sibling, failure and dictionary links), children in
  * character order; the root and its children get dense transition tables because most steps start
- * there. npm AC packages measured 0.1–7 MB/s here (see the performance note); this runs at tens of MB/s.
+ * there. npm AC packages were far slower here (docs/matching.md).
  */
 import { buildTrie } from './aho-trie.ts';
-import { foldCodeUnit } from './atoms.ts';
+import { foldCodeUnit } from './fold.ts';
 import { runSteps, STEP } from './steps.ts';
 
 /** Cells of full transition rows kept (4 bytes each). */
@@ -155,9 +155,8 @@ function visitBreadthFirst(b: Bfs, t: ScanTables, limit: number): void {
       const base = head * width;
       if (u !== 0) {
         const failBase = (numberOf[fail[u] as number] as number) * width;
-        // copyWithin, not a loop: a plain loop was a little faster once optimised, but a compile
-        // runs mostly before that (at 1,000 marks the build took 38–57 ms with the loop, 18–34 ms
-        // with copyWithin).
+        // copyWithin, not a loop: a plain loop is a little faster once optimised, but a compile
+        // runs mostly before that (docs/matching.md, "Cold code").
         gotoTable.copyWithin(base, failBase, failBase + width);
       }
       for (let c = firstChild[u] as number; c !== -1; c = nextSibling[c] as number)

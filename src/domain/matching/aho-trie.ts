@@ -5,7 +5,7 @@
  *
  * Owns: the trie and its alphabet. Does not own: failure links, rows or scanning (aho-corasick.ts).
  */
-import { isFoldedAscii } from './atoms.ts';
+import { isFoldedAscii } from './fold.ts';
 import { chunks, STEP } from './steps.ts';
 
 /** The trie of `keys` (see `insertBuckets`) and its alphabet, in steps like the build's. */

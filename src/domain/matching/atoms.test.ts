@@ -2,7 +2,9 @@
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../../bench/matching-corpus.ts';
-import { analyseSource, foldCodeUnit, literalAtoms, plainLiteral } from './atoms.ts';
+import { analyseSource, literalAtoms } from './atoms.ts';
+import { foldCodeUnit } from './fold.ts';
+import { plainLiteral } from './plain-literal.ts';
 
 function fold(text: string): string {
   let out = '';

@@ -3,9 +3,9 @@
  * hold is re2's own match (§13.3), so they need no confirming re2.
  *
  * Owns: recognising such a source and checking re2's ASCII `\\b` around a hit. Does not own: what a
- * plain literal is (plain-literal.ts) or finding hits (aho-corasick.ts).
+ * plain literal is (plain-literal.ts, below) or finding hits (aho-corasick.ts).
  */
-import { plainLiteral } from './atoms.ts';
+import { plainLiteral } from './plain-literal.ts';
 
 export const BOUNDARY_BEFORE = 1;
 export const BOUNDARY_AFTER = 2;

@@ -8,6 +8,14 @@
 import RE2 from 're2';
 import type { EvictionBudget } from './matching-runtime.ts';
 
+/** A matcher's confirming re2 objects, by source id (mark-plan.ts `sources`). */
+export interface ConfirmCache {
+  /** The source's re2 with flag 'g': a search may start at lastIndex. */
+  searching(source: number): RE2;
+  /** The source's re2 with flag 'y': a match must start at lastIndex. */
+  anchored(source: number): RE2;
+}
+
 /**
  * Compiled re2 objects by source and use, made on first use; at most `capacity` are kept in all.
  * Flags are 'iu' plus 'g' (`searching`: a search may start at lastIndex) or 'y' (`anchored`: a match
@@ -17,8 +25,7 @@ import type { EvictionBudget } from './matching-runtime.ts';
  * small pattern) that V8 does not see. An object dropped young is freed by the next cheap young
  * collection; one kept long enough to reach the old generation is freed only by a full collection,
  * which nothing hurries along (the JS heap hardly grows while matching). So keeping and evicting
- * freely piled up dead native memory: +233 MB RSS at 100k marks after 2,710 messages (issue 3's
- * benchmark, in a fresh process). Hence:
+ * freely piles up dead native memory (docs/matching.md has the measurements). Hence:
  * - until the cache is full, every object is kept;
  * - then an object is kept only when its regex is needed a second time within the last
  *   `capacity / GHOST_SHARE` one-off compiles (a one-off is used and dropped young);
@@ -31,7 +38,7 @@ export function createConfirmCache(
   capacity: number,
   counts: { compiles: number },
   evicted: EvictionBudget,
-): { searching: (source: number) => RE2; anchored: (source: number) => RE2 } {
+): ConfirmCache {
   const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(sources.length * 2);
   const size = Math.max(1, capacity);
   const ring = new Int32Array(size).fill(-1); // entry: source * 2 + (anchored ? 1 : 0)
@@ -81,17 +88,11 @@ export function createConfirmCache(
   return { searching: (source) => get(source * 2), anchored: (source) => get(source * 2 + 1) };
 }
 
-/**
- * One-off compiles remembered: `capacity / GHOST_SHARE` of them. Measured at 100k marks in a fresh
- * process (issue 3, without the eviction budget): remembering capacity × 4 added +267 MB RSS after
- * 2,710 messages, capacity × 1 +173 MB and capacity / 4 +135 MB, with 10k-mark latency unchanged
- * within noise.
- */
+/** One-off compiles remembered: `capacity / GHOST_SHARE` of them (chosen by RSS: docs/matching.md). */
 const GHOST_SHARE = 4;
 
 /**
  * Most evicted re2 objects of a runtime that may wait for collection at once (~13 KB each); past
- * it, objects are used and dropped young instead of kept. At 100k marks (bench memory child, 2,710
- * messages): 1,024 added +143 MB RSS, 256 +138 MB; 10k-mark latency and compiles were the same.
+ * it, objects are used and dropped young instead of kept (chosen by RSS: docs/matching.md).
  */
 export const EVICTED_BUDGET = 256;

@@ -2,7 +2,8 @@
 // analysis; everything else is left to regexpp (§13.3: the analysis drives an exact prefilter).
 import { describe, expect, it } from 'vitest';
 import { seededRandom, syntheticMarks } from '../../../bench/matching-corpus.ts';
-import { analysePattern, parseWithRegexpp, plainLiteral } from './atoms.ts';
+import { analysePattern, parseWithRegexpp } from './atoms.ts';
+import { plainLiteral } from './plain-literal.ts';
 import { leanParse } from './lean-parse.ts';
 import { EVERYDAY_PATTERNS } from '../../../test/support/patterns.ts';
 

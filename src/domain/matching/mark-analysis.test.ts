@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { seededRandom, syntheticMarks, syntheticMessage } from '../../../bench/matching-corpus.ts';
-import { analyseSource, plainLiteral } from './atoms.ts';
+import { analyseSource } from './atoms.ts';
+import { plainLiteral } from './plain-literal.ts';
 import { compileMatcher, type StoredAnalyses } from './compile-matcher.ts';
 import { ANALYSER_VERSION, decodeAnalysis, encodeAnalysis, regexAnalysis } from './mark-analysis.ts';
 import type { MarkHit } from './matcher.ts';

@@ -1,10 +1,9 @@
 /**
  * A regex mark's analysis as the compile uses it, and its stored form (§13.3, issue 3 "compile").
  *
- * Analysing a regex source (parsing it, finding its atoms and contexts) was about 60% of a
- * compile, and three to five times slower in a fresh process, before the JIT has warmed: a 10k
- * directory took ~270–310 ms to compile, a server restart paid that for every tenant. An analysis
- * depends on nothing but its source, and absorbing a lesson already analyses every regex mark it
+ * Analysing a regex source (parsing it, finding its atoms and contexts) is most of a compile, and
+ * slower still in a fresh process (docs/matching.md, "Kept analyses"). An analysis depends on
+ * nothing but its source, and absorbing a lesson already analyses every regex mark it
  * teaches (pattern.ts refuses one without atoms), so it is kept: a compile reads what is stored,
  * analyses only what is not, and hands those back to be stored.
  *
@@ -21,7 +20,8 @@
  * (matching-runtime.ts), compiling (compile-matcher.ts) or where rows live (src/store).
  */
 import type { TenantId } from '../tenant.ts';
-import { isFoldedAscii, type SourceAnalysis } from './atoms.ts';
+import type { SourceAnalysis } from './atoms.ts';
+import { isFoldedAscii } from './fold.ts';
 
 /**
  * What the compile needs to know about one regex source (see SourceAnalysis): lead and trail are

@@ -4,7 +4,7 @@
  *
  * Owns: the ranges and the stop scans. Does not own: searching them (subject.ts).
  */
-import { isStopCode } from './atoms.ts';
+import { isStopCode } from './fold.ts';
 import { grow } from './typed-arrays.ts';
 
 /**
