@@ -1,0 +1,66 @@
+/**
+ * Browser-test helpers: Debian's chromium driven by playwright-core (no browser download exists
+ * here), one browser per test file, a fresh context per test, screenshots into
+ * test-results/console/<state>.png, an axe-core check, and signing in as a person would.
+ * Deliberately not: starting servers (test/e2e/host.ts does) or asserting on internals.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SHOTS_DIR = join(process.cwd(), 'test-results', 'console');
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `No chromium at ${CHROMIUM_PATH}: the browser tests need Debian's chromium. Install it with ` +
+        '`apt-get update && apt-get install -y chromium` (or set CHROMIUM_PATH to a Chromium binary).',
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--no-sandbox', // the tests run as root in CI
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-default-apps',
+    ],
+  });
+}
+
+export async function shot(page: Page, state: string): Promise<void> {
+  mkdirSync(SHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: join(SHOTS_DIR, `${state}.png`), fullPage: true });
+}
+
+/** axe-core finds no serious or critical violation on the page as it is now. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual(
+    [],
+  );
+}
+
+/** Open the console and sign in with a token, as the README tells a newcomer to. */
+export async function signIn(
+  page: Page,
+  url: string,
+  token: string,
+  authority?: { url: string; token: string },
+): Promise<void> {
+  await page.goto(`${url}/console`);
+  await page.getByLabel('Your token').fill(token);
+  if (authority !== undefined) {
+    await page.getByText('The authority runs in another process').click();
+    await page.getByLabel('Authority address').fill(authority.url);
+    await page.getByLabel('Authority token').fill(authority.token);
+  }
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByText(/^Signed in as /).waitFor();
+}
