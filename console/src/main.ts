@@ -575,24 +575,35 @@ function decidingMarks(s: Session, task: JsonObject, rif: JsonObject): HTMLEleme
     .filter((sec) => sec.winner !== null)
     .map((sec) => {
       const winner = sec.candidates.find((c) => c.name === sec.winner);
+      const decidingActivations = new Set(winner?.activations ?? []);
+      // The winner's lessons in force, from the activations whose marks matched this message (§13.4).
       const deciding = rules.filter(
         (r) =>
           r.collection === sec.collection &&
           r.entry === sec.winner &&
-          (winner === undefined ||
-            winner.activations.length === 0 ||
-            winner.activations.includes(r.activation as number)),
+          typeof r.activation === 'number' &&
+          decidingActivations.has(r.activation),
       );
+      const byActivation = new Map<number, JsonObject[]>();
+      for (const r of deciding) {
+        const a = r.activation as number;
+        byActivation.set(a, [...(byActivation.get(a) ?? []), r]);
+      }
       return h(
         'section',
         { class: 'card' },
         h('h2', {}, sec.reads),
-        deciding.length === 0
+        winner !== undefined && winner.matched.length > 0
+          ? h('p', {}, `What matched: ${winner.matched.join(', ')}`)
+          : null,
+        byActivation.size === 0
           ? h('p', {}, 'No taught lesson decided this: a person did.')
           : h(
               'ul',
               {},
-              deciding.map((r) => h('li', {}, lessonLine(r), revertControl(s, r))),
+              [...byActivation.values()].map((rs) =>
+                h('li', {}, rs.map(lessonLine), revertControl(s, rs[0]!)),
+              ),
             ),
         teachRight(s, sec.collection, text(task.id)),
       );
@@ -881,6 +892,7 @@ function eraseReport(r: JsonObject): HTMLElement {
 function route(): void {
   const s = session;
   if (s === null) return;
+  say('');
   const [, page, arg] = location.hash.split('/');
   const run = (p: Promise<void> | void) =>
     void Promise.resolve(p)

@@ -64,3 +64,44 @@ export async function signIn(
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByText(/^Signed in as /).waitFor();
 }
+
+/** A mail arriving, as an A2A triage_inbound call with the extension activated (a data part). */
+export async function sendMail(
+  url: string,
+  token: string,
+  mail: { from: string; subject: string; messageId: string; body?: string },
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${url}/a2a/jsonrpc`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'A2A-Version': '1.0',
+      'A2A-Extensions': 'https://rsaxb.com/a2a/learnables/v1',
+      Authorization: `Bearer ${token}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: {
+        message: {
+          messageId: `m-${mail.messageId}`,
+          role: 'ROLE_USER',
+          parts: [
+            {
+              mediaType: 'application/json',
+              data: {
+                to: ['imports@warehouse.example'],
+                body: 'Please find the manifest attached.',
+                ...mail,
+              },
+            },
+          ],
+        },
+      },
+    }),
+  });
+  const body = (await res.json()) as { result?: { task?: Record<string, unknown> }; error?: unknown };
+  if (body.result?.task === undefined) throw new Error(`sendMail: ${JSON.stringify(body)}`);
+  return body.result.task;
+}
