@@ -2,7 +2,7 @@
  * Blind rendering of lesson fields (§6.3): the console knows nothing of any one learnable. Each
  * declared field becomes a labelled control: a select for `choice` (prefilled with `default`), a
  * text box for `text`, and a text box for any kind it does not know (§6.3 MUST: never dropped,
- * never an error). `suggested` prefills by field name (§8) and `suggestionLabel` says where it came
+ * never an error). `suggested` prefills by field name (§8) and `suggestionLabel` says what it came
  * from. The value read back is keyed by the declared names only and is never looked into (§9).
  *
  * Deliberately not here: validating a value (the learnable judges it, §10.1) or naming any field.

@@ -33,6 +33,13 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** A page in a fresh context, failing fast (10 s) when what a person would see never appears. */
+export async function newPage(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  page.setDefaultTimeout(10_000);
+  return page;
+}
+
 export async function shot(page: Page, state: string): Promise<void> {
   mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: join(SHOTS_DIR, `${state}.png`), fullPage: true });

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startChild, startInProcess, type Host } from '../e2e/host.ts';
-import { expectAccessible, launchBrowser, sendMail, shot, signIn } from './browser.ts';
+import { expectAccessible, launchBrowser, newPage, sendMail, shot, signIn } from './browser.ts';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -97,7 +97,7 @@ describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', (
       subject: 'Pre-alert PA-2026-0901',
       messageId: 'pa-0901@origin.example',
     });
-    const page = await (await browser.newContext()).newPage();
+    const page = await newPage(browser);
     await page.goto(`${host.url}/console`);
     await shot(page, 'one-process-sign-in');
     await expectAccessible(page);
@@ -116,7 +116,7 @@ describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', (
       subject: 'Pre-alert PA-2026-0901',
       messageId: 'pa-0901@origin.example',
     });
-    const page = await (await browser.newContext()).newPage();
+    const page = await newPage(browser);
     await signIn(page, agent.url, agent.token!, { url: authority.url, token: authority.token! });
     await teachFirstCustomer(page, 'two-processes');
     // The lesson went to the authority, not to the agent: the authority's history holds it.
@@ -137,7 +137,7 @@ describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', (
       subject: 'Pre-alert PA-2026-0901',
       messageId: 'pa-0901@origin.example',
     });
-    const page = await (await browser.newContext()).newPage();
+    const page = await newPage(browser);
     await page.goto(`${host.url}/console`);
     // Focus starts in the token box; Enter signs in.
     await page.keyboard.type(host.token!);
