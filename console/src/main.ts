@@ -362,7 +362,7 @@ function answerForm(s: Session, task: JsonObject, teach: TeachBlock): HTMLElemen
       ) as undefined;
     void s.agent
       .post('/lessons:dry-run', lesson())
-      .then((r) => outcome.replaceChildren(dryRunReport(r)))
+      .then((r) => outcome.replaceChildren(dryRunReport(s, teach.collection, r)))
       .catch((e: unknown) => {
         if (!refused(e)) outcome.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e)));
       });
@@ -430,7 +430,8 @@ function answerForm(s: Session, task: JsonObject, teach: TeachBlock): HTMLElemen
   return form;
 }
 
-function dryRunReport(r: JsonObject): HTMLElement {
+function dryRunReport(s: Session, collection: string, r: JsonObject): HTMLElement {
+  const who = (v: Json | undefined) => (typeof v === 'string' ? labelOf(s, collection, v) : 'nobody');
   const n = (v: Json | undefined) => (typeof v === 'number' ? v : 0);
   const changes = Array.isArray(r.changes) ? r.changes.filter(isObject) : [];
   return h(
@@ -466,12 +467,12 @@ function dryRunReport(r: JsonObject): HTMLElement {
                   h(
                     'summary',
                     {},
-                    `${typeof c.subject === 'string' ? c.subject : '(no subject)'}: ${text(c.from, 'nobody')} → ${text(c.to, 'nobody')}`,
+                    `${typeof c.subject === 'string' ? c.subject : '(no subject)'}: ${who(c.from)} → ${who(c.to)}`,
                   ),
                   h(
                     'p',
                     {},
-                    `Message ${text(c.key)} now reads as ${text(c.from, 'nobody')}; after this lesson as ${text(c.to, 'nobody')}.`,
+                    `Message ${text(c.key)} now reads as ${who(c.from)}; after this lesson as ${who(c.to)}.`,
                   ),
                 ),
               ),
@@ -637,7 +638,13 @@ function reasonField(labelText: string): { element: HTMLElement; input: HTMLInpu
 function revertControl(s: Session, rule: JsonObject): HTMLElement {
   const why = reasonField(`Why revert activation ${text(rule.activation)}`);
   const out = h('div', { 'aria-live': 'polite' });
-  const form = h('form', {}, why.element, h('button', { type: 'submit' }, 'Revert this lesson'), out);
+  const form = h(
+    'form',
+    {},
+    why.element,
+    h('button', { type: 'submit' }, `Revert this lesson (activation ${text(rule.activation)})`),
+    out,
+  );
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
     void s.authority

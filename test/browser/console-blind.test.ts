@@ -1,4 +1,5 @@
 // Invariant: the console renders lesson fields blind (§6.3): its source holds no string of any one learnable, and a card it has never seen (an invented learnable, an invented field kind, an unknown decidedBy) is rendered from the declaration alone: a select for choice with its default, a text box for text and for the unknown kind (never dropped, never an error), prefilled from suggested (§8), and the lesson posted carries exactly the declared names (§9).
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -143,11 +143,11 @@ describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', (
     await page.keyboard.type(host.token!);
     await page.keyboard.press('Enter');
     await page.getByText(/^Signed in as /).waitFor();
-    const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '');
+    const focused = () => page.locator(':focus').textContent();
     const tabTo = async (text: string | RegExp) => {
       for (let i = 0; i < 40; i++) {
         await page.keyboard.press('Tab');
-        const t = await focused();
+        const t = (await focused()) ?? '';
         if (typeof text === 'string' ? t === text : text.test(t)) return;
       }
       throw new Error(`Tab never reached ${String(text)}`);
