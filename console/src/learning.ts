@@ -6,7 +6,7 @@
  *
  * Deliberately not here: any collection's name (questions about every learnable count alike).
  */
-import { EXTENSION_URI, isObject, type Api, type JsonObject } from './api.ts';
+import { isObject, type Api, type JsonObject } from './api.ts';
 import { h } from './dom.ts';
 import { extensionMeta } from './wire.ts';
 
@@ -92,7 +92,7 @@ export async function renderLearning(
     h(
       'p',
       {},
-      `Questions asked per hundred messages, from the agent's own tasks (${EXTENSION_URI} teach blocks), with the lessons taught.`,
+      "Questions the agent asked per hundred messages it read (from its own tasks), beside the lessons taught (from the authority's history).",
     ),
     chart('By day', sorted(days)),
     chart('By week', sorted(weeks)),
@@ -107,7 +107,7 @@ function chart(title: string, rows: [string, Bucket][]): HTMLElement {
   const ns = 'http://www.w3.org/2000/svg';
   const width = 40 + rows.length * 60;
   const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${width} 140`);
+  svg.setAttribute('viewBox', `0 -14 ${width} 154`);
   svg.setAttribute('width', String(Math.min(width, 900)));
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', `${title}: questions per hundred messages and lessons taught`);

@@ -86,6 +86,14 @@ async function checkHistoryAndPin(page: Page, url: string, token: string, prefix
   await page.getByText(/^Decided under version 1 /).waitFor();
   await shot(page, `${prefix}-pinned`);
   await expectAccessible(page);
+
+  // Is it learning? Two mails today, one question, one lesson: 50 questions per hundred.
+  await page.getByRole('link', { name: 'Is it learning?' }).click();
+  const today = new Date().toISOString().slice(0, 10);
+  const byDay = page.getByRole('table', { name: /^By day/ });
+  await byDay.getByRole('row', { name: `${today} 2 1 50 1` }).waitFor();
+  await shot(page, `${prefix}-learning`);
+  await expectAccessible(page);
 }
 
 describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', () => {
