@@ -212,28 +212,28 @@ async function listTasks(s: Session, state: string): Promise<JsonObject[]> {
   return tasks.sort((a, b) => taskTime(b).localeCompare(taskTime(a))); // newest first
 }
 
-async function questionsPage(s: Session): Promise<void> {
-  const tasks = await listTasks(s, 'TASK_STATE_INPUT_REQUIRED');
-  if (tasks.length === 0) {
-    show('Questions', h('p', {}, 'No question is waiting. Every message so far was decided.'));
-    return;
-  }
-  const list = h(
+/** Tasks as buttons that open them: the mail's subject, then `detail`. */
+function taskList(tasks: readonly JsonObject[], detail: (t: JsonObject) => string): HTMLElement {
+  return h(
     'ul',
     { class: 'tasks' },
     tasks.map((t) => {
-      const mail = mailOf(t);
-      const b = h(
-        'button',
-        { type: 'button' },
-        `${mail?.subject || '(no subject)'} · from ${mail?.from || 'unknown'}`,
-      );
+      const b = h('button', { type: 'button' }, `${mailOf(t)?.subject || '(no subject)'} · ${detail(t)}`);
       b.addEventListener('click', () => {
         location.hash = `#/task/${encodeURIComponent(text(t.id))}`;
       });
       return h('li', {}, b);
     }),
   );
+}
+
+async function questionsPage(s: Session): Promise<void> {
+  const tasks = await listTasks(s, 'TASK_STATE_INPUT_REQUIRED');
+  if (tasks.length === 0) {
+    show('Questions', h('p', {}, 'No question is waiting. Every message so far was decided.'));
+    return;
+  }
+  const list = taskList(tasks, (t) => `from ${mailOf(t)?.from || 'unknown'}`);
   show('Questions', h('p', {}, `${tasks.length} waiting, newest first.`), list);
 }
 
@@ -364,7 +364,7 @@ function answerForm(s: Session, task: JsonObject, teach: TeachBlock): HTMLElemen
       .post('/lessons:dry-run', lesson())
       .then((r) => outcome.replaceChildren(dryRunReport(s, teach.collection, r)))
       .catch((e: unknown) => {
-        if (!refused(e)) outcome.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e)));
+        if (!refused(e)) outcome.replaceChildren(problem(e));
       });
   });
   const form = h(
@@ -394,7 +394,7 @@ function answerForm(s: Session, task: JsonObject, teach: TeachBlock): HTMLElemen
       try {
         if (remember.checked) await s.authority.post('/lessons', lesson()); // §12.1: to the authority
       } catch (e) {
-        if (!refused(e)) outcome.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e)));
+        if (!refused(e)) outcome.replaceChildren(problem(e));
         return;
       }
       try {
@@ -423,7 +423,7 @@ function answerForm(s: Session, task: JsonObject, teach: TeachBlock): HTMLElemen
         show('Answered', mailCard(answered), ...nodes);
         say('Answered.');
       } catch (e) {
-        outcome.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e)));
+        outcome.replaceChildren(problem(e));
       }
     })();
   });
@@ -534,22 +534,7 @@ async function donePage(s: Session): Promise<void> {
     (t) => extensionMeta(t.metadata).skill !== 'recheck_message',
   );
   for (const t of tasks) learnLabels(s, reportOf(t));
-  const list = h(
-    'ul',
-    { class: 'tasks' },
-    tasks.map((t) => {
-      const mail = mailOf(t);
-      const b = h(
-        'button',
-        { type: 'button' },
-        `${mail?.subject || '(no subject)'} · ${statusText(t).split('\n')[0] ?? ''}`,
-      );
-      b.addEventListener('click', () => {
-        location.hash = `#/task/${encodeURIComponent(text(t.id))}`;
-      });
-      return h('li', {}, b);
-    }),
-  );
+  const list = taskList(tasks, (t) => statusText(t).split('\n')[0] ?? '');
   show('Decided', tasks.length === 0 ? h('p', {}, 'Nothing decided yet.') : list);
 }
 
@@ -560,9 +545,7 @@ function correctionPanel(s: Session, task: JsonObject): HTMLElement {
     void s.agent
       .get(`/rules-in-force?taskId=${encodeURIComponent(text(task.id))}`)
       .then((rif) => panel.replaceChildren(decidingMarks(s, task, rif)))
-      .catch((e: unknown) =>
-        panel.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e))),
-      );
+      .catch((e: unknown) => panel.replaceChildren(problem(e)));
   });
   panel.append(open);
   return panel;
@@ -659,7 +642,7 @@ function revertControl(s: Session, rule: JsonObject): HTMLElement {
         );
         say('Reverted.');
       })
-      .catch((e: unknown) => out.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e))));
+      .catch((e: unknown) => out.replaceChildren(problem(e)));
   });
   return form;
 }
@@ -705,7 +688,7 @@ function teachRight(s: Session, collection: string, taskId: string): HTMLElement
         } catch (e) {
           if (e instanceof ApiError && e.code === 'LESSON_REFUSED')
             rendered.showProblem(fieldOfRefusal(e.details, e.message, rendered.value()), e.message);
-          else out.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e)));
+          else out.replaceChildren(problem(e));
         }
       })();
     });
@@ -727,9 +710,7 @@ async function historyPage(s: Session): Promise<void> {
     diff.addEventListener('click', () => {
       void versionDiff(s, older?.versionId, a.versionId)
         .then((n) => diffOut.replaceChildren(n))
-        .catch((e: unknown) =>
-          diffOut.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e))),
-        );
+        .catch((e: unknown) => diffOut.replaceChildren(problem(e)));
     });
     const extra = Object.entries(a)
       .filter(
@@ -821,54 +802,59 @@ async function versionDiff(
   );
 }
 
-function rollbackForm(s: Session): HTMLElement {
-  const toId = uid('to');
-  const to = h('input', { id: toId, type: 'number', min: '0', required: true });
-  const why = reasonField('Why roll back');
+/** A refusal or fault, in the server's words, where the person is looking. */
+function problem(e: unknown): HTMLElement {
+  return h('p', { class: 'problem', role: 'alert' }, errorText(e));
+}
+
+/** One admin action of the history page: a value, a reason, a button, and what the server answered. */
+function actionForm(
+  title: string,
+  field: { label: string; type: string; button: string },
+  reasonLabel: string,
+  send: (value: string, reason: string) => Promise<JsonObject>,
+  render: (r: JsonObject) => Node,
+): HTMLElement {
+  const id = uid('action');
+  const input = h('input', { id, type: field.type, required: true, autocomplete: 'off' });
+  const why = reasonField(reasonLabel);
   const out = h('div', { 'aria-live': 'polite' });
   const form = h(
     'form',
-    { class: 'card', 'aria-label': 'Roll back' },
-    h('h2', {}, 'Roll back'),
-    h('div', { class: 'field' }, h('label', { for: toId }, 'Make this version active again'), to),
+    { class: 'card', 'aria-label': title },
+    h('h2', {}, title),
+    h('div', { class: 'field' }, h('label', { for: id }, field.label), input),
     why.element,
-    h('button', { type: 'submit' }, 'Roll back'),
+    h('button', { type: 'submit' }, field.button),
     out,
   );
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    void s.authority
-      .post('/rollback', { to: Number(to.value), taughtBy: s.person, reason: why.input.value })
-      .then((r) =>
-        out.replaceChildren(h('p', {}, `Now version ${text(r.definitionVersion)}: ${text(r.describes, '')}`)),
-      )
-      .catch((e: unknown) => out.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e))));
+    void send(input.value, why.input.value)
+      .then((r) => out.replaceChildren(render(r)))
+      .catch((e: unknown) => out.replaceChildren(problem(e)));
   });
   return form;
 }
 
-function eraseForm(s: Session): HTMLElement {
-  const idId = uid('identifier');
-  const identifier = h('input', { id: idId, type: 'text', required: true, autocomplete: 'off' });
-  const why = reasonField('Why erase it');
-  const out = h('div', { 'aria-live': 'polite' });
-  const form = h(
-    'form',
-    { class: 'card', 'aria-label': 'Erase a personal identifier' },
-    h('h2', {}, 'Erase a personal identifier'),
-    h('div', { class: 'field' }, h('label', { for: idId }, 'Identifier (an address, a name)'), identifier),
-    why.element,
-    h('button', { type: 'submit' }, 'Erase'),
-    out,
+function rollbackForm(s: Session): HTMLElement {
+  return actionForm(
+    'Roll back',
+    { label: 'Make this version active again', type: 'number', button: 'Roll back' },
+    'Why roll back',
+    (to, reason) => s.authority.post('/rollback', { to: Number(to), taughtBy: s.person, reason }),
+    (r) => h('p', {}, `Now version ${text(r.definitionVersion)}: ${text(r.describes, '')}`),
   );
-  form.addEventListener('submit', (ev) => {
-    ev.preventDefault();
-    void s.authority
-      .post('/erase', { identifier: identifier.value, taughtBy: s.person, reason: why.input.value })
-      .then((r) => out.replaceChildren(eraseReport(r)))
-      .catch((e: unknown) => out.replaceChildren(h('p', { class: 'problem', role: 'alert' }, errorText(e))));
-  });
-  return form;
+}
+
+function eraseForm(s: Session): HTMLElement {
+  return actionForm(
+    'Erase a personal identifier',
+    { label: 'Identifier (an address, a name)', type: 'text', button: 'Erase' },
+    'Why erase it',
+    (identifier, reason) => s.authority.post('/erase', { identifier, taughtBy: s.person, reason }),
+    eraseReport,
+  );
 }
 
 /** What an erase removed: every count the server reports (per-store counts when present). */
@@ -904,9 +890,7 @@ function route(): void {
   const run = (p: Promise<void> | void) =>
     void Promise.resolve(p)
       .then(() => main.focus())
-      .catch((e: unknown) =>
-        show('Something went wrong', h('p', { class: 'problem', role: 'alert' }, errorText(e))),
-      );
+      .catch((e: unknown) => show('Something went wrong', problem(e)));
   if (page === 'task' && arg !== undefined) run(taskPage(s, decodeURIComponent(arg)));
   else if (page === 'done') run(donePage(s));
   else if (page === 'decides') run(decidesPage(s));

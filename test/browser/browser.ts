@@ -2,13 +2,14 @@
  * Browser-test helpers: Debian's chromium driven by playwright-core (no browser download exists
  * here), one browser per test file, a fresh context per test, screenshots into
  * test-results/console/<state>.png, an axe-core check, and signing in as a person would.
- * Deliberately not: starting servers (test/e2e/host.ts does) or asserting on internals.
+ * Deliberately not: how a server starts (test/e2e/host.ts) or asserting on internals.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startInProcess, type Host } from '../e2e/host.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SHOTS_DIR = join(process.cwd(), 'test-results', 'console');
@@ -111,4 +112,41 @@ export async function sendMail(
   const body = (await res.json()) as { result?: { task?: Record<string, unknown> }; error?: unknown };
   if (body.result?.task === undefined) throw new Error(`sendMail: ${JSON.stringify(body)}`);
   return body.result.task;
+}
+
+/** One browser for the test file, and the hosts a test started (each closed after its test). */
+export function browserTestHooks(): { browser: () => Browser; hosts: Host[] } {
+  let browser: Browser | undefined;
+  const hosts: Host[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  afterEach(async () => {
+    while (hosts.length > 0) await hosts.pop()!.close();
+  });
+  return {
+    browser: () => {
+      if (browser === undefined) throw new Error('browserTestHooks: the browser is not launched yet');
+      return browser;
+    },
+    hosts,
+  };
+}
+
+/** The first mail of Appendix B: from an address nobody has taught the agent about. */
+export const FIRST_MAIL = {
+  from: 'billing@origin.example',
+  subject: 'Pre-alert PA-2026-0901',
+  messageId: 'pa-0901@origin.example',
+};
+
+/** The real composition in this process with one question waiting (the first mail); closed by `hosts`. */
+export async function hostWithQuestion(hosts: Host[]): Promise<Host> {
+  const host = await startInProcess();
+  hosts.push(host);
+  await sendMail(host.url, host.token!, FIRST_MAIL);
+  return host;
 }

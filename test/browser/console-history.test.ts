@@ -61,9 +61,9 @@ describe('history, versions, rollback and erase in the console', () => {
     await erased.getByText('tombstonedVersions: 1').waitFor();
     await shot(page, 'history-erased');
 
-    const history = await (
+    const history = (await (
       await fetch(`${host.url}/authority/v1/history`, { headers: { Authorization: `Bearer ${host.token!}` } })
-    ).json();
+    ).json()) as any;
     expect(history.history.find((a: any) => a.action === 'rollback')).toMatchObject({
       action: 'rollback',
       reason: 'back to the directory as imported',

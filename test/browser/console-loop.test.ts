@@ -1,22 +1,21 @@
 // Invariant: a person can run the whole loop of Appendix B in the operator console by clicking (and by keyboard alone), with the authority in this process or in another (§12.1): the question is rendered from the teach block (§6.3, §8), the lesson goes to the authority with the signed-in person as taughtBy (§9), the effect is shown by show-back, never "Saved" (§11), the next mail is not asked about, the first task stays on its pinned version (§10.3), and axe-core finds no serious violation on any page.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startChild, startInProcess, type Host } from '../e2e/host.ts';
-import { expectAccessible, launchBrowser, newPage, sendMail, shot, signIn } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startChild } from '../e2e/host.ts';
+import {
+  browserTestHooks,
+  expectAccessible,
+  FIRST_MAIL,
+  hostWithQuestion,
+  newPage,
+  sendMail,
+  shot,
+  signIn,
+} from './browser.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-const hosts: Host[] = [];
-afterEach(async () => {
-  while (hosts.length > 0) await hosts.pop()!.close();
-});
+const { browser: theBrowser, hosts } = browserTestHooks();
 
-const SENDER = 'billing@origin.example';
+const SENDER = FIRST_MAIL.from;
 const REASON = "Northgate's billing desk sends the pre-alerts";
 
 async function teachFirstCustomer(page: Page, prefix: string): Promise<void> {
@@ -98,14 +97,8 @@ async function checkHistoryAndPin(page: Page, url: string, token: string, prefix
 
 describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', () => {
   it('teaches the first customer by clicking, with the authority in this process', async () => {
-    const host = await startInProcess();
-    hosts.push(host);
-    await sendMail(host.url, host.token!, {
-      from: SENDER,
-      subject: 'Pre-alert PA-2026-0901',
-      messageId: 'pa-0901@origin.example',
-    });
-    const page = await newPage(browser);
+    const host = await hostWithQuestion(hosts);
+    const page = await newPage(theBrowser());
     await page.goto(`${host.url}/console`);
     await shot(page, 'one-process-sign-in');
     await expectAccessible(page);
@@ -119,12 +112,8 @@ describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', (
     hosts.push(authority);
     const agent = await startChild({ AUTHORITY_URL: authority.url, AUTHORITY_TOKEN: authority.token! });
     hosts.push(agent);
-    await sendMail(agent.url, agent.token!, {
-      from: SENDER,
-      subject: 'Pre-alert PA-2026-0901',
-      messageId: 'pa-0901@origin.example',
-    });
-    const page = await newPage(browser);
+    await sendMail(agent.url, agent.token!, FIRST_MAIL);
+    const page = await newPage(theBrowser());
     await signIn(page, agent.url, agent.token!, { url: authority.url, token: authority.token! });
     await teachFirstCustomer(page, 'two-processes');
     // The lesson went to the authority, not to the agent: the authority's history holds it.
@@ -138,14 +127,8 @@ describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', (
   }, 120_000);
 
   it('runs the main loop with the keyboard alone', async () => {
-    const host = await startInProcess();
-    hosts.push(host);
-    await sendMail(host.url, host.token!, {
-      from: SENDER,
-      subject: 'Pre-alert PA-2026-0901',
-      messageId: 'pa-0901@origin.example',
-    });
-    const page = await newPage(browser);
+    const host = await hostWithQuestion(hosts);
+    const page = await newPage(theBrowser());
     await page.goto(`${host.url}/console`);
     // Focus starts in the token box; Enter signs in.
     await page.keyboard.type(host.token!);

@@ -1,34 +1,27 @@
 // Invariant: the console lets a person see and fix a lesson that went wrong, in the learnable's and the agent's own words: a refused lesson shows the learnable's reason next to the field it concerns (§10.1), an unsettled show-back is shown as prominently as a settled one with what the agent saw (§11), a dry run lists every message already read that would change hands (§13.1), a misroute is corrected by reverting exactly one activation, keeping every later one, and teaching the right one (§10.3, §13.4), and an operator never sees another tenant's tasks (§13.2).
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { runCli } from '../../src/cli/main.ts';
-import { startInProcess, type Host } from '../e2e/host.ts';
-import { expectAccessible, launchBrowser, newPage, sendMail, shot, signIn } from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Host } from '../e2e/host.ts';
+import { cliIn, personToken } from '../support/cli-token.ts';
+import {
+  browserTestHooks,
+  expectAccessible,
+  FIRST_MAIL,
+  hostWithQuestion,
+  newPage,
+  sendMail,
+  shot,
+  signIn,
+} from './browser.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-const hosts: Host[] = [];
-afterEach(async () => {
-  while (hosts.length > 0) await hosts.pop()!.close();
-});
+const { browser, hosts } = browserTestHooks();
 
-const SENDER = 'billing@origin.example';
+const SENDER = FIRST_MAIL.from;
 
-async function hostWithQuestion(): Promise<{ host: Host; page: Page }> {
-  const host = await startInProcess();
-  hosts.push(host);
-  await sendMail(host.url, host.token!, {
-    from: SENDER,
-    subject: 'Pre-alert PA-2026-0901',
-    messageId: 'pa-0901@origin.example',
-  });
-  const page = await newPage(browser);
+async function signedInWithQuestion(): Promise<{ host: Host; page: Page }> {
+  const host = await hostWithQuestion(hosts);
+  const page = await newPage(browser());
   await signIn(page, host.url, host.token!);
   return { host, page };
 }
@@ -54,7 +47,7 @@ async function authorityGet(host: Host, path: string): Promise<any> {
 
 describe('fixing what went wrong in the console', () => {
   it("shows a refused lesson in the learnable's words next to the field it concerns, and does not answer (§10.1)", async () => {
-    const { page } = await hostWithQuestion();
+    const { page } = await signedInWithQuestion();
     await openQuestion(page);
     await choose(page, 'Northgate Motors Ltd');
     await page.getByLabel('Text that gives it away').fill('billing@origin\\.example(');
@@ -70,7 +63,7 @@ describe('fixing what went wrong in the console', () => {
   }, 60_000);
 
   it('shows an unsettled show-back, with what the agent saw, when a saved lesson does not do what was meant (§11)', async () => {
-    const { page } = await hostWithQuestion();
+    const { page } = await signedInWithQuestion();
     await openQuestion(page);
     await choose(page, 'Northgate Motors Ltd');
     await page.getByLabel('Where to look for it').selectOption('subject'); // the address is not in the subject
@@ -83,7 +76,7 @@ describe('fixing what went wrong in the console', () => {
   }, 60_000);
 
   it('lists every message already read that a lesson would take from its customer, before teaching (§13.1)', async () => {
-    const { host, page } = await hostWithQuestion();
+    const { host, page } = await signedInWithQuestion();
     const settled = await sendMail(host.url, host.token!, {
       from: 'ops@alhamra-trading.example',
       subject: 'Pre-alert AHT/2026/0001',
@@ -109,7 +102,7 @@ describe('fixing what went wrong in the console', () => {
   }, 60_000);
 
   it('corrects a misroute by reverting that one lesson, keeping every later one, and teaching the right one (§10.3, §13.4)', async () => {
-    const { host, page } = await hostWithQuestion();
+    const { host, page } = await signedInWithQuestion();
     // The wrong answer, remembered: billing@origin.example is taught as Gulftrade (activation 2).
     await openQuestion(page);
     await choose(page, 'Gulftrade');
@@ -178,52 +171,16 @@ describe('fixing what went wrong in the console', () => {
   }, 90_000);
 
   it("never shows one tenant's tasks to another tenant's operator (§13.2)", async () => {
-    const host = await startInProcess();
-    hosts.push(host);
-    await sendMail(host.url, host.token!, {
-      from: SENDER,
-      subject: 'Pre-alert PA-2026-0901',
-      messageId: 'pa-0901@origin.example',
-    });
-    let out = '';
-    const io = { out: (l: string) => (out += `${l}\n`), err: () => {}, env: {} };
-    expect(
-      await runCli(
-        [
-          'import',
-          'fixtures/directory/demo.json',
-          '--tenant',
-          'acme',
-          '--by',
-          'ops@acme.example',
-          '--data-dir',
-          host.dataDir,
-        ],
-        io,
-      ),
-    ).toBe(0);
-    out = '';
-    expect(
-      await runCli(
-        [
-          'tokens',
-          'create',
-          '--tenant',
-          'acme',
-          '--principal',
-          'ops@acme.example',
-          '--kind',
-          'person',
-          '--roles',
-          'read,teach,admin',
-          '--json',
-          '--data-dir',
-          host.dataDir,
-        ],
-        io,
-      ),
-    ).toBe(0);
-    const acmeToken = (JSON.parse(out) as { token: string }).token;
+    const host = await hostWithQuestion(hosts);
+    await cliIn(host.dataDir, [
+      'import',
+      'fixtures/directory/demo.json',
+      '--tenant',
+      'acme',
+      '--by',
+      'ops@acme.example',
+    ]);
+    const acmeToken = await personToken(host.dataDir, 'acme', 'ops@acme.example', 'read,teach,admin');
     await sendMail(host.url, acmeToken, {
       from: 'desk@acme-shipper.example',
       subject: 'Acme booking 77',
@@ -243,7 +200,7 @@ describe('fixing what went wrong in the console', () => {
       ).json()) as { result: { tasks: { id: string }[] } }
     ).result.tasks[0]!.id;
 
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await signIn(page, host.url, acmeToken);
     await page.getByText('Signed in as ops@acme.example (acme)').waitFor();
     await page.getByRole('button', { name: /^Acme booking 77 · from desk@acme-shipper\.example/ }).waitFor();

@@ -2,28 +2,15 @@
 import express from 'express';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.ts';
 import { consoleRouter } from '../../src/http/console.ts';
 import { startInProcess, type Host } from '../e2e/host.ts';
+import { personToken } from '../support/cli-token.ts';
 
 let host: Host;
 let acmeToken = '';
 beforeAll(async () => {
   host = await startInProcess();
-  let out = '';
-  const io = { out: (l: string) => (out += l), err: () => {}, env: {} };
-  const args = [
-    'tokens',
-    'create',
-    '--tenant',
-    'acme',
-    '--principal',
-    'ops@acme.example',
-    '--kind',
-    'person',
-  ];
-  expect(await runCli([...args, '--roles', 'read', '--json', '--data-dir', host.dataDir], io)).toBe(0);
-  acmeToken = (JSON.parse(out) as { token: string }).token;
+  acmeToken = await personToken(host.dataDir, 'acme', 'ops@acme.example', 'read');
 });
 afterAll(async () => {
   await host?.close();
