@@ -802,7 +802,7 @@ async function versionDiff(
   );
 }
 
-/** A refusal or fault, in the server's words, where the person is looking. */
+/** A refusal or fault, in the server's words, shown beside what the person was doing. */
 function problem(e: unknown): HTMLElement {
   return h('p', { class: 'problem', role: 'alert' }, errorText(e));
 }
