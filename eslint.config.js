@@ -14,6 +14,8 @@ export default tseslint.config(
       'fixtures/**',
       '.scratch*/**',
       'eslint.config.js',
+      'console/dist/**',
+      'test-results/**',
     ],
   },
   js.configs.recommended,

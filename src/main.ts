@@ -157,6 +157,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       authority,
       taskPins: createSqliteTaskPins(db),
       dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
+      entryLabels: learnables,
       agent,
       ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
       ...(agent === null ? {} : { inbound: mail.router }),

@@ -30,6 +30,8 @@ import {
   type LessonDryRun,
   type TaskPinReader,
 } from './http/authority-api.ts';
+import { authorityCors, CONSOLE_PATH, consoleRouter } from './http/console.ts';
+import { createEntriesRouter, ENTRIES_PATH, type EntriesApiDeps } from './http/entries-api.ts';
 import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
 import { healthRouter } from './http/health.ts';
 import { INBOUND_PATH } from './ingest/index.ts';
@@ -64,6 +66,8 @@ export interface ServerDeps {
    */
   readonly remoteRulesInForce?: Authority['rulesInForce'];
   readonly log?: FaultLog;
+  /** With the embedded authority: the learnables that label entries for GET /authority/v1/entries. */
+  readonly entryLabels?: EntriesApiDeps['learnables'];
   /** The inbound-mail webhooks (src/ingest), mounted at /inbound/v1 with their own auth and body parsing. */
   readonly inbound?: Router;
 }
@@ -96,6 +100,7 @@ export function createServer(deps: ServerDeps): AppServer {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(healthRouter());
+  app.use(CONSOLE_PATH, consoleRouter()).use(AUTHORITY_API_PATH, authorityCors()); // issue 17: the operator console
 
   let a2a: A2AApp | null = null;
   if (deps.agent !== null) {
@@ -127,6 +132,15 @@ export function createServer(deps: ServerDeps): AppServer {
     );
   }
   if (deps.authority !== null) {
+    if (deps.entryLabels !== undefined)
+      app.use(
+        ENTRIES_PATH,
+        createEntriesRouter({
+          authority: deps.authority,
+          verifier: deps.verifier,
+          learnables: deps.entryLabels,
+        }),
+      );
     app.use(
       AUTHORITY_API_PATH,
       createAuthorityRouter({
