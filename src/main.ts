@@ -90,7 +90,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const corpus = new SqliteCorpusStore(db);
     // The server's matching runtime: its analyses, buffers and matchers, which a §14 erase clears.
     const matchingRuntime = createMatchingRuntime();
-    const matcherCache = createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS, runtime: matchingRuntime });
+    const matcherCache = createMatcherCache({
+      maxVersions: MATCHER_CACHE_VERSIONS,
+      runtime: matchingRuntime,
+    });
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
       const remote = await createRemoteDefinitionSource({

@@ -376,7 +376,10 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         questions: Omit<TriageQuestion, 'choices'>[];
       };
       // The readings were kept as [collection, reading] pairs: names are data, and JSON has no Map.
-      const outcome = { ...stored, reading: { ...stored.reading, readings: new Map(stored.reading.readings) } };
+      const outcome = {
+        ...stored,
+        reading: { ...stored.reading, readings: new Map(stored.reading.readings) },
+      };
       // §10.3: the choices are the pinned version's entries, as when the task parked.
       const definition = await deps.definitions.load(tenant, outcome.pin.versionId);
       const questions = outcome.questions.flatMap((q) => {
