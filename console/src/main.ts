@@ -80,6 +80,7 @@ function signInPage(problem: string | null): void {
   const tokenId = uid('token');
   const authUrlId = uid('auth-url');
   const authTokenId = uid('auth-token');
+  const personId = uid('person');
   const form = h(
     'form',
     { class: 'card' },
@@ -93,6 +94,17 @@ function signInPage(problem: string | null): void {
       'p',
       { class: 'help' },
       'On first start the server prints a token for the demo tenant and saves it in data/demo-token.',
+    ),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: personId }, 'Who is teaching'),
+      h('input', { id: personId, type: 'email', autocomplete: 'email' }),
+      h(
+        'p',
+        { class: 'help' },
+        "Only when the token is an application's (the demo token is): the person it writes for, e.g. dana@warehouse.example. A person's own token always teaches as that person (§9).",
+      ),
     ),
     h(
       'details',
@@ -121,6 +133,7 @@ function signInPage(problem: string | null): void {
       token: value(tokenId),
       authorityUrl: value(authUrlId),
       authorityToken: value(authTokenId),
+      person: value(personId),
     };
     void signIn(saved).then((ok) => {
       if (ok) sessionStorage.setItem(STORE_KEY, JSON.stringify(saved));
@@ -134,6 +147,7 @@ async function signIn(saved: {
   token: string;
   authorityUrl: string;
   authorityToken: string;
+  person?: string;
 }): Promise<boolean> {
   const agent = createApi(location.origin, saved.token);
   const authority =
@@ -148,16 +162,25 @@ async function signIn(saved: {
     const ext = exts.find((e) => isObject(e) && e.uri === EXTENSION_URI);
     const params = isObject(ext) && isObject(ext.params) ? ext.params : {};
     const learnables = Array.isArray(params.learnables) ? params.learnables.filter(isObject) : [];
+    // §9, §13.2: a person's token teaches as that person; an application names the person it writes for.
+    const own = typeof who.principal === 'string' ? who.principal : '';
+    const person = who.kind === 'person' ? own : (saved.person ?? '');
+    if (person === '') {
+      signInPage(
+        `This token belongs to the application ${own}, which writes for a person: fill in who is teaching, or sign in with your own person token.`,
+      );
+      return false;
+    }
     session = {
       agent,
       authority,
-      person: typeof who.principal === 'string' ? who.principal : '',
+      person,
       learnables,
       labels: new Map(),
     };
     (document.getElementById('nav') as HTMLElement).hidden = false;
     (document.getElementById('who') as HTMLElement).textContent =
-      `Signed in as ${session.person} (${typeof who.tenant === 'string' ? who.tenant : ''})`;
+      `Signed in as ${session.person}${person === own ? '' : `, via ${own}`} (${typeof who.tenant === 'string' ? who.tenant : ''})`;
     if (location.hash === '' || location.hash === '#/') location.hash = '#/questions';
     else route();
     return true;
@@ -601,10 +624,8 @@ function decidingMarks(s: Session, task: JsonObject, rif: JsonObject): HTMLEleme
 }
 
 function lessonLine(r: JsonObject): HTMLElement {
-  const writer = ['writer', 'human']
-    .filter((k) => typeof r[k] === 'string' && r[k] !== r.taughtBy)
-    .map((k) => `, ${k} ${text(r[k])}`)
-    .join('');
+  // §13.4: who put it there: the person, and the application or operator it came through.
+  const writer = typeof r.via === 'string' && r.via !== r.taughtBy ? `, via ${text(r.via)}` : '';
   return h(
     'p',
     {},
@@ -740,7 +761,15 @@ async function historyPage(s: Session): Promise<void> {
         {},
         `${a.entry === null || a.entry === undefined ? '' : `${text(a.entry)}: `}${text(a.describes, '')}`,
       ),
-      h('td', {}, text(a.taughtBy, ''), extra === '' ? null : h('br'), extra),
+      h(
+        'td',
+        {},
+        text(a.taughtBy, ''),
+        writtenBy(a) === null ? null : h('br'),
+        writtenBy(a),
+        extra === '' ? null : h('br'),
+        extra,
+      ),
       h('td', {}, text(a.reason, '')),
       h('td', {}, text(a.at, ''), a.tombstoned === true ? ' (erased)' : ''),
       h('td', {}, older === undefined ? null : diff),
@@ -908,3 +937,10 @@ if (isObject(saved) && typeof saved.token === 'string') {
     authorityToken: typeof saved.authorityToken === 'string' ? saved.authorityToken : '',
   });
 } else signInPage(null);
+
+/** §13.4: the authenticated writer of an activation, when it is not the person taught by. */
+function writtenBy(a: Record<string, unknown>): string | null {
+  const w = a.writer;
+  if (!isObject(w) || typeof w.principal !== 'string' || w.principal === a.taughtBy) return null;
+  return `written by ${w.principal}${typeof w.kind === 'string' ? ` (${w.kind})` : ''}`;
+}

@@ -56,6 +56,9 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 /** Open the console and sign in with a token, as the README tells a newcomer to. */
+/** The person the demo application teaches for in these tests. */
+export const DANA = 'dana@warehouse.example';
+
 export async function signIn(
   page: Page,
   url: string,
@@ -64,6 +67,8 @@ export async function signIn(
 ): Promise<void> {
   await page.goto(`${url}/console`);
   await page.getByLabel('Your token').fill(token);
+  // The demo token is an application's: it teaches for the person named here (ignored for a person's token).
+  await page.getByLabel('Who is teaching').fill(DANA);
   if (authority !== undefined) {
     await page.getByText('The authority runs in another process').click();
     await page.getByLabel('Authority address').fill(authority.url);

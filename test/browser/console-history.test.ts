@@ -32,7 +32,7 @@ describe('history, versions, rollback and erase in the console', () => {
       collection: 'customers',
       entry: 'northgate',
       value: { pattern: 'billing@origin\\.example', where: 'from' },
-      taughtBy: 'demo-operator',
+      taughtBy: 'dana@warehouse.example',
       reason: 'the billing desk',
     });
     const page = await newPage(browser);
@@ -40,7 +40,7 @@ describe('history, versions, rollback and erase in the console', () => {
     await page.getByRole('link', { name: 'History' }).click();
     const v2 = page.getByRole('row').filter({ hasText: 'the billing desk' });
     await v2.waitFor();
-    expect(await v2.textContent()).toContain('demo-operator');
+    expect(await v2.textContent()).toContain('written by demo-operator');
     await v2.getByRole('button', { name: 'Compare v2 with the one before' }).click();
     await page
       .getByRole('region', { name: 'Difference' })
@@ -67,7 +67,7 @@ describe('history, versions, rollback and erase in the console', () => {
     expect(history.history.find((a: any) => a.action === 'rollback')).toMatchObject({
       action: 'rollback',
       reason: 'back to the directory as imported',
-      taughtBy: 'demo-operator',
+      taughtBy: 'dana@warehouse.example',
     });
     await expectAccessible(page);
   }, 60_000);

@@ -62,7 +62,7 @@ async function checkHistoryAndPin(page: Page, url: string, token: string, prefix
   await row.waitFor();
   expect(await row.textContent()).toContain('northgate: matches');
   expect(await row.textContent()).toContain("billing@origin\\.example(?:>|$)' in the from");
-  expect(await row.textContent()).toContain('demo-operator');
+  expect(await row.textContent()).toContain('written by demo-operator');
   await shot(page, `${prefix}-history`);
   await expectAccessible(page);
 
@@ -122,7 +122,7 @@ describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', (
         headers: { Authorization: `Bearer ${authority.token!}` },
       })
     ).json()) as { history: { reason: string | null; taughtBy: string }[] };
-    expect(history.history[0]).toMatchObject({ reason: REASON, taughtBy: 'demo-operator' });
+    expect(history.history[0]).toMatchObject({ reason: REASON, taughtBy: 'dana@warehouse.example' });
     await checkHistoryAndPin(page, agent.url, agent.token!, 'two-processes');
   }, 120_000);
 
@@ -132,6 +132,9 @@ describe('the Appendix B loop in the console (§6.3, §8, §9, §10.3, §11)', (
     await page.goto(`${host.url}/console`);
     // Focus starts in the token box; Enter signs in.
     await page.keyboard.type(host.token!);
+    // Tab to the person the demo application teaches for, then Enter signs in.
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('dana@warehouse.example');
     await page.keyboard.press('Enter');
     await page.getByText(/^Signed in as /).waitFor();
     const focused = () => page.locator(':focus').textContent();

@@ -117,7 +117,7 @@ describe('fixing what went wrong in the console', () => {
         collection: 'customers',
         entry: 'brandt',
         value: { pattern: 'logistik@brandt-partner\\.example', where: 'from' },
-        taughtBy: 'demo-operator',
+        taughtBy: 'dana@warehouse.example',
         reason: 'Brandt’s forwarder',
       }),
     });
@@ -132,7 +132,7 @@ describe('fixing what went wrong in the console', () => {
     await page.getByRole('button', { name: /^Pre-alert PA-2026-0902 · Reads as Gulftrade/ }).click();
     await page.getByRole('button', { name: 'This is not right' }).click();
     const lesson = page.getByText(
-      /^gulftrade: matches .*billing@origin.* Taught by demo-operator on .* \(activation 2\)\.$/,
+      /^gulftrade: matches .*billing@origin.* Taught by dana@warehouse\.example, via demo-operator on .* \(activation 2\)\.$/,
     );
     await lesson.waitFor();
     await page
@@ -178,6 +178,8 @@ describe('fixing what went wrong in the console', () => {
       '--tenant',
       'acme',
       '--by',
+      'ops@acme.example',
+      '--as',
       'ops@acme.example',
     ]);
     const acmeToken = await personToken(host.dataDir, 'acme', 'ops@acme.example', 'read,teach,admin');

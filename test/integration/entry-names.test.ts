@@ -118,6 +118,18 @@ describe('no entry by accident (issue 12.3)', () => {
     );
   });
 
+  it('refuses the same typo in a dry run (§13.1) with the same nearest entries, instead of evaluating a new customer', async () => {
+    const r = await api('POST', '/lessons:dry-run', {
+      collection: 'customers',
+      entry: 'northgat',
+      value: { pattern: 'billing@origin\\.example', where: 'from' },
+      taughtBy: DANA,
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.error.code).toBe('ENTRY_UNKNOWN');
+    expect(r.body.error.details.suggestions).toEqual([{ entry: 'northgate', label: 'Northgate Motors Ltd' }]);
+  });
+
   it('creates the customer when the lesson names it in the field the card declares, and says so', async () => {
     // A blind client renders the field from the card (§6.3); the authority never reads it (§9).
     const card = (await (await fetch(`${host.url}/.well-known/agent-card.json`)).json()) as {

@@ -60,7 +60,7 @@ import {
   reasonProblem,
   taughtByProblem,
 } from './lesson-shape.ts';
-import { nearestEntries } from './nearest-entries.ts';
+import { entryUnknown, createsEntryHere } from './unknown-entry.ts';
 
 /** How many times a write is retried from a fresh read after another process committed first. */
 export const MAX_COMMIT_ATTEMPTS = 20;
@@ -68,8 +68,6 @@ export const MAX_COMMIT_ATTEMPTS = 20;
 const DEFINITION_CACHE_ENTRIES = 16;
 /** Shortest identifier erase accepts: shorter ones would match nearly everything. */
 export const MIN_ERASE_IDENTIFIER_CHARS = 3;
-/** How many entry names an ENTRY_UNKNOWN message lists. */
-const LISTED_ENTRIES = 20;
 
 export interface AuthorityOptions {
   readonly store: DefinitionStore;
@@ -268,33 +266,6 @@ export function createAuthority(options: AuthorityOptions): Authority {
    * ENTRY_UNKNOWN for a lesson naming an entry nobody has: the nearest existing entries by name and
    * label (the learnable's `label`, never a key of the content), and how to create one instead.
    */
-  function entryUnknown(l: Learnable, entry: string, base: Definition): DomainError {
-    const entries = base.collections.get(l.collection) ?? new Map<string, EntryContent>();
-    const names = [...entries.keys()];
-    const named = (name: string, content: EntryContent) => ({
-      entry: name,
-      label: l.label?.(name, content) ?? name,
-    });
-    const near = nearestEntries(
-      entry,
-      [...entries].map(([name, content]) => named(name, content)),
-    );
-    const create = l.createsEntries && l.creation !== undefined ? ` Or ${l.creation.how}.` : '';
-    let message: string;
-    if (near.length > 0) {
-      const said = near.map((n) => (n.label === n.entry ? `"${n.entry}"` : `"${n.entry}" (${n.label})`));
-      message = `There is no ${l.entryNoun} "${entry}" in ${l.collection}; did you mean ${listOr(said)}?${create}`;
-    } else if (names.length === 0) {
-      message = `There is no ${l.entryNoun} "${entry}" in ${l.collection}, and ${l.collection} has no entries yet${create === '' ? '; lessons here cannot create one.' : `.${create}`}`;
-    } else {
-      const listed = names.slice(0, LISTED_ENTRIES).map((n) => `"${n}"`);
-      const more = names.length > LISTED_ENTRIES ? ` and ${names.length - LISTED_ENTRIES} more` : '';
-      message = `There is no ${l.entryNoun} "${entry}" in ${l.collection}: teach one of ${listed.join(', ')}${more}.${create}`;
-    }
-    return new DomainError('ENTRY_UNKNOWN', message, {
-      details: { collection: l.collection, entry, suggestions: near, valid: names.slice(0, 200) },
-    });
-  }
 
   const handleResolver = (tenant: TenantId) => {
     const memo = new Map<string, Promise<string>>();
@@ -329,8 +300,8 @@ export function createAuthority(options: AuthorityOptions): Authority {
         // Issue 12.3: no entry by accident. A lesson for an entry nobody has creates one only if it
         // asks to, the way its learnable declares; the learnable judges the value, not the authority (§9).
         const creates = current === undefined;
-        if (creates && !(learnable.createsEntries && (learnable.creation?.asks(value) ?? true))) {
-          throw entryUnknown(learnable, entry, base);
+        if (creates && !createsEntryHere(learnable, value)) {
+          throw entryUnknown(learnable, entry, base.collections.get(collection));
         }
         const stamp = { activation: n + 1, taughtBy: provenanceId(person, who, principal), at: clock.now() };
         const absorbed = learnable.absorb(entry, current, value, stamp);
@@ -724,11 +695,6 @@ function checkDirectory(directory: DirectoryImport, learnables: readonly Learnab
     }
   }
   return out;
-}
-
-/** "a", "a or b", "a, b or c" */
-function listOr(words: readonly string[]): string {
-  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)!}`;
 }
 
 function versionNotFound(tenant: TenantId, versionId: string): DomainError {

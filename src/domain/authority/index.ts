@@ -9,3 +9,4 @@ export type { Lesson, LessonResult } from './lesson.ts';
 export { ROLES, hasRole } from './principal.ts';
 export type { Principal, Role, TokenVerifier } from './principal.ts';
 export type { ErasedFrom, Eraser } from './eraser.ts';
+export { createsEntryHere, entryUnknown } from './unknown-entry.ts';

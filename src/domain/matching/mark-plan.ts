@@ -13,7 +13,7 @@
  * Does not own: analysing (atoms.ts), building the automaton (aho-corasick.ts) or matching
  * (match-parts.ts).
  */
-import { MAIL_PARTS, type MailPart } from '../mail/mail-message.ts';
+import { MAIL_PARTS, type MailPart } from '../mail/index.ts';
 import { boundedLiteral } from './bounded-literal.ts';
 import { decodeAnalysis, encodeAnalysis, type RegexAnalysis } from './mark-analysis.ts';
 import type { Mark } from './matcher.ts';

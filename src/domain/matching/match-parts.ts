@@ -9,8 +9,7 @@
  * reused between messages). Does not own: the plan (mark-plan.ts), the automaton (aho-corasick.ts),
  * the re2 objects (confirm-cache.ts) or the text's bytes (subject.ts).
  */
-import { MAIL_PARTS, type MailMessage, type MailPart } from '../mail/mail-message.ts';
-import { partText } from '../mail/parts.ts';
+import { MAIL_PARTS, partText, type MailMessage, type MailPart } from '../mail/index.ts';
 import type { AhoCorasick } from './aho-corasick.ts';
 import { foldCodeUnit } from './fold.ts';
 import { atBoundaries } from './bounded-literal.ts';

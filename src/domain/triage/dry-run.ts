@@ -17,6 +17,7 @@ import { DomainError } from '../errors.ts';
 import { canonicalJson, isPlainObject } from '../json.ts';
 import type { EntryContent, Learnable, LearnableSettings, LessonValue } from '../learnables/index.ts';
 import type { TenantId } from '../tenant.ts';
+import { createsEntryHere, entryUnknown } from '../authority/index.ts';
 import { compileMatcher } from '../matching/index.ts';
 import { discardedSentence, scanCorpus, type CorpusRecord, type CorpusStore } from './corpus.ts';
 import { definitionMarks, type IndexedMark, type Matcher, type MatcherCache } from './definition-marks.ts';
@@ -118,11 +119,9 @@ export async function dryRun(
   const active = await deps.definitions.active(tenant);
   const entries = active.definition.collections.get(learnable.collection);
   const content = entries?.get(lesson.entry);
-  if (content === undefined && !learnable.createsEntries) {
-    throw new DomainError(
-      'ENTRY_UNKNOWN',
-      `There is no ${learnable.entryNoun} "${lesson.entry}" in ${learnable.collection}.`,
-    );
+  // Issue 12.3: a dry run refuses a typo as teaching would, with the nearest entries.
+  if (content === undefined && !createsEntryHere(learnable, lesson.value)) {
+    throw entryUnknown(learnable, lesson.entry, entries);
   }
   const activation = active.definitionVersion + 1;
   const absorbed = learnable.absorb(lesson.entry, content, lesson.value, {
