@@ -20,6 +20,16 @@ RUN DEVELOPMENT_SKIP_GETTING_ASSET=1 npm_config_build_from_source=true npm ci --
  && node -e "require('re2'); require('better-sqlite3')" \
  && npm cache clean --force
 
+# ---- console: the operator console's bundle (console/ -> console/dist) with Vite, a dev dependency;
+# no native module is needed for it, so install scripts are skipped
+FROM node:24-bookworm-slim AS console
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY console ./console
+COPY scripts/build-console.ts ./scripts/
+RUN node --import tsx scripts/build-console.ts
+
 # ---- runtime: no compiler, not root
 FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production \
@@ -30,6 +40,7 @@ WORKDIR /app
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --chown=root:root package.json package-lock.json tsconfig.json ./
 COPY --chown=root:root src ./src
+COPY --from=console --chown=root:root /app/console/dist ./console/dist
 COPY --chown=root:root fixtures/directory ./fixtures/directory
 RUN mkdir -p /app/data && chown node:node /app/data \
  && printf '#!/bin/sh\nexec node --import tsx /app/src/cli/main.ts "$@"\n' > /usr/local/bin/learnables-triage \
