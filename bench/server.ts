@@ -84,7 +84,19 @@ export async function importedDataDir(n: number): Promise<{ dir: string; seconds
   const started = performance.now();
   await promisify(execFile)(
     process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'import', file, '--by', TEACHER, '--data-dir', dir],
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'import',
+      file,
+      '--by',
+      TEACHER,
+      '--as',
+      TEACHER,
+      '--data-dir',
+      dir,
+    ],
     { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, maxBuffer: 16 * 1024 * 1024 },
   );
   const seconds = (performance.now() - started) / 1000;
