@@ -8,24 +8,18 @@
  * definition-facing shape. Does not own: compiling, layering or caching (src/domain/matching).
  */
 import type { Definition } from '../definitions/index.ts';
-import type { EntryContent, Learnable, MarkSource } from '../learnables/index.ts';
+import type { EntryContent, IndexedMark, Learnable, MarkHit } from '../learnables/index.ts';
 import { canonicalJson } from '../json.ts';
 import {
   createMatcherCache as createVersionedCache,
   type AnalysisKeeping,
-  type MarkHit as EngineHit,
   type Matcher as EngineMatcher,
   type MatcherCacheOptions as VersionedCacheOptions,
   type VersionMarks,
 } from '../matching/index.ts';
 
-/** A mark to compile, with the collection and entry it belongs to. */
-export interface IndexedMark extends MarkSource {
-  readonly collection: string;
-  readonly entry: string;
-}
-
-export type MarkHit = EngineHit<IndexedMark>;
+// One declaration of a learnable's mark and its hit (learnables/learnable.ts), handed on here.
+export type { IndexedMark, MarkHit };
 export type Matcher = EngineMatcher<IndexedMark>;
 
 type Collections = Definition['collections'];
