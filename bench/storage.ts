@@ -21,7 +21,8 @@ import { createSqliteDefinitionStore } from '../src/store/sqlite-definition-stor
 const SIZES = [100, 10_000, 100_000];
 const LESSONS = 20;
 const tenant = tenantId('bench');
-const teacher = { id: 'person:bench', kind: 'person' as const, tenant, roles: ['admin' as const] };
+// An application (Appendix B's pre-alert application) may name the human it writes for (§13.2).
+const teacher = { id: 'bench-app', kind: 'application' as const, tenant, roles: ['admin' as const] };
 
 interface Row {
   customers: number;
