@@ -12,17 +12,17 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MailReader } from './a2a/ports.ts';
 import { loadConfig, mailLimitsOf, type Config } from './config/config.ts';
-import type { MailLimits } from './domain/mail/limits.ts';
-import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
-import { createAuthority } from './domain/authority/create-authority.ts';
-import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
-import { displayProvenance } from './domain/authority/attribution.ts';
+import type { MailLimits } from './domain/mail/index.ts';
+import {
+  createAuthority,
+  ensureDemoTenant,
+  displayProvenance,
+  type Authority,
+  type DirectoryImport,
+} from './domain/authority/index.ts';
 import { systemClock } from './domain/clock.ts';
-import type { Learnable } from './domain/learnables/learnable.ts';
-import { createLearnables } from './domain/learnables/registry.ts';
-import { createMatcherCache } from './domain/triage/definition-marks.ts';
-import { createTriageService } from './domain/triage/triage-service.ts';
-import { cacheEraser } from './domain/triage/cache-eraser.ts';
+import { createLearnables, type Learnable } from './domain/learnables/index.ts';
+import { createMatcherCache, createTriageService, cacheEraser } from './domain/triage/index.ts';
 import { consoleFaultLog } from './http/errors.ts';
 import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';

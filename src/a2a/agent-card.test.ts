@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { AgentCard } from '@a2a-js/sdk';
 import { EXTENSION_URI, TEACH_METHOD } from '../domain/extension.ts';
-import { createLearnables } from '../domain/learnables/registry.ts';
+import { createLearnables } from '../domain/learnables/index.ts';
 import { agentCardJson, SKILL_RECHECK, SKILL_TRIAGE } from './agent-card.ts';
 
 const schema = JSON.parse(readFileSync('/work/shared/spec/extension.json', 'utf8')) as Record<

@@ -10,8 +10,7 @@
  * tenant); `store` is SqliteIngestStore. Nothing here reads the environment.
  */
 import type { Router } from 'express';
-import type { MailLimits } from '../domain/mail/limits.ts';
-import { DEFAULT_MAIL_LIMITS } from '../domain/mail/limits.ts';
+import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/index.ts';
 import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from './imap/poller.ts';
 import { createIntake, type Intake } from './intake.ts';
 import type { IngestLog, IngestStore, MailSubmitter } from './ports.ts';

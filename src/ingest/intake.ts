@@ -12,8 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isDomainError } from '../domain/errors.ts';
-import type { MailLimits } from '../domain/mail/limits.ts';
-import type { MailMessage } from '../domain/mail/mail-message.ts';
+import type { MailLimits, MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { parseMail } from './mail/parse.ts';
 import type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmittedState } from './ports.ts';

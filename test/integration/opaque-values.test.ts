@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import { createLearnables } from '../../src/domain/learnables/index.ts';
 import { openCore, type Core } from './knowledge-harness.ts';
 
 const TEACHER = 'dana@warehouse.example';

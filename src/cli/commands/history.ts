@@ -1,5 +1,5 @@
 /** `history`: the tenant's activation history, newest first, with who and why (§10.3, §13.4). */
-import type { Writer } from '../../domain/definitions/definition.ts';
+import type { Writer } from '../../domain/definitions/index.ts';
 import type { Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions, requireInt, shortId } from '../knowledge.ts';
 

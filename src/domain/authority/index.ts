@@ -10,3 +10,5 @@ export { ROLES, hasRole } from './principal.ts';
 export type { Principal, Role, TokenVerifier } from './principal.ts';
 export type { ErasedFrom, Eraser } from './eraser.ts';
 export { createsEntryHere, entryUnknown } from './unknown-entry.ts';
+export { handleKey, displayProvenance } from './attribution.ts';
+export { entryNameProblem } from './lesson-shape.ts';

@@ -32,3 +32,6 @@ export { createLearnables, learnableFor } from './registry.ts';
 export { decidedReport } from './read-marked.ts';
 export type { CollectionReading } from './read-marked.ts';
 export type { ManifestReading } from './mappings/reader.ts';
+export { customerLabelFromName, CUSTOMER_NEW_ENTRY_FIELD } from './customers/customers.ts';
+export { createMappingsLearnable } from './mappings/mappings.ts';
+export { clientNamed } from './customers/evidence.ts';

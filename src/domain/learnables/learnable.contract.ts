@@ -12,7 +12,7 @@
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, deepFreeze } from '../json.ts';
-import { MAIL_PARTS, type MailMessage } from '../mail/mail-message.ts';
+import { MAIL_PARTS, type MailMessage } from '../mail/index.ts';
 import { createNaiveMatcher } from '../matching/index.ts';
 import type {
   Absorption,

@@ -27,3 +27,6 @@ export type {
   TriageService,
   TriageSettings,
 } from './triage-service.ts';
+export { discardedMessage } from './corpus.ts';
+export { cacheEraser } from './cache-eraser.ts';
+export { scratchDefinition, swapEntryMatcher } from './dry-run.ts';
