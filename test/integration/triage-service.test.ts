@@ -280,7 +280,7 @@ describe('dry run (§13.1)', () => {
     const r = await service.dryRun(core.tenant, {
       collection: 'mappings',
       entry: 'waybill',
-      value: { column: 'awb' },
+      value: { column: 'awb', newField: 'yes' },
     });
     expect(r).toMatchObject({ matches: 1, newlySettled: 1, total: 1 });
   });
