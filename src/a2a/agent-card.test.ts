@@ -64,6 +64,17 @@ describe('agent card', () => {
     for (const l of params.learnables) expect(l.how.length).toBeGreaterThan(20);
   });
 
+  it('declares on the card the lesson field by which each learnable creates an entry (issue 12.3, §6.3)', () => {
+    const params = card().capabilities.extensions[0].params;
+    const declaring = createLearnables().filter((l) => l.creation !== undefined);
+    expect(declaring.map((l) => l.collection)).toEqual(['customers', 'kinds', 'mappings']);
+    for (const l of declaring) {
+      const onCard = params.learnables.find((d: { collection: string }) => d.collection === l.collection);
+      const labels = onCard.lessonFields.map((f: { label: string }) => f.label) as string[];
+      expect(labels.filter((label) => l.creation!.how.includes(`"${label}"`))).toHaveLength(1);
+    }
+  });
+
   it('declares teachMethod only for a self-owning agent (§12.2)', () => {
     expect(card(true).capabilities.extensions[0].params.teachMethod).toBe(TEACH_METHOD);
     expect(card(false).capabilities.extensions[0].params.teachMethod).toBeUndefined();
