@@ -43,7 +43,7 @@ import { createSqliteTaskPins } from './store/sqlite-task-pins.ts';
 import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
 
 /** The demo directory imported on first start. */
-export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
+const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
 /** The database file under DATA_DIR. */
 export { DATABASE_FILE_NAME as DATABASE_FILE } from './store/database.ts';
 /** Definition versions kept compiled at once (the active one and those pinned tasks still use). */

@@ -22,9 +22,8 @@ export type { Intake, IntakeOutcome } from './intake.ts';
 export type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmitResult } from './ports.ts';
 export type { InboundEndpoint } from './webhooks/router.ts';
 export { createImapPoller } from './imap/poller.ts';
-export { createIntake, dedupeKeyOf } from './intake.ts';
+export { createIntake } from './intake.ts';
 export { createInboundRouter } from './webhooks/router.ts';
-export { silentLog } from './ports.ts';
 
 /** Where server.ts mounts the webhook router. */
 export const INBOUND_PATH = '/inbound/v1';

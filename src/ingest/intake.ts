@@ -51,13 +51,13 @@ export interface IntakeDeps {
   readonly leaseMs?: number;
 }
 
-export const DEFAULT_CLAIM_LEASE_MS = 5 * 60_000;
+const DEFAULT_CLAIM_LEASE_MS = 5 * 60_000;
 
 /**
  * `mid:<Message-ID>` when the message has one (the same mail by two paths has the same Message-ID but
  * rarely the same bytes: Received headers differ), else `sha256:<content hash>`.
  */
-export function dedupeKeyOf(message: Pick<MailMessage, 'messageId' | 'contentHash'>): string {
+function dedupeKeyOf(message: Pick<MailMessage, 'messageId' | 'contentHash'>): string {
   const id = message.messageId?.trim().replace(/^<|>$/g, '') ?? '';
   if (id !== '') {
     // Keys stay bounded whatever a sender puts in Message-ID.

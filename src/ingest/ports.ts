@@ -36,5 +36,3 @@ export interface IngestLog {
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
 }
-
-export const silentLog: IngestLog = { info: () => {}, warn: () => {}, error: () => {} };

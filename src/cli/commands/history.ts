@@ -4,7 +4,7 @@ import type { Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions, requireInt, shortId } from '../knowledge.ts';
 
 /** §13.4: who actually wrote an activation, e.g. "app:preshipment (application, token tok_3f9a…)". */
-export function writerWords(w: Writer): string {
+function writerWords(w: Writer): string {
   if (w.kind === 'unknown') return 'an unrecorded writer (written before writers were kept)';
   const token = w.tokenId === null ? '' : `, token ${w.tokenId}`;
   return `${w.principal} (${w.kind}${token})`;

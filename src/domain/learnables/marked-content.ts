@@ -13,7 +13,7 @@ import { LABEL_KEY, WHERE_KEY, type MarkedVocabulary } from './marked-value.ts';
 import { MAX_PATTERN_CHARS, re2Error } from './pattern.ts';
 import { decodeProvenance, listWords } from './value-shape.ts';
 
-export interface Mark {
+interface Mark {
   readonly text: string;
   readonly where: string;
   readonly added: Provenance;

@@ -32,7 +32,7 @@ export interface ManifestReading {
 }
 
 /** Most values of a column kept in a reading. */
-export const MAX_COLUMN_VALUES = 50;
+const MAX_COLUMN_VALUES = 50;
 
 /** The key two headings are compared by: case-insensitive, surrounding spaces ignored (the rule `how` states). */
 export function headingKey(heading: string): string {
