@@ -24,6 +24,7 @@ import type {
 import { absorbMarked, eraseMarked, mentionsMarked, revertMarked } from './marked-changes.ts';
 import { decodeEntry, encodeEntry, mustDecodeEntry } from './marked-content.ts';
 import { parseMarkedValue, phraseMarkedValue, type MarkedVocabulary } from './marked-value.ts';
+import { declaredCreation } from './value-shape.ts';
 
 export function createMarkedLearnable(
   v: MarkedVocabulary,
@@ -36,14 +37,11 @@ export function createMarkedLearnable(
     createsEntries: true,
 
     // Issue 12.3: a taught lesson creates an entry only when it names it (the declared label field).
-    creation: {
-      asks(value: LessonValue): boolean {
-        const p = parse(value);
-        // A value it refuses goes on to absorb, which says why in its own words (§10.1).
-        return 'refused' in p || p.label !== undefined;
-      },
-      how: `fill in "${v.newEntryField}" to create a new ${v.entryNoun}`,
-    },
+    creation: declaredCreation(
+      parse,
+      (p) => p.label !== undefined,
+      `fill in "${v.newEntryField}" to create a new ${v.entryNoun}`,
+    ),
 
     descriptor: (settings: LearnableSettings) => v.descriptor(settings),
 

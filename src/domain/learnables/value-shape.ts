@@ -1,14 +1,15 @@
 /**
  * The shape checks every learnable's lesson values and stored entries share, and their words:
  * a value's unknown keys, a value of the wrong type, a line break inside a one-line name, and the
- * provenance stamped into what a lesson adds (§13.4), decoded from stored content and copied.
+ * provenance stamped into what a lesson adds (§13.4), decoded from stored content and copied; and
+ * the one rule of a declared creation (issue 12.3).
  *
  * Owns: only these sentences and checks, so that `customers`, `kinds` and `mappings` refuse alike.
  * Does not own: any learnable's keys or vocabulary (each passes its own), nor judging patterns
  * (pattern.ts).
  */
 import { isPlainObject } from '../json.ts';
-import type { LessonValue, Provenance } from './learnable.ts';
+import type { Learnable, LessonValue, Provenance } from './learnable.ts';
 
 /** "a", "a and b", "a, b and c" */
 export function listWords(words: readonly string[]): string {
@@ -62,4 +63,23 @@ export function decodeProvenance(raw: unknown): Provenance | null {
 /** A plain copy of the authority's stamp, so stored content never shares an object with it. */
 export function copyProvenance(stamp: Provenance): Provenance {
   return { activation: stamp.activation, taughtBy: stamp.taughtBy, at: stamp.at };
+}
+
+/**
+ * `Learnable.creation` for a learnable that parses its values: a value asks to create an entry when
+ * `asks` says so of it parsed, in the way `how` tells the person. A value it refuses counts as asking,
+ * so that it goes on to absorb and the person hears the learnable's own reason (§10.1), not a typo.
+ */
+export function declaredCreation<R extends object>(
+  parse: (value: LessonValue) => R,
+  asks: (parsed: Exclude<R, { readonly refused: string }>) => boolean,
+  how: string,
+): NonNullable<Learnable['creation']> {
+  return {
+    asks(value: LessonValue): boolean {
+      const p = parse(value);
+      return 'refused' in p || asks(p as Exclude<R, { readonly refused: string }>);
+    },
+    how,
+  };
 }

@@ -24,6 +24,7 @@ import type {
 } from '../learnable.ts';
 import {
   copyProvenance,
+  declaredCreation,
   decodeProvenance,
   describeType,
   hasControlCharacter,
@@ -175,14 +176,11 @@ export function createMappingsLearnable(): Learnable & {
     createsEntries: true,
 
     // Issue 12.3: a taught lesson starts a new field only when it says so (the declared newField choice).
-    creation: {
-      asks(value: LessonValue): boolean {
-        const p = parse(value);
-        // A value it refuses goes on to absorb, which says why in its own words (§10.1).
-        return 'refused' in p || p.newField;
-      },
-      how: `choose "yes" for "${NEW_FIELD_LABEL}" to start a new field`,
-    },
+    creation: declaredCreation(
+      parse,
+      (p) => p.newField,
+      `choose "yes" for "${NEW_FIELD_LABEL}" to start a new field`,
+    ),
 
     descriptor: () => mappingsDescriptor(),
 
