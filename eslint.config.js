@@ -3,6 +3,28 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
+/** The folders of src/domain, each with an index.ts listing its public surface. */
+const DOMAIN_FOLDERS = ['authority', 'definitions', 'learnables', 'mail', 'matching', 'triage'];
+
+/**
+ * The zone that keeps code outside `src/domain/<folder>` from importing past its index.ts.
+ * @param {string} folder
+ */
+const throughIndex = (folder) => ({
+  target: [
+    './src/!(domain)/**',
+    './src/*.ts',
+    `./src/domain/!(${folder})/**`,
+    './src/domain/*.ts',
+    './bench/**',
+    './test/**',
+    './scripts/**',
+  ],
+  from: `./src/domain/${folder}/**`,
+  except: [`**/src/domain/${folder}/index.ts`, '**/*.contract.ts'],
+  message: `Import src/domain/${folder} from its index.ts (add the name there if it is really public).`,
+});
+
 export default tseslint.config(
   {
     ignores: [
@@ -86,19 +108,10 @@ export default tseslint.config(
               except: ['./matching', './mail', './tenant.ts'],
               message: 'src/domain/matching imports only src/domain/mail and src/domain/tenant.ts.',
             },
-            // Outside its folder, the engine is imported through its index.ts only.
-            {
-              target: [
-                './src/!(domain)/**',
-                './src/*.ts',
-                './src/domain/!(matching)/**',
-                './src/domain/*.ts',
-                './bench/**',
-              ],
-              from: './src/domain/matching',
-              except: ['./index.ts'],
-              message: 'Import the matching engine from src/domain/matching/index.ts.',
-            },
+            // Each domain folder's index.ts is its public surface: nothing outside the folder imports a
+            // file past it (issue 13). Files inside the folder, tests beside the code included, import
+            // their neighbours; a `*.contract.ts` suite is test code, so tests elsewhere may import it.
+            ...DOMAIN_FOLDERS.map(throughIndex),
           ],
         },
       ],

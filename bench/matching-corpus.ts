@@ -9,7 +9,7 @@
  * real hits, odd case (Kelvin sign, long s), non-ASCII text and astral characters. Nothing here is
  * product code.
  */
-import type { MailMessage, MailPart } from '../src/domain/mail/mail-message.ts';
+import type { MailMessage, MailPart } from '../src/domain/mail/index.ts';
 import type { Mark } from '../src/domain/matching/index.ts';
 
 export type Random = () => number;

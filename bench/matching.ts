@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { MailMessage } from '../src/domain/mail/mail-message.ts';
+import type { MailMessage } from '../src/domain/mail/index.ts';
 import type { Kysely } from 'kysely';
 import { tenantId } from '../src/domain/tenant.ts';
 import {

@@ -6,9 +6,8 @@
  */
 import type { Kysely } from 'kysely';
 import { mailLimitsOf, type Config } from './config/config.ts';
-import type { MailLimits } from './domain/mail/limits.ts';
-import type { Principal } from './domain/authority/principal.ts';
-import type { SubmitResult } from './domain/mail/ingest-store.ts';
+import type { MailLimits, SubmitResult } from './domain/mail/index.ts';
+import type { Principal } from './domain/authority/index.ts';
 import { tenantId, type TenantId } from './domain/tenant.ts';
 import {
   createMailIngest,

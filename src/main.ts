@@ -12,17 +12,17 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MailReader } from './a2a/ports.ts';
 import { loadConfig, mailLimitsOf, type Config } from './config/config.ts';
-import type { MailLimits } from './domain/mail/limits.ts';
-import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
-import { createAuthority } from './domain/authority/create-authority.ts';
-import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
-import { displayProvenance } from './domain/authority/attribution.ts';
+import type { MailLimits } from './domain/mail/index.ts';
+import {
+  createAuthority,
+  ensureDemoTenant,
+  displayProvenance,
+  type Authority,
+  type DirectoryImport,
+} from './domain/authority/index.ts';
 import { systemClock } from './domain/clock.ts';
-import type { Learnable } from './domain/learnables/learnable.ts';
-import { createLearnables } from './domain/learnables/registry.ts';
-import { createMatcherCache } from './domain/triage/definition-marks.ts';
-import { createTriageService } from './domain/triage/triage-service.ts';
-import { cacheEraser } from './domain/triage/cache-eraser.ts';
+import { createLearnables, type Learnable } from './domain/learnables/index.ts';
+import { createMatcherCache, createTriageService, cacheEraser } from './domain/triage/index.ts';
 import { consoleFaultLog } from './http/errors.ts';
 import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
@@ -43,7 +43,7 @@ import { createSqliteTaskPins } from './store/sqlite-task-pins.ts';
 import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
 
 /** The demo directory imported on first start. */
-export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
+const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
 /** The database file under DATA_DIR. */
 export { DATABASE_FILE_NAME as DATABASE_FILE } from './store/database.ts';
 /** Definition versions kept compiled at once (the active one and those pinned tasks still use). */

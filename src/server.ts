@@ -18,9 +18,8 @@ import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
 import type { MailReader, TriagePort } from './a2a/ports.ts';
 import { publicBaseUrl, type Config } from './config/config.ts';
-import type { Authority } from './domain/authority/authority.ts';
-import type { TokenVerifier } from './domain/authority/principal.ts';
-import { DEFAULT_MAIL_LIMITS } from './domain/mail/limits.ts';
+import type { Authority, TokenVerifier } from './domain/authority/index.ts';
+import { DEFAULT_MAIL_LIMITS } from './domain/mail/index.ts';
 import { JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';
 import { bearerAuth, principalOf, requireRole } from './http/auth.ts';
 import {

@@ -76,7 +76,7 @@ export interface A2AApp {
  * §7: activation decided before dispatch, so every transport echoes A2A-Extensions, including
  * JSON-RPC streaming, whose header the SDK writes before the executor runs (#710).
  */
-export const contextBuilder: ServerCallContextBuilder = ({
+const contextBuilder: ServerCallContextBuilder = ({
   extensions,
   user,
   headers,

@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { AgentCard } from '@a2a-js/sdk';
 import { EXTENSION_URI, TEACH_METHOD } from '../domain/extension.ts';
-import { createLearnables } from '../domain/learnables/registry.ts';
+import { createLearnables } from '../domain/learnables/index.ts';
 import { agentCardJson, SKILL_RECHECK, SKILL_TRIAGE } from './agent-card.ts';
 
 const schema = JSON.parse(readFileSync('/work/shared/spec/extension.json', 'utf8')) as Record<
@@ -62,6 +62,17 @@ describe('agent card', () => {
     const params = card().capabilities.extensions[0].params;
     expect(params.learnables).toEqual(JSON.parse(JSON.stringify(descriptors)));
     for (const l of params.learnables) expect(l.how.length).toBeGreaterThan(20);
+  });
+
+  it('declares on the card the lesson field by which each learnable creates an entry (issue 12.3, §6.3)', () => {
+    const params = card().capabilities.extensions[0].params;
+    const declaring = createLearnables().filter((l) => l.creation !== undefined);
+    expect(declaring.map((l) => l.collection)).toEqual(['customers', 'kinds', 'mappings']);
+    for (const l of declaring) {
+      const onCard = params.learnables.find((d: { collection: string }) => d.collection === l.collection);
+      const labels = onCard.lessonFields.map((f: { label: string }) => f.label) as string[];
+      expect(labels.filter((label) => l.creation!.how.includes(`"${label}"`))).toHaveLength(1);
+    }
   });
 
   it('declares teachMethod only for a self-owning agent (§12.2)', () => {

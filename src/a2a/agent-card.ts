@@ -18,7 +18,7 @@ export const SKILL_TRIAGE = 'triage_inbound';
 export const SKILL_RECHECK = 'recheck_message';
 
 /** The agent's own version, shown on the card. */
-export const AGENT_VERSION = '0.1.0';
+const AGENT_VERSION = '0.1.0';
 
 export interface AgentCardInput {
   /** Base URL clients reach this server at, without a trailing slash. */

@@ -45,7 +45,7 @@ export function describeChoices(choices: readonly EntryChoice[], max = MAX_LISTE
 }
 
 /** How many valid answers a re-asked question lists by name. */
-export const MAX_LISTED_CHOICES = 50;
+const MAX_LISTED_CHOICES = 50;
 
 function answerText(parts: readonly Part[], keys: readonly string[]): string | null {
   for (const p of parts) {

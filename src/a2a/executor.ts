@@ -435,7 +435,7 @@ class Turn {
   }
 }
 
-export function readTaskState(metadata: Task['metadata']): TriageTaskState | null {
+function readTaskState(metadata: Task['metadata']): TriageTaskState | null {
   const v: unknown = metadata?.[EXTENSION_URI];
   if (!isPlainObject(v) || v.skill !== SKILL_TRIAGE || !isPlainObject(v.pin)) return null;
   const pin = v.pin;
@@ -457,7 +457,7 @@ function stripAngles(id: string): string {
   return id.trim().replace(/^<|>$/g, '');
 }
 
-export function textPart(text: string): Part {
+function textPart(text: string): Part {
   return {
     content: { $case: 'text', value: text },
     mediaType: 'text/plain',
@@ -466,7 +466,7 @@ export function textPart(text: string): Part {
   };
 }
 
-export function dataPart(value: unknown): Part {
+function dataPart(value: unknown): Part {
   return {
     content: { $case: 'data', value },
     mediaType: 'application/json',

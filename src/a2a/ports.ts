@@ -3,9 +3,7 @@
  * satisfies them with the triage service (src/domain/triage), the mail parser (src/ingest/mail) and
  * the authority (embedded, or remote over HTTP); this folder imports none of those adapters.
  */
-import type { Authority } from '../domain/authority/index.ts';
-import type { Lesson, LessonResult } from '../domain/authority/index.ts';
-import type { Principal } from '../domain/authority/index.ts';
+import type { Lesson, LessonResult, Principal } from '../domain/authority/index.ts';
 import type { MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import type { PersonDecision } from '../domain/learnables/index.ts';
@@ -56,9 +54,6 @@ export interface MailReader {
   /** A data part with message fields; throws DomainError INPUT_NOT_ACCEPTED naming what is wrong. */
   fromFields(fields: Readonly<Record<string, unknown>>): MailMessage | Promise<MailMessage>;
 }
-
-/** What the agent reads about definitions (embedded authority or a remote one, §12.1). */
-export type DefinitionSource = Pick<Authority, 'descriptors' | 'active' | 'load'>;
 
 /** §12.2: only an agent that owns its definitions can absorb a lesson itself. */
 export interface LessonSink {

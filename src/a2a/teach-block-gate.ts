@@ -21,7 +21,7 @@ import { EXTENSION_URI } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';
 
 /** True when the call activated the extension (what the response header echoes, §7). */
-export function activatedLearnables(context: ServerCallContext): boolean {
+function activatedLearnables(context: ServerCallContext): boolean {
   return context.activatedExtensions?.includes(EXTENSION_URI) === true;
 }
 

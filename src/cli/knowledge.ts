@@ -8,11 +8,9 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Kysely } from 'kysely';
 import { loadConfig } from '../config/config.ts';
-import { createAuthority } from '../domain/authority/create-authority.ts';
-import type { Authority } from '../domain/authority/authority.ts';
-import type { Principal } from '../domain/authority/principal.ts';
+import { createAuthority, type Authority, type Principal } from '../domain/authority/index.ts';
 import { systemClock } from '../domain/clock.ts';
-import { createLearnables } from '../domain/learnables/registry.ts';
+import { createLearnables } from '../domain/learnables/index.ts';
 import { DEMO_TENANT, tenantId, type TenantId } from '../domain/tenant.ts';
 import { openDatabase } from '../store/database.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
@@ -26,7 +24,7 @@ import { UsageError, type CliIo } from './command.ts';
 export { DATABASE_FILE_NAME as DB_FILE_NAME } from '../store/database.ts';
 import { DATABASE_FILE_NAME } from '../store/database.ts';
 
-export const COMMON_OPTIONS = {
+const COMMON_OPTIONS = {
   tenant: { type: 'string' },
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
@@ -111,13 +109,13 @@ export async function openKnowledge(
 const CLI_READER = 'cli:operator';
 
 /** `--by` and `--as`: the options of every verb that writes an activation. */
-export const WRITER_OPTIONS = {
+const WRITER_OPTIONS = {
   by: { type: 'string' },
   as: { type: 'string' },
   reason: { type: 'string' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
-export const WRITER_USAGE = `  --by PERSON      who taught this (a person, e.g. dana@warehouse.example)
+const WRITER_USAGE = `  --by PERSON      who taught this (a person, e.g. dana@warehouse.example)
   --as OPERATOR    who is running this command (e.g. ops@warehouse.example); recorded as the writer
   --reason TEXT    why, in their words`;
 
@@ -125,7 +123,7 @@ export const WRITER_USAGE = `  --by PERSON      who taught this (a person, e.g. 
  * Every writing verb names who runs it with --as (§13.4: recorded as the writer, never nobody) and
  * the person it is for with --by (§9).
  */
-export function requireWriter(values: { by?: unknown; as?: unknown }): { by: string; as: string } {
+function requireWriter(values: { by?: unknown; as?: unknown }): { by: string; as: string } {
   if (typeof values.as !== 'string' || values.as.trim() === '') {
     throw new UsageError(
       'say who is running this with --as <operator>, e.g. --as ops@warehouse.example (it is recorded as the writer of the change)',
@@ -138,7 +136,7 @@ export function requireWriter(values: { by?: unknown; as?: unknown }): { by: str
 export const WRITER = { options: WRITER_OPTIONS, usage: WRITER_USAGE, require: requireWriter } as const;
 
 /** The --by option, required for every write: who is doing this (a person, §9). */
-export function requireBy(values: { by?: unknown }): string {
+function requireBy(values: { by?: unknown }): string {
   if (typeof values.by !== 'string' || values.by.trim() === '') {
     throw new UsageError('say who is doing this with --by <person>, e.g. --by dana@warehouse.example');
   }

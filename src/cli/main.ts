@@ -21,7 +21,7 @@ import { teachCommand } from './commands/teach.ts';
 import { tokensCommand } from './commands/tokens.ts';
 
 /** The command map: verb -> command. */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map(
+const COMMANDS: ReadonlyMap<string, Command> = new Map(
   [
     teachCommand,
     historyCommand,

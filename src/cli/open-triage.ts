@@ -3,11 +3,10 @@
  * authority as definition source, the SQLite corpus, and person ids resolved to handles for display.
  */
 import { loadConfig } from '../config/config.ts';
-import { displayProvenance } from '../domain/authority/attribution.ts';
-import { createLearnables } from '../domain/learnables/registry.ts';
+import { displayProvenance } from '../domain/authority/index.ts';
+import { createLearnables } from '../domain/learnables/index.ts';
 import { createMatchingRuntime } from '../domain/matching/index.ts';
-import { createMatcherCache } from '../domain/triage/definition-marks.ts';
-import { createTriageService, type TriageService } from '../domain/triage/triage-service.ts';
+import { createMatcherCache, createTriageService, type TriageService } from '../domain/triage/index.ts';
 import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
 import { createSqliteMarkAnalyses } from '../store/sqlite-mark-analyses.ts';

@@ -75,7 +75,7 @@ describe('settings that go together', () => {
 describe('mail limits (one config, every path)', () => {
   it('defaults to the limits module and takes MAX_* overrides', async () => {
     const { loadConfig, mailLimitsOf } = await import('./config.ts');
-    const { DEFAULT_MAIL_LIMITS } = await import('../domain/mail/limits.ts');
+    const { DEFAULT_MAIL_LIMITS } = await import('../domain/mail/index.ts');
     expect(mailLimitsOf(loadConfig({}))).toEqual(DEFAULT_MAIL_LIMITS);
     expect(mailLimitsOf(loadConfig({ MAX_MESSAGE_BYTES: '1048576' })).maxMessageBytes).toBe(1_048_576);
   });

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
-import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/limits.ts';
+import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/index.ts';
 import { INBOUND_WEBHOOKS_SETTING, MAILBOXES_SETTING, resolveIngestSecrets } from './ingest-settings.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

@@ -12,7 +12,7 @@ import { inspect } from 'node:util';
 /** An e-mail address as it appears in text, in a header, a Message-ID or a JSON string. */
 const ADDRESS = /[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu;
 
-export const REDACTED_ADDRESS = '[address]';
+const REDACTED_ADDRESS = '[address]';
 
 /** `text` with every e-mail address replaced by "[address]". */
 export function redactText(text: string): string {

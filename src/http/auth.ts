@@ -10,7 +10,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import { DomainError } from '../domain/errors.ts';
-import { hasRole, type Principal, type Role, type TokenVerifier } from '../domain/authority/principal.ts';
+import { hasRole, type Principal, type Role, type TokenVerifier } from '../domain/authority/index.ts';
 
 const BEARER_RE = /^Bearer\s+(\S+)\s*$/i;
 

@@ -11,10 +11,8 @@
  * or know how tokens are stored (TokenVerifier).
  */
 import express, { type RequestHandler, type Router } from 'express';
-import type { Authority } from '../domain/authority/authority.ts';
-import type { Lesson } from '../domain/authority/lesson.ts';
-import type { Principal, TokenVerifier } from '../domain/authority/principal.ts';
-import type { VersionId } from '../domain/definitions/definition.ts';
+import type { Authority, Lesson, Principal, TokenVerifier } from '../domain/authority/index.ts';
+import type { VersionId } from '../domain/definitions/index.ts';
 import { DomainError } from '../domain/errors.ts';
 import { isPlainObject } from '../domain/json.ts';
 import type { TenantId } from '../domain/tenant.ts';

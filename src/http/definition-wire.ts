@@ -6,9 +6,9 @@
  * Names are data (issue 12.3): collection and entry names become keys of null-prototype objects, so
  * an entry named `__proto__` or `constructor` is an own key like any other, on both ends.
  */
-import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/definition.ts';
+import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/index.ts';
 import { deepFreeze, isPlainObject, type JsonObject } from '../domain/json.ts';
-import type { EntryContent } from '../domain/learnables/learnable.ts';
+import type { EntryContent } from '../domain/learnables/index.ts';
 
 /** `collections`: collection -> entry name -> entry content (owned by the collection's learnable). */
 export interface WireDefinition {

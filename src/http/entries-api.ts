@@ -8,10 +8,9 @@
  * Deliberately not: reading an entry's content (the learnable's `label` does, §9), or writing.
  */
 import express, { type Router } from 'express';
-import type { Authority } from '../domain/authority/authority.ts';
-import type { TokenVerifier } from '../domain/authority/principal.ts';
+import type { Authority, TokenVerifier } from '../domain/authority/index.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { EntryContent, Learnable } from '../domain/learnables/learnable.ts';
+import type { EntryContent, Learnable } from '../domain/learnables/index.ts';
 import { bearerAuth, principalOf, requireRole } from './auth.ts';
 
 /** Where the router is mounted (inside the authority API's path, before its own router). */

@@ -12,12 +12,11 @@
  * Deliberately does not: write lessons (clients post those to the authority), or retry: a failed
  * call fails the task's resolution, which is honest; serving a stale head would not be.
  */
-import type { Authority, RuleInForce } from '../domain/authority/authority.ts';
-import { ROLES, type Role } from '../domain/authority/principal.ts';
-import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/definition.ts';
+import { ROLES, type Authority, type RuleInForce, type Role } from '../domain/authority/index.ts';
+import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/index.ts';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
 import { isPlainObject } from '../domain/json.ts';
-import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
+import type { LearnableDescriptor } from '../domain/learnables/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { AUTHORITY_API_PATH } from './authority-api.ts';
 import { definitionFromWire } from './definition-wire.ts';

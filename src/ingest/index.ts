@@ -10,8 +10,7 @@
  * tenant); `store` is SqliteIngestStore. Nothing here reads the environment.
  */
 import type { Router } from 'express';
-import type { MailLimits } from '../domain/mail/limits.ts';
-import { DEFAULT_MAIL_LIMITS } from '../domain/mail/limits.ts';
+import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/index.ts';
 import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from './imap/poller.ts';
 import { createIntake, type Intake } from './intake.ts';
 import type { IngestLog, IngestStore, MailSubmitter } from './ports.ts';
@@ -23,9 +22,8 @@ export type { Intake, IntakeOutcome } from './intake.ts';
 export type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmitResult } from './ports.ts';
 export type { InboundEndpoint } from './webhooks/router.ts';
 export { createImapPoller } from './imap/poller.ts';
-export { createIntake, dedupeKeyOf } from './intake.ts';
+export { createIntake } from './intake.ts';
 export { createInboundRouter } from './webhooks/router.ts';
-export { silentLog } from './ports.ts';
 
 /** Where server.ts mounts the webhook router. */
 export const INBOUND_PATH = '/inbound/v1';

@@ -12,8 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isDomainError } from '../domain/errors.ts';
-import type { MailLimits } from '../domain/mail/limits.ts';
-import type { MailMessage } from '../domain/mail/mail-message.ts';
+import type { MailLimits, MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { parseMail } from './mail/parse.ts';
 import type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmittedState } from './ports.ts';
@@ -52,13 +51,13 @@ export interface IntakeDeps {
   readonly leaseMs?: number;
 }
 
-export const DEFAULT_CLAIM_LEASE_MS = 5 * 60_000;
+const DEFAULT_CLAIM_LEASE_MS = 5 * 60_000;
 
 /**
  * `mid:<Message-ID>` when the message has one (the same mail by two paths has the same Message-ID but
  * rarely the same bytes: Received headers differ), else `sha256:<content hash>`.
  */
-export function dedupeKeyOf(message: Pick<MailMessage, 'messageId' | 'contentHash'>): string {
+function dedupeKeyOf(message: Pick<MailMessage, 'messageId' | 'contentHash'>): string {
   const id = message.messageId?.trim().replace(/^<|>$/g, '') ?? '';
   if (id !== '') {
     // Keys stay bounded whatever a sender puts in Message-ID.

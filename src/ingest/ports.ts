@@ -4,7 +4,7 @@
  * Deliberately absent: any notion of how a message is triaged; that is the submitter's business.
  */
 import type { TenantId } from '../domain/tenant.ts';
-import type { MailSourceRef, SubmitResult } from '../domain/mail/ingest-store.ts';
+import type { MailSourceRef, SubmitResult } from '../domain/mail/index.ts';
 
 export type {
   ClaimRequest,
@@ -14,7 +14,7 @@ export type {
   MailSourceRef,
   SubmitResult,
   SubmittedState,
-} from '../domain/mail/ingest-store.ts';
+} from '../domain/mail/index.ts';
 
 /**
  * Triages one raw RFC 822 message for a tenant through the same path as `triage_inbound` (an A2A
@@ -36,5 +36,3 @@ export interface IngestLog {
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
 }
-
-export const silentLog: IngestLog = { info: () => {}, warn: () => {}, error: () => {} };

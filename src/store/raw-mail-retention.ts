@@ -10,7 +10,7 @@
  * Deliberately not here: what show-back says about a discarded message (the triage service does).
  */
 import type { Kysely } from 'kysely';
-import type { CorpusStore } from '../domain/triage/corpus.ts';
+import type { CorpusStore } from '../domain/triage/index.ts';
 import { incinerateTaskMail, knownTenants } from './sqlite-task-mail.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './database.ts';
 import { SqliteCorpusStore } from './sqlite-corpus-store.ts';
 import { sql } from 'kysely';
-import { corpusKey, scanCorpus, type ReadingSummary } from '../domain/triage/corpus.ts';
-import type { MailMessage } from '../domain/mail/mail-message.ts';
+import { corpusKey, scanCorpus, type ReadingSummary } from '../domain/triage/index.ts';
+import type { MailMessage } from '../domain/mail/index.ts';
 import { tenantId } from '../domain/tenant.ts';
 
 const demo = tenantId('demo');

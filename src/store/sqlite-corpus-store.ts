@@ -6,19 +6,17 @@
  * Deliberately not here: matching, reading, deciding retention (the caller passes `olderThan`).
  */
 import { sql, type Generated, type Kysely, type Selectable } from 'kysely';
-import type {
-  CorpusEntry,
-  CorpusListOptions,
-  CorpusPage,
-  CorpusRecord,
-  CorpusStore,
-  ReadingSummary,
-} from '../domain/triage/corpus.ts';
-import { discardedMessage } from '../domain/triage/corpus.ts';
-import { erasedKey, scrubJson, scrubText, textMentions } from '../domain/definitions/scrub.ts';
-import { MAIL_PARTS } from '../domain/mail/mail-message.ts';
-import type { MailMessage } from '../domain/mail/mail-message.ts';
-import { partText } from '../domain/mail/parts.ts';
+import {
+  discardedMessage,
+  type CorpusEntry,
+  type CorpusListOptions,
+  type CorpusPage,
+  type CorpusRecord,
+  type CorpusStore,
+  type ReadingSummary,
+} from '../domain/triage/index.ts';
+import { erasedKey, scrubJson, scrubText, textMentions } from '../domain/definitions/index.ts';
+import { MAIL_PARTS, partText, type MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 
 interface CorpusTables {

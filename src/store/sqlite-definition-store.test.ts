@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Activation } from '../domain/definitions/definition.ts';
+import type { Activation } from '../domain/definitions/index.ts';
 import { tenantId } from '../domain/tenant.ts';
 import { openDatabase } from './database.ts';
 import { createSqliteDefinitionStore } from './sqlite-definition-store.ts';

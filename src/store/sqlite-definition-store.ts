@@ -10,15 +10,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type {
-  Activation,
-  ActivationAction,
-  VersionId,
-  WriterKind,
-} from '../domain/definitions/definition.ts';
-import type { CommitRequest, DefinitionStore } from '../domain/definitions/store.ts';
-import { handleKey } from '../domain/authority/attribution.ts';
-import { identifierMatcher, scrubJson, scrubText } from '../domain/definitions/scrub.ts';
+import {
+  identifierMatcher,
+  scrubJson,
+  scrubText,
+  type Activation,
+  type ActivationAction,
+  type VersionId,
+  type WriterKind,
+  type CommitRequest,
+  type DefinitionStore,
+} from '../domain/definitions/index.ts';
+import { handleKey } from '../domain/authority/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { currentGeneration, RememberedReads, writing } from './read-validity.ts';
 

@@ -11,7 +11,7 @@
  * Deliberately not here: the in-memory caches (the composition root registers their erasers).
  */
 import { sql, type Kysely } from 'kysely';
-import type { Eraser } from '../domain/authority/eraser.ts';
+import type { Eraser } from '../domain/authority/index.ts';
 import type { SqliteCorpusStore } from './sqlite-corpus-store.ts';
 import type { SqliteIngestStore } from './sqlite-ingest-store.ts';
 import { eraseFromTasks } from './sqlite-task-mail.ts';

@@ -7,7 +7,7 @@
  * Deliberately not here: parsing, deciding what a dedupe key is (the ingest layer does that).
  */
 import { randomUUID } from 'node:crypto';
-import { erasedKey, scrubText, textMentions } from '../domain/definitions/scrub.ts';
+import { erasedKey, scrubText, textMentions } from '../domain/definitions/index.ts';
 import type { Kysely } from 'kysely';
 import type {
   ClaimRequest,
@@ -16,7 +16,7 @@ import type {
   MailboxState,
   SubmitResult,
   SubmittedState,
-} from '../domain/mail/ingest-store.ts';
+} from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { tenantsTask } from './sqlite-task-pins.ts';
 

@@ -15,7 +15,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { mentionsEncoded, scrubJson, scrubText } from '../domain/definitions/scrub.ts';
+import { mentionsEncoded, scrubJson, scrubText } from '../domain/definitions/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { tenantsTask } from './sqlite-task-pins.ts';
 

@@ -9,7 +9,7 @@
  * Deliberately does not: write tasks (the SDK's DatabaseTaskStore does).
  */
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { VersionId } from '../domain/definitions/definition.ts';
+import type { VersionId } from '../domain/definitions/index.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';
 import type { TenantId } from '../domain/tenant.ts';

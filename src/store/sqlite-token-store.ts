@@ -8,7 +8,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ROLES, type Principal, type Role, type TokenVerifier } from '../domain/authority/principal.ts';
+import { ROLES, type Principal, type Role, type TokenVerifier } from '../domain/authority/index.ts';
 import { systemClock, type Clock } from '../domain/clock.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { TenantId } from '../domain/tenant.ts';

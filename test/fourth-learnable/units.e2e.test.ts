@@ -3,48 +3,32 @@
 // (§10.3), show-back (§11), dry-run (§13.1) and erase (§14) over HTTP with the real SDK client,
 // registered through the same registry, while the wire of the agent's own learnables stays as it was.
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SendMessageRequest, TaskState, type Task } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  JsonRpcTransportFactory,
-  ServiceParameters,
-  withA2AExtensions,
-  type Client,
-} from '@a2a-js/sdk/client';
+import { TaskState, type Task } from '@a2a-js/sdk';
 import { loadConfig } from '../../src/config/config.ts';
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
 import { compose, type Composition } from '../../src/main.ts';
+import { authorityCall } from '../support/calls.ts';
+import { sdkClient, send as sendWith, type SdkClient } from '../support/sdk-client.ts';
 import { createUnitsLearnable, UNITS } from './units/units.ts';
 
 let composition: Composition;
 let dataDir: string;
 let url: string;
 let token: string;
-let client: Client;
-let opts: object;
+let sdk: SdkClient;
 
 beforeAll(async () => {
+  // The composition root of main.ts with one more learnable, the way a deployment adds one (§9).
   dataDir = mkdtempSync(join(tmpdir(), 'learnables-units-'));
   const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir });
   composition = await compose(config, { announce: () => {}, learnables: [createUnitsLearnable()] });
   url = (await composition.server.listen(0, '127.0.0.1')).localUrl;
   token = composition.demoToken!;
-  client = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({})],
-    }),
-  ).createFromUrl(url);
-  opts = {
-    serviceParameters: ServiceParameters.create(withA2AExtensions(EXTENSION_URI), (p) => {
-      p['Authorization'] = `Bearer ${token}`;
-    }),
-  };
+  sdk = await sdkClient(url, token);
 });
 afterAll(async () => {
   await composition.close();
@@ -65,14 +49,7 @@ function mail(messageId: string, body: string): string {
   ].join('\r\n');
 }
 
-async function send(message: Record<string, unknown>): Promise<Task> {
-  const r = await client.sendMessage(
-    SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', ...message } }),
-    opts,
-  );
-  if (!('id' in r)) throw new Error('expected a task');
-  return r;
-}
+const send = (message: Record<string, unknown>): Promise<Task> => sendWith(sdk.client, sdk.opts, message);
 const sendMail = (id: string, body: string): Promise<Task> =>
   send({ parts: [{ raw: Buffer.from(mail(id, body)).toString('base64'), mediaType: 'message/rfc822' }] });
 
@@ -83,19 +60,15 @@ function reportOf(task: Task): Record<string, any> {
 }
 
 async function post(path: string, body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${url}/authority/v1/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, json: await res.json() };
+  const r = await authorityCall(url, token, 'POST', `/${path}`, body);
+  return { status: r.status, json: r.body };
 }
 const teach = (entry: string, value: Record<string, string>) =>
   post('lessons', { collection: UNITS, entry, value, taughtBy: 'dana@warehouse.example', reason: 'units' });
 
 describe('a fourth learnable, defined only in a test folder, over HTTP with the real SDK client', () => {
   it('is declared on the card with its own lesson fields and choice kind (§6.2, §6.3)', async () => {
-    const card = (await (await fetch(`${url}/.well-known/agent-card.json`)).json()) as Record<string, any>;
+    const card = (await sdk.client.getAgentCard()) as Record<string, any>;
     const ext = card.capabilities.extensions.find((e: { uri: string }) => e.uri === EXTENSION_URI);
     const units = ext.params.learnables.find((l: { collection: string }) => l.collection === UNITS);
     expect(units.entry).toBe('unit');

@@ -1,11 +1,13 @@
 /** The authority-only server (createServer with no agent) on real SQLite with the real migrations, authority and token store. */
 import type { Kysely } from 'kysely';
-import type { Role, Principal } from '../../src/domain/authority/principal.ts';
-import type { Authority } from '../../src/domain/authority/authority.ts';
-import { createAuthority } from '../../src/domain/authority/create-authority.ts';
+import {
+  createAuthority,
+  type Role,
+  type Principal,
+  type Authority,
+} from '../../src/domain/authority/index.ts';
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
-import { customerLabelFromName } from '../../src/domain/learnables/customers/customers.ts';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import { customerLabelFromName, createLearnables } from '../../src/domain/learnables/index.ts';
 import type { TenantId } from '../../src/domain/tenant.ts';
 import type { LessonDryRun } from '../../src/http/authority-api.ts';
 import { createServer, type AppServer } from '../../src/server.ts';

@@ -2,8 +2,7 @@
 import { createSqliteDefinitionStore } from '../../src/store/sqlite-definition-store.ts';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Lesson } from '../../src/domain/authority/lesson.ts';
-import type { Principal } from '../../src/domain/authority/principal.ts';
+import type { Lesson, Principal } from '../../src/domain/authority/index.ts';
 import { tenantId, type TenantId } from '../../src/domain/tenant.ts';
 import { createAuthorityRouter } from '../../src/http/authority-api.ts';
 import { customerLesson, openAuthorityHarness, type AuthorityHarness } from './authority-api-harness.ts';

@@ -2,9 +2,12 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenantId } from '../../src/domain/tenant.ts';
-import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
-import { createTriageService, type TriageService } from '../../src/domain/triage/triage-service.ts';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import {
+  createMatcherCache,
+  createTriageService,
+  type TriageService,
+} from '../../src/domain/triage/index.ts';
+import { createLearnables } from '../../src/domain/learnables/index.ts';
 import { messageFromFields } from '../../src/ingest/mail/from-fields.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import { createSqliteDefinitionStore } from '../../src/store/sqlite-definition-store.ts';

@@ -1,11 +1,13 @@
 // Invariant: every change to a tenant's knowledge is a new immutable, content-addressed version with an attributed, undoable history row, on real SQLite (§10, §13.2, §13.4).
-import { customerLabelFromName } from '../../src/domain/learnables/customers/customers.ts';
+import {
+  customerLabelFromName,
+  createLearnables,
+  createMappingsLearnable,
+  type Learnable,
+} from '../../src/domain/learnables/index.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDomainError, type DomainError } from '../../src/domain/errors.ts';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
-import { createMappingsLearnable } from '../../src/domain/learnables/mappings/mappings.ts';
-import type { Learnable } from '../../src/domain/learnables/learnable.ts';
-import { EMPTY_VERSION_ID } from '../../src/domain/definitions/version-tree.ts';
+import { EMPTY_VERSION_ID } from '../../src/domain/definitions/index.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
 import { openCore, type Core } from './knowledge-harness.ts';
 

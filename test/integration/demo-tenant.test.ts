@@ -2,8 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDemoTenant } from '../../src/domain/authority/ensure-demo-tenant.ts';
-import type { DirectoryImport } from '../../src/domain/authority/authority.ts';
+import { ensureDemoTenant, type DirectoryImport } from '../../src/domain/authority/index.ts';
 import { DEMO_TENANT } from '../../src/domain/tenant.ts';
 import { openCore } from './knowledge-harness.ts';
 

@@ -25,8 +25,8 @@ describe('erase (§14)', () => {
     core.authority.absorb(core.tenant, core.teacher, {
       collection,
       entry,
-      // Named, so a lesson for a new entry creates it (issue 12.3: no entry by accident).
-      value: collection === 'mappings' ? value : { label: entry, ...value },
+      // Asking to create, so a lesson for a new entry creates it (issue 12.3: no entry by accident).
+      value: collection === 'mappings' ? { newField: 'yes', ...value } : { label: entry, ...value },
       taughtBy,
       ...(reason === undefined ? {} : { reason }),
     });

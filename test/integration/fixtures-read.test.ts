@@ -2,10 +2,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DirectoryImport } from '../../src/domain/authority/authority.ts';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
-import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
-import { createTriageService, type TriageService } from '../../src/domain/triage/triage-service.ts';
+import type { DirectoryImport } from '../../src/domain/authority/index.ts';
+import { createLearnables } from '../../src/domain/learnables/index.ts';
+import {
+  createMatcherCache,
+  createTriageService,
+  type TriageService,
+} from '../../src/domain/triage/index.ts';
 import { parseMail } from '../../src/ingest/mail/parse.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import { openCore, type Core } from './knowledge-harness.ts';

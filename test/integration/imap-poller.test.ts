@@ -7,7 +7,7 @@ import { SqliteIngestStore } from '../../src/store/sqlite-ingest-store.ts';
 import { createIntake } from '../../src/ingest/intake.ts';
 import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from '../../src/ingest/imap/poller.ts';
 import type { MailSubmitter } from '../../src/ingest/ports.ts';
-import type { MailLimits } from '../../src/domain/mail/limits.ts';
+import type { MailLimits } from '../../src/domain/mail/index.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
 import { startDovecot, type Dovecot } from '../support/dovecot.ts';
 import { mail, recordingLog, recordingSubmitter, waitFor } from '../support/ingest.ts';

@@ -1,10 +1,7 @@
 /** Builds the knowledge core on real SQLite with the real migrations and the real learnables. */
 import type { Kysely } from 'kysely';
-import { createAuthority } from '../../src/domain/authority/create-authority.ts';
-import type { Authority } from '../../src/domain/authority/authority.ts';
-import type { Principal } from '../../src/domain/authority/principal.ts';
-import type { Learnable } from '../../src/domain/learnables/learnable.ts';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import { createAuthority, type Authority, type Principal } from '../../src/domain/authority/index.ts';
+import { createLearnables, type Learnable } from '../../src/domain/learnables/index.ts';
 import { tenantId, type TenantId } from '../../src/domain/tenant.ts';
 import type { Clock } from '../../src/domain/clock.ts';
 import { openDatabase } from '../../src/store/database.ts';

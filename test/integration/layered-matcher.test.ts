@@ -1,11 +1,9 @@
 // Invariant: a version's matcher layered over an earlier full compile gives exactly the hits of a full compile of that version, through lessons, reverts and rollbacks (§13.3; lesson to effect without recompiling the directory).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
-import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
+import { createLearnables } from '../../src/domain/learnables/index.ts';
+import type { MailMessage } from '../../src/domain/mail/index.ts';
 import { compileMatcher } from '../../src/domain/matching/index.ts';
-import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
-import type { MarkHit } from '../../src/domain/triage/definition-marks.ts';
-import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
+import { definitionMarks, createMatcherCache, type MarkHit } from '../../src/domain/triage/index.ts';
 import { mail } from '../support/definitions.ts';
 import { openCore, type Core } from './knowledge-harness.ts';
 

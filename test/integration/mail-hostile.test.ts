@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isDomainError } from '../../src/domain/errors.ts';
-import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
+import type { MailMessage } from '../../src/domain/mail/index.ts';
 import { parseMail } from '../../src/ingest/mail/parse.ts';
 
 const HOSTILE = join(import.meta.dirname, '../../fixtures/mail/hostile');

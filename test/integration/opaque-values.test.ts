@@ -2,14 +2,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import { createLearnables } from '../../src/domain/learnables/index.ts';
 import { openCore, type Core } from './knowledge-harness.ts';
 
 const TEACHER = 'dana@warehouse.example';
 
 /** One usable lesson per declared collection; only the test knows the value keys. */
 const SAMPLES: Record<string, { entry: string; value: Record<string, unknown> }> = {
-  // Named, so the first lesson creates the entry (issue 12.3: no entry by accident).
+  // Each asks to create its entry as its learnable declares (issue 12.3: no entry by accident).
   customers: {
     entry: 'northgate',
     value: { pattern: 'billing@origin\\.example', where: 'from', label: 'Northgate' },
@@ -18,7 +18,7 @@ const SAMPLES: Record<string, { entry: string; value: Record<string, unknown> }>
     entry: 'pre-alert',
     value: { cue: 'pre-alert notification', where: 'subject', label: 'Pre-alert' },
   },
-  mappings: { entry: 'waybill', value: { column: 'Air Waybill No' } },
+  mappings: { entry: 'waybill', value: { column: 'Air Waybill No', newField: 'yes' } },
 };
 
 describe('one code path for every learnable (§9)', () => {

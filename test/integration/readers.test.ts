@@ -1,12 +1,11 @@
 // Invariant: a reading follows the decision rule the `how` sentence states, says what it saw, and records the version and who taught each matched mark (§6.2, §11, §13.4).
 import { describe, expect, it } from 'vitest';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
+import { createLearnables } from '../../src/domain/learnables/index.ts';
 import { buildDefinition, csv, mail, type TestLesson } from '../support/definitions.ts';
 import { customerOf, kindOf, manifestsOf } from '../support/readings.ts';
 import { compileMatcher } from '../../src/domain/matching/index.ts';
-import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
-import { readMessage } from '../../src/domain/triage/read-message.ts';
-import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
+import { definitionMarks, readMessage } from '../../src/domain/triage/index.ts';
+import type { MailMessage } from '../../src/domain/mail/index.ts';
 
 const learnables = createLearnables();
 const people: Record<string, string> = {

@@ -5,18 +5,23 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/store/database.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import { buildDefinition, mail, type TestLesson } from '../support/definitions.ts';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
-import type { Learnable } from '../../src/domain/learnables/learnable.ts';
-import type { MailMessage, MailPart } from '../../src/domain/mail/mail-message.ts';
-import { partText } from '../../src/domain/mail/parts.ts';
+import {
+  createLearnables,
+  clientNamed,
+  type Learnable,
+  type Suggestion,
+  type SuggestOutcome,
+} from '../../src/domain/learnables/index.ts';
+import { partText, type MailMessage, type MailPart } from '../../src/domain/mail/index.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
 import { compileMatcher } from '../../src/domain/matching/index.ts';
-import { corpusKey, type ReadingSummary } from '../../src/domain/triage/corpus.ts';
-import { createCorpusProbe } from '../../src/domain/triage/corpus-probe.ts';
-import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
-import { readMessage } from '../../src/domain/triage/read-message.ts';
-import { clientNamed } from '../../src/domain/learnables/customers/evidence.ts';
-import type { Suggestion, SuggestOutcome } from '../../src/domain/learnables/learnable.ts';
+import {
+  corpusKey,
+  createCorpusProbe,
+  definitionMarks,
+  readMessage,
+  type ReadingSummary,
+} from '../../src/domain/triage/index.ts';
 
 const learnables = createLearnables();
 const customers = learnables.find((l) => l.collection === 'customers')!;

@@ -1,20 +1,21 @@
 // Invariant: triage pins a task to one version and finishes on it, show-back reads under the version active now, every message is kept, and a dry run counts matches, newly settled messages and conflicts without writing (§10.3, §11, §13.1).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDomainError } from '../../src/domain/errors.ts';
-import { displayProvenance } from '../../src/domain/authority/attribution.ts';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
-import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
+import { displayProvenance } from '../../src/domain/authority/index.ts';
+import { createLearnables } from '../../src/domain/learnables/index.ts';
+import type { MailMessage } from '../../src/domain/mail/index.ts';
 import { compileMatcher } from '../../src/domain/matching/index.ts';
-import { corpusKey } from '../../src/domain/triage/corpus.ts';
-import { definitionMarks } from '../../src/domain/triage/definition-marks.ts';
-import { scratchDefinition, swapEntryMatcher } from '../../src/domain/triage/dry-run.ts';
-import { createMatcherCache } from '../../src/domain/triage/definition-marks.ts';
-import { readMessage } from '../../src/domain/triage/read-message.ts';
 import {
+  corpusKey,
+  definitionMarks,
+  scratchDefinition,
+  swapEntryMatcher,
+  createMatcherCache,
+  readMessage,
   createTriageService,
   MAX_TEACH_ENTRIES,
   type TriageService,
-} from '../../src/domain/triage/triage-service.ts';
+} from '../../src/domain/triage/index.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import { mail } from '../support/definitions.ts';
 import { customerOf } from '../support/readings.ts';
@@ -279,7 +280,7 @@ describe('dry run (§13.1)', () => {
     const r = await service.dryRun(core.tenant, {
       collection: 'mappings',
       entry: 'waybill',
-      value: { column: 'awb' },
+      value: { column: 'awb', newField: 'yes' },
     });
     expect(r).toMatchObject({ matches: 1, newlySettled: 1, total: 1 });
   });

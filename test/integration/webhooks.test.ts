@@ -11,7 +11,7 @@ import { createIntake } from '../../src/ingest/intake.ts';
 import { createInboundRouter, type InboundEndpoint } from '../../src/ingest/webhooks/router.ts';
 import { parseMail } from '../../src/ingest/mail/parse.ts';
 import type { MailSubmitter } from '../../src/ingest/ports.ts';
-import type { MailLimits } from '../../src/domain/mail/limits.ts';
+import type { MailLimits } from '../../src/domain/mail/index.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
 import { recordingLog, recordingSubmitter } from '../support/ingest.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Principal, Role } from '../../src/domain/authority/principal.ts';
+import type { Principal, Role } from '../../src/domain/authority/index.ts';
 import { TEACH_METHOD } from '../../src/domain/extension.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
 import { DATABASE_FILE } from '../../src/main.ts';

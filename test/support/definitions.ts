@@ -2,10 +2,14 @@
  * Test helper: a definition built by absorbing lessons through the real learnables (no authority, no
  * store), and a message builder. Each lesson gets its own activation number, so provenance is real.
  */
-import type { Definition } from '../../src/domain/definitions/definition.ts';
-import type { EntryContent, Learnable, LessonValue } from '../../src/domain/learnables/learnable.ts';
-import { createLearnables } from '../../src/domain/learnables/registry.ts';
-import type { MailMessage } from '../../src/domain/mail/mail-message.ts';
+import type { Definition } from '../../src/domain/definitions/index.ts';
+import {
+  createLearnables,
+  type EntryContent,
+  type Learnable,
+  type LessonValue,
+} from '../../src/domain/learnables/index.ts';
+import type { MailMessage } from '../../src/domain/mail/index.ts';
 
 export interface TestLesson {
   readonly collection: string;

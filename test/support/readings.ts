@@ -2,9 +2,8 @@
  * Reading the domain's MessageReading (one reading per collection) in tests of this agent's own
  * learnables: the §11 report of its customers, kinds and mappings readings, as each reader made it.
  */
-import type { CollectionReading } from '../../src/domain/learnables/read-marked.ts';
-import type { ManifestReading } from '../../src/domain/learnables/mappings/reader.ts';
-import type { MessageReading } from '../../src/domain/triage/reading.ts';
+import type { CollectionReading, ManifestReading } from '../../src/domain/learnables/index.ts';
+import type { MessageReading } from '../../src/domain/triage/index.ts';
 
 /** The report of a collection that decides one entry per message. Throws when it was not read. */
 export function decisionOf(reading: MessageReading, collection: string): CollectionReading {

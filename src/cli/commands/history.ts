@@ -1,10 +1,10 @@
 /** `history`: the tenant's activation history, newest first, with who and why (§10.3, §13.4). */
-import type { Writer } from '../../domain/definitions/definition.ts';
+import type { Writer } from '../../domain/definitions/index.ts';
 import type { Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions, requireInt, shortId } from '../knowledge.ts';
 
 /** §13.4: who actually wrote an activation, e.g. "app:preshipment (application, token tok_3f9a…)". */
-export function writerWords(w: Writer): string {
+function writerWords(w: Writer): string {
   if (w.kind === 'unknown') return 'an unrecorded writer (written before writers were kept)';
   const token = w.tokenId === null ? '' : `, token ${w.tokenId}`;
   return `${w.principal} (${w.kind}${token})`;

@@ -1,6 +1,6 @@
 /** `import`: load a directory from JSON, lesson by lesson through the learnables, as one activation. */
 import { readFile } from 'node:fs/promises';
-import type { DirectoryImport } from '../../domain/authority/authority.ts';
+import type { DirectoryImport } from '../../domain/authority/index.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { UsageError, type Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions, shortId, WRITER } from '../knowledge.ts';

@@ -6,8 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parseMail } from '../../ingest/mail/parse.ts';
 import { presentReading } from '../../a2a/presentation.ts';
-import type { CollectionReading } from '../../domain/learnables/read-marked.ts';
-import type { ManifestReading } from '../../domain/learnables/mappings/reader.ts';
+import type { CollectionReading, ManifestReading } from '../../domain/learnables/index.ts';
 import { UsageError, type Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions, shortId } from '../knowledge.ts';
 import { openTriage } from '../open-triage.ts';

@@ -3,7 +3,7 @@
  * them there (§13.4), answered from stored state: the task's pin (its metadata in the tasks table)
  * and the version's own content. The same answer as GET /authority/v1/rules-in-force.
  */
-import type { RuleInForce } from '../../domain/authority/authority.ts';
+import type { RuleInForce } from '../../domain/authority/index.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { createSqliteTaskPins } from '../../store/sqlite-task-pins.ts';
 import { UsageError, type Command } from '../command.ts';

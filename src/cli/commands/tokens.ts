@@ -3,7 +3,7 @@
  * bound to one tenant and one principal (a person or an application) with roles; it is printed once,
  * at creation, and stored only as its sha256.
  */
-import { ROLES, type Role } from '../../domain/authority/principal.ts';
+import { ROLES, type Role } from '../../domain/authority/index.ts';
 import { createSqliteTokenStore, PRINCIPAL_KINDS, type TokenRecord } from '../../store/sqlite-token-store.ts';
 import { UsageError, type Command } from '../command.ts';
 import { COMMON_USAGE, openKnowledge, parseOptions } from '../knowledge.ts';

@@ -8,5 +8,7 @@ export { ensureDemoTenant } from './ensure-demo-tenant.ts';
 export type { Lesson, LessonResult } from './lesson.ts';
 export { ROLES, hasRole } from './principal.ts';
 export type { Principal, Role, TokenVerifier } from './principal.ts';
-export type { ErasedFrom, Eraser } from './eraser.ts';
+export type { Eraser } from './eraser.ts';
 export { createsEntryHere, entryUnknown } from './unknown-entry.ts';
+export { handleKey, displayProvenance } from './attribution.ts';
+export { entryNameProblem } from './lesson-shape.ts';

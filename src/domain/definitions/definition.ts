@@ -40,13 +40,6 @@ export interface Writer {
   readonly tokenId: string | null;
 }
 
-/** The writer of an activation recorded before writers were kept (migration 006 marks old rows so). */
-export const UNKNOWN_WRITER: Writer = Object.freeze({
-  principal: '[unknown]',
-  kind: 'unknown',
-  tokenId: null,
-});
-
 /** One row of the append-only activation history (§10.3, §13.4). */
 export interface Activation {
   /** The definitionVersion this activation created; monotonic per tenant, starts at 1. */

@@ -24,3 +24,5 @@ export {
   walkVersions,
 } from './version-tree.ts';
 export type { EntryChange } from './version-tree.ts';
+export { erasedKey, mentionsEncoded } from './scrub.ts';
+export type { WriterKind } from './definition.ts';

@@ -10,7 +10,7 @@ import { deepFreeze, type JsonValue } from '../json.ts';
 import { sha256Hex } from './content-address.ts';
 
 /** Default cache capacity, in objects (an entry, a tree node or a root each count as one). */
-export const DEFAULT_OBJECT_CACHE_ENTRIES = 400_000;
+const DEFAULT_OBJECT_CACHE_ENTRIES = 400_000;
 
 export interface ObjectCache {
   get(hash: string): JsonValue | undefined;

@@ -48,7 +48,7 @@ export function scrubJson(value: unknown, identifier: string): unknown {
  * lower-cased. A raw mail kept base64 (a file part) or a MIME part in base64 transfer encoding
  * holds it in one of these forms (§14).
  */
-export function base64Forms(identifier: string): string[] {
+function base64Forms(identifier: string): string[] {
   const forms = new Set<string>();
   for (const id of new Set([identifier, identifier.toLowerCase()])) {
     const bytes = Buffer.from(id, 'utf8');
@@ -63,7 +63,7 @@ export function base64Forms(identifier: string): string[] {
 }
 
 /** The identifier quoted-printable encoded (RFC 2045), when that differs from the plain form. */
-export function quotedPrintableForm(identifier: string): string | null {
+function quotedPrintableForm(identifier: string): string | null {
   let out = '';
   for (const b of Buffer.from(identifier, 'utf8')) {
     out +=

@@ -1,6 +1,6 @@
 // Invariant: a version's id depends only on its content, and a change writes only the objects on its changed path (§10.3).
 import { describe, expect, it } from 'vitest';
-import type { EntryContent } from '../learnables/learnable.ts';
+import type { EntryContent } from '../learnables/index.ts';
 import { sha256Hex } from './content-address.ts';
 import { createObjectCache, createObjectReader, type ObjectReader } from './object-cache.ts';
 import {

@@ -14,21 +14,20 @@ export type {
   LessonField,
   LessonValue,
   MarkHit,
-  MarkSource,
   PersonDecision,
-  ProbeResult,
   Provenance,
-  ReadInput,
   Reader,
   Reading,
   Removal,
   ResolvePerson,
   SenderHistory,
-  SuggestContext,
   SuggestOutcome,
   Suggestion,
 } from './learnable.ts';
-export { createLearnables, learnableFor } from './registry.ts';
+export { createLearnables } from './registry.ts';
 export { decidedReport } from './read-marked.ts';
 export type { CollectionReading } from './read-marked.ts';
 export type { ManifestReading } from './mappings/reader.ts';
+export { customerLabelFromName, CUSTOMER_NEW_ENTRY_FIELD } from './customers/customers.ts';
+export { createMappingsLearnable } from './mappings/mappings.ts';
+export { clientNamed } from './customers/evidence.ts';

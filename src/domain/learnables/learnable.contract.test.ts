@@ -21,6 +21,7 @@ runLearnableContract({
   identifier: 'billing@origin.example',
   matchesText: true,
   readerMessage: mail({ from: { address: 'billing@origin.example', name: 'Billing' }, subject: 'Shipment' }),
+  createValue: { pattern: 'billing@origin\\.example', where: 'from', label: 'Northgate Motors Ltd' },
 });
 
 runLearnableContract({
@@ -35,6 +36,7 @@ runLearnableContract({
   identifier: 'pre-?alert',
   matchesText: true,
   readerMessage: mail({ subject: 'Pre-alert for shipment' }),
+  createValue: { cue: 'pre-?alert', where: 'subject', label: 'Pre-alert' },
 });
 
 runLearnableContract({
@@ -49,6 +51,7 @@ runLearnableContract({
   identifier: 'waybill no',
   matchesText: false,
   readerMessage: mail({ attachments: [csv('manifest.csv', ['Air Waybill No'], [['176-1234']])] }),
+  createValue: { column: 'Air Waybill No', newField: 'yes' },
 });
 
 runLearnableContract({

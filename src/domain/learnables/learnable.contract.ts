@@ -12,7 +12,7 @@
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, deepFreeze } from '../json.ts';
-import { MAIL_PARTS, type MailMessage } from '../mail/mail-message.ts';
+import { MAIL_PARTS, type MailMessage } from '../mail/index.ts';
 import { createNaiveMatcher } from '../matching/index.ts';
 import type {
   Absorption,
@@ -50,6 +50,11 @@ export interface LearnableContractOptions {
    * settles it without a winner).
    */
   readonly readerMessage: MailMessage;
+  /**
+   * For a learnable that declares `creation` (issue 12.3): validValue as a lesson that asks to
+   * create its entry, through the lesson field the card declares for it.
+   */
+  readonly createValue?: LessonValue;
   readonly settings?: LearnableSettings;
 }
 
@@ -120,6 +125,24 @@ export function runLearnableContract(o: LearnableContractOptions): void {
       it('is plain JSON', () => {
         const d = o.make().descriptor(settings);
         expect(JSON.parse(JSON.stringify(d))).toEqual(d);
+      });
+
+      it('asks to create an entry only through a lesson field its card declares (issue 12.3, §6.3)', () => {
+        const l = o.make();
+        if (l.creation === undefined) return; // any lesson may create an entry here
+        const fields = l.descriptor(settings).lessonFields;
+        // The words a refused typo hears name a field a blind client renders.
+        expect(fields.some((f) => l.creation!.how.includes(`"${f.label}"`))).toBe(true);
+        expect(o.createValue).toBeDefined();
+        const create = o.createValue!;
+        for (const key of Object.keys(create)) expect(fields.map((f) => f.name)).toContain(key);
+        // A lesson that does not ask never creates; one that asks does, and learns what it teaches.
+        expect(l.creation.asks(o.validValue)).toBe(false);
+        expect(l.creation.asks(o.otherValidValue)).toBe(false);
+        expect(l.creation.asks(create)).toBe(true);
+        expect(l.absorb(o.entryName, undefined, create, stamp(1)).outcome).toBe('learned');
+        // A value it refuses is not stopped as a typo: absorb gives its own reason (§10.1).
+        expect(l.creation.asks(o.invalidValue)).toBe(true);
       });
     });
 

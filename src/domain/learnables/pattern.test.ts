@@ -1,7 +1,7 @@
 // Invariant: a pattern is judged on re2 at absorption, refused with a reason a person can act on, and never hangs (§13.3, §13.1, §10.1).
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { MailMessage } from '../mail/index.ts';
 import {
   compileMatcher,
   createMatchingRuntime,

@@ -25,7 +25,7 @@ import { literalAtoms, type MatchingRuntime } from '../matching/index.ts';
 export const MAX_PATTERN_CHARS = 512;
 
 /** The flags every user pattern runs with, here and in the matcher. */
-export const PATTERN_FLAGS = 'iu';
+const PATTERN_FLAGS = 'iu';
 
 const regexParser = new RegExpParser({ ecmaVersion: 2025 });
 
@@ -33,7 +33,7 @@ const regexParser = new RegExpParser({ ecmaVersion: 2025 });
  * Words that appear in most mail whatever it is about. A mark made of nothing else claims
  * everything (§13.1); refused for every learnable that matches text.
  */
-export const FILLER_WORDS: ReadonlySet<string> = new Set([
+const FILLER_WORDS: ReadonlySet<string> = new Set([
   'a',
   'an',
   'and',
@@ -104,7 +104,7 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set([
  * nothing else would claim every customer's mail (the spec's own example is `invoice`, §13.1).
  * Kinds are allowed to use them: `invoice` is exactly what tells an invoice apart.
  */
-export const FREIGHT_WORDS: ReadonlySet<string> = new Set([
+const FREIGHT_WORDS: ReadonlySet<string> = new Set([
   'air',
   'arrival',
   'awb',
@@ -171,7 +171,7 @@ export const FREIGHT_WORDS: ReadonlySet<string> = new Set([
  * Ordinary texts about nothing in particular and about freight in general, from nobody in
  * particular. A pattern matching a good share of them would match most mail, whoever sent it (§13.1).
  */
-export const SAMPLE_TEXTS: readonly string[] = [
+const SAMPLE_TEXTS: readonly string[] = [
   'Dear team, please find attached the invoice for last month. Best regards, Accounts',
   'Hi, can you confirm the delivery date for the shipment? Thanks!',
   'Re: Booking confirmation – container MSKU 7781203, vessel Maersk Kolkata, ETA Jebel Ali 14/09',
@@ -336,7 +336,7 @@ const NEEDLESS_ESCAPES = new Set('-@#:,;\'"!%&=<>`~ _'.split(''));
  * parser (JavaScript unicode mode, which forbids such escapes) can read. Inside a character class
  * `\-` is meaningful and kept.
  */
-export function dropNeedlessEscapes(source: string): string {
+function dropNeedlessEscapes(source: string): string {
   let out = '';
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
@@ -355,7 +355,7 @@ export function dropNeedlessEscapes(source: string): string {
 }
 
 /** Escape every regex metacharacter, so the text matches itself literally. */
-export function escapeRegex(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 }
 

@@ -16,3 +16,4 @@ export type { MailLimits } from './limits.ts';
 export { MAIL_PARTS } from './mail-message.ts';
 export type { MailAddress, MailAttachment, MailMessage, MailPart, ManifestTable } from './mail-message.ts';
 export { partText } from './parts.ts';
+export { messageInNfc } from './nfc.ts';

@@ -35,7 +35,7 @@ export const DEFAULT_MAIL_LIMITS: MailLimits = Object.freeze({
 export type MailLimitName = keyof MailLimits;
 
 /** The setting (environment variable) an operator raises to move each limit. */
-export const MAIL_LIMIT_SETTINGS: Readonly<Record<MailLimitName, string>> = Object.freeze({
+const MAIL_LIMIT_SETTINGS: Readonly<Record<MailLimitName, string>> = Object.freeze({
   maxMessageBytes: 'MAX_MESSAGE_BYTES',
   maxAttachmentBytes: 'MAX_ATTACHMENT_BYTES',
   maxHeaderBytes: 'MAX_HEADER_BYTES',
@@ -60,7 +60,7 @@ export function resolveMailLimits(limits?: Partial<MailLimits>): MailLimits {
   return Object.freeze(resolved);
 }
 
-export function formatNumber(n: number): string {
+function formatNumber(n: number): string {
   return n.toLocaleString('en-US');
 }
 

@@ -13,7 +13,7 @@ import { type Mask, type Context, FREE, OUTSIDE } from './char-mask.ts';
 export const MIN_ATOM_LENGTH = 4;
 
 /** Shortest atom made only of digits (characters). */
-export const MIN_DIGIT_ATOM_LENGTH = 6;
+const MIN_DIGIT_ATOM_LENGTH = 6;
 
 /** Largest exact string set kept while walking a pattern (as in RE2's prefilter). */
 export const MAX_EXACT = 16;

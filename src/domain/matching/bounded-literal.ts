@@ -7,8 +7,8 @@
  */
 import { plainLiteral } from './plain-literal.ts';
 
-export const BOUNDARY_BEFORE = 1;
-export const BOUNDARY_AFTER = 2;
+const BOUNDARY_BEFORE = 1;
+const BOUNDARY_AFTER = 2;
 
 /**
  * A plain literal (see `plainLiteral`), optionally between `\b` anchors (`\bnorgate\b`, the

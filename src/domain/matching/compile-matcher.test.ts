@@ -1,7 +1,7 @@
 // Invariant: the compiled matcher returns exactly the naive one-re2-per-mark oracle's hits (§13.3).
 import { describe, expect, it } from 'vitest';
 import { seededRandom, syntheticMarks, syntheticMessage } from '../../../bench/matching-corpus.ts';
-import type { MailMessage } from '../mail/mail-message.ts';
+import type { MailMessage } from '../mail/index.ts';
 import { compileMatcher, compileMatcherAsync } from './compile-matcher.ts';
 import type { Mark, MarkHit } from './matcher.ts';
 import { sparseOffsets, utf8Offsets } from './subject.ts';

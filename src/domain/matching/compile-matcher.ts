@@ -36,13 +36,13 @@ import { buildShards, type Shard } from './set-shards.ts';
 import { runSteps } from './steps.ts';
 
 /** Most patterns per RE2.Set (a shard-size sweep on this machine found ~1k best). */
-export const SET_SHARD_SIZE = 1000;
+const SET_SHARD_SIZE = 1000;
 /**
  * Most confirming re2 objects kept compiled per matcher (both uses together): each costs native
  * memory, a miss costs one re2 compile (the sweep that chose it: docs/matching.md). What is kept
  * and evicted is governed by `createConfirmCache` (confirm-cache.ts).
  */
-export const CONFIRM_CACHE_SIZE = 2048;
+const CONFIRM_CACHE_SIZE = 2048;
 
 export type { StoredAnalyses } from './mark-plan.ts';
 
@@ -93,7 +93,7 @@ export interface AsyncCompileOptions extends CompileOptions {
 }
 
 /** Default longest stretch an asynchronous compile holds the event loop (ms). */
-export const COMPILE_SLICE_MS = 10;
+const COMPILE_SLICE_MS = 10;
 
 /**
  * `compileMatcher` without blocking the event loop (§13.3, issue 3 "compiled off the event loop"):

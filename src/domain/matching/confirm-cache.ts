@@ -95,4 +95,4 @@ const GHOST_SHARE = 4;
  * Most evicted re2 objects of a runtime that may wait for collection at once (~13 KB each); past
  * it, objects are used and dropped young instead of kept (chosen by RSS: docs/matching.md).
  */
-export const EVICTED_BUDGET = 256;
+const EVICTED_BUDGET = 256;

@@ -20,34 +20,15 @@ export type { Mark, MarkHit, Matcher } from './matcher.ts';
 export {
   compileMatcher,
   compileMatcherAsync,
-  COMPILE_SLICE_MS,
-  CONFIRM_CACHE_SIZE,
-  SET_SHARD_SIZE,
   type AsyncCompileOptions,
   type CompileOptions,
-  type CompiledMatcher,
-  type MatcherStats,
   type StoredAnalyses,
 } from './compile-matcher.ts';
 export { createNaiveMatcher } from './naive-matcher.ts';
-export { createMatchingRuntime, type MatchingRuntime, type SourceTest } from './matching-runtime.ts';
-export {
-  createMatcherCache,
-  type AnalysisKeeping,
-  type MatcherCache,
-  type MatcherCacheOptions,
-} from './matcher-cache.ts';
-export type { LayeredMatcher, VersionMarks } from './layered-matcher.ts';
-export {
-  ANALYSER_VERSION,
-  decodeAnalysis,
-  encodeAnalysis,
-  regexAnalysis,
-  type MarkAnalysisStore,
-  type RegexAnalysis,
-} from './mark-analysis.ts';
-export { analyseSource, literalAtoms, type SourceAnalysis } from './atoms.ts';
-export { MIN_ATOM_LENGTH } from './atom-choice.ts';
-export { foldCodeUnit, isFoldedAscii } from './fold.ts';
+export { createMatchingRuntime, type MatchingRuntime } from './matching-runtime.ts';
+export { createMatcherCache, type AnalysisKeeping, type MatcherCacheOptions } from './matcher-cache.ts';
+export type { VersionMarks } from './layered-matcher.ts';
+export { ANALYSER_VERSION, encodeAnalysis, regexAnalysis, type MarkAnalysisStore } from './mark-analysis.ts';
+export { analyseSource, literalAtoms } from './atoms.ts';
 export { plainLiteral } from './plain-literal.ts';
-export { buildAhoCorasick, type AhoCorasick, type HitList } from './aho-corasick.ts';
+export { buildAhoCorasick, type AhoCorasick } from './aho-corasick.ts';

@@ -21,8 +21,8 @@ import type { MatchingRuntime } from './matching-runtime.ts';
 import { grow } from './typed-arrays.ts';
 
 export const KIND_LITERAL = 0;
-export const KIND_ATOMS = 1;
-export const KIND_SET = 2;
+const KIND_ATOMS = 1;
+const KIND_SET = 2;
 
 /** How a regex mark with atoms is confirmed (see compile-matcher.ts). */
 export const CONFIRM_WINDOW = 0; // re2 on a window around each atom hit

@@ -51,11 +51,7 @@ function sameContent(a: EntryContent | undefined, b: EntryContent | undefined): 
 }
 
 /** Entries ("collection\u0000entry") that differ between two definitions, in the collections the learnables match. */
-export function changedEntries(
-  from: Collections,
-  to: Collections,
-  learnables: readonly Learnable[],
-): Set<string> {
+function changedEntries(from: Collections, to: Collections, learnables: readonly Learnable[]): Set<string> {
   const out = new Set<string>();
   for (const { collection } of learnables) {
     const a = from.get(collection);

@@ -25,9 +25,9 @@ import { readMessage } from './read-message.ts';
 import type { MessageReading } from './reading.ts';
 
 /** Most example messages a dry run returns. */
-export const DRY_RUN_EXAMPLES = 5;
+const DRY_RUN_EXAMPLES = 5;
 /** Most conflicts listed (all are counted). */
-export const DRY_RUN_CHANGES_LISTED = 50;
+const DRY_RUN_CHANGES_LISTED = 50;
 
 export interface DryRunLesson {
   readonly collection: string;

@@ -14,16 +14,10 @@ export type {
 } from './corpus.ts';
 export { createMatcherCache, definitionMarks } from './definition-marks.ts';
 export type { MarkHit } from './definition-marks.ts';
-export type { DryRunLesson, DryRunResult } from './dry-run.ts';
 export { readMessage } from './read-message.ts';
 export type { MessageReading, TeachBlock } from './reading.ts';
 export { MAX_TEACH_ENTRIES, createTriageService } from './triage-service.ts';
-export type {
-  DefinitionSource,
-  RecheckKey,
-  TaskPin,
-  TriageOutcome,
-  TriageQuestion,
-  TriageService,
-  TriageSettings,
-} from './triage-service.ts';
+export type { TaskPin, TriageOutcome, TriageQuestion, TriageService } from './triage-service.ts';
+export { discardedMessage } from './corpus.ts';
+export { cacheEraser } from './cache-eraser.ts';
+export { scratchDefinition, swapEntryMatcher } from './dry-run.ts';

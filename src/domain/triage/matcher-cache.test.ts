@@ -1,7 +1,7 @@
 // Invariant: a version's matcher is compiled once, on first use, and the cache stays within its bound (§13.3).
 import { describe, expect, it } from 'vitest';
 import { buildDefinition, mail } from '../../../test/support/definitions.ts';
-import { createLearnables } from '../learnables/registry.ts';
+import { createLearnables } from '../learnables/index.ts';
 import { compileMatcher, createMatchingRuntime, type AnalysisKeeping } from '../matching/index.ts';
 import { createMatcherCache, definitionMarks, type IndexedMark, type Matcher } from './definition-marks.ts';
 

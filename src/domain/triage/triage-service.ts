@@ -137,7 +137,7 @@ export interface TriageService {
 /** Most entries a teach block lists (candidates first); a client may still name any entry. */
 export const MAX_TEACH_ENTRIES = 200;
 /** Expired corpus messages are purged at most this often per tenant, in ms. */
-export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function createTriageService(deps: TriageServiceDeps): TriageService {

@@ -4,7 +4,7 @@
  * `sep=;` first line, and a delimiter sniffed from the first record (comma, semicolon, tab or pipe).
  * It does not guess types or trim cells: a manifest's headings reach the mappings as written.
  */
-import type { ManifestTable } from '../../domain/mail/mail-message.ts';
+import type { ManifestTable } from '../../domain/mail/index.ts';
 
 export type CsvDelimiter = ',' | ';' | '\t' | '|';
 const DELIMITERS: readonly CsvDelimiter[] = [',', ';', '\t', '|'];

@@ -7,10 +7,15 @@
  */
 import { createHash } from 'node:crypto';
 import { DomainError } from '../../domain/errors.ts';
-import type { MailAddress, MailAttachment, MailMessage } from '../../domain/mail/mail-message.ts';
-import { limitExceeded, resolveMailLimits } from '../../domain/mail/limits.ts';
-import { messageInNfc } from '../../domain/mail/nfc.ts';
-import type { MailLimits } from '../../domain/mail/limits.ts';
+import {
+  limitExceeded,
+  resolveMailLimits,
+  messageInNfc,
+  type MailAddress,
+  type MailAttachment,
+  type MailMessage,
+  type MailLimits,
+} from '../../domain/mail/index.ts';
 import { canonicalJson } from '../../domain/json.ts';
 import { looksLikeCsv, parseCsv } from './csv.ts';
 import { isAutomated, isForward } from './signals.ts';

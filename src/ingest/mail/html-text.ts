@@ -7,7 +7,7 @@
  */
 import { convert } from 'html-to-text';
 
-export const MAX_NESTING_DEPTH = 400;
+const MAX_NESTING_DEPTH = 400;
 
 /** Elements that never nest: void elements, and those whose end tag HTML lets writers leave out. */
 const NON_NESTING = new Set([

@@ -10,10 +10,15 @@ import { createHash } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailparser';
 import { DomainError, isDomainError } from '../../domain/errors.ts';
-import type { MailAddress, MailAttachment, MailMessage } from '../../domain/mail/mail-message.ts';
-import { limitExceeded, resolveMailLimits } from '../../domain/mail/limits.ts';
-import { messageInNfc } from '../../domain/mail/nfc.ts';
-import type { MailLimits } from '../../domain/mail/limits.ts';
+import {
+  limitExceeded,
+  resolveMailLimits,
+  messageInNfc,
+  type MailAddress,
+  type MailAttachment,
+  type MailMessage,
+  type MailLimits,
+} from '../../domain/mail/index.ts';
 import { decodeText } from './charset.ts';
 import { looksLikeCsv, parseCsv } from './csv.ts';
 import { htmlToText } from './html-text.ts';

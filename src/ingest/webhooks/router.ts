@@ -33,7 +33,7 @@ import { statusFor, WebhookRefusal, type Provider } from './refusal.ts';
 import { createSeenTokens, DEFAULT_MAX_TOKENS_PER_TENANT } from './seen-tokens.ts';
 import { sendgridToRaw } from './sendgrid.ts';
 
-export const PROVIDERS: readonly Provider[] = ['postmark', 'mailgun', 'sendgrid', 'rfc822'];
+const PROVIDERS: readonly Provider[] = ['postmark', 'mailgun', 'sendgrid', 'rfc822'];
 
 export interface InboundEndpoint {
   readonly tenant: TenantId;

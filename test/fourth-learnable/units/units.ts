@@ -11,19 +11,20 @@
  * src/ naming it. Owns everything about units; nothing outside this folder knows it.
  */
 import { canonicalJson, isPlainObject } from '../../../src/domain/json.ts';
-import type {
-  Absorption,
-  EntryContent,
-  Learnable,
-  LearnableDescriptor,
-  LearnedRule,
-  LessonValue,
-  Provenance,
-  Removal,
-} from '../../../src/domain/learnables/learnable.ts';
-import type { Reader, Reading } from '../../../src/domain/learnables/learnable.ts';
-import type { MailMessage } from '../../../src/domain/mail/mail-message.ts';
-import { decidedReport } from '../../../src/domain/learnables/read-marked.ts';
+import {
+  decidedReport,
+  type Absorption,
+  type EntryContent,
+  type Learnable,
+  type LearnableDescriptor,
+  type LearnedRule,
+  type LessonValue,
+  type Provenance,
+  type Removal,
+  type Reader,
+  type Reading,
+} from '../../../src/domain/learnables/index.ts';
+import type { MailMessage } from '../../../src/domain/mail/index.ts';
 
 export const UNITS = 'units';
 const SYSTEMS = ['metric', 'imperial'] as const;

@@ -1,8 +1,7 @@
 /** For worker processes: the real authority over a SQLite file (real migrations and learnables). */
-import type { Authority } from '../../../src/domain/authority/authority.ts';
-import { createAuthority } from '../../../src/domain/authority/create-authority.ts';
+import { createAuthority, type Authority } from '../../../src/domain/authority/index.ts';
 import { systemClock } from '../../../src/domain/clock.ts';
-import { createLearnables } from '../../../src/domain/learnables/registry.ts';
+import { createLearnables } from '../../../src/domain/learnables/index.ts';
 import { openDatabase } from '../../../src/store/database.ts';
 import { createSqliteDefinitionStore } from '../../../src/store/sqlite-definition-store.ts';
 

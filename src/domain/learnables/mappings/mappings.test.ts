@@ -1,4 +1,4 @@
-// Invariant: mappings (the post's ColumnMapping) learns `{ column }` with no pattern key and phrases it exactly as the post does (§9, §10.4).
+// Invariant: mappings (the post's ColumnMapping) learns `{ column }` with no pattern key and phrases it exactly as the post does (§9, §10.4); a lesson starts a new field only through its declared `newField` choice (issue 12.3).
 import { describe, expect, it } from 'vitest';
 import type { EntryContent, Provenance } from '../learnable.ts';
 import { MAPPINGS_HOW, createMappingsLearnable } from './mappings.ts';
@@ -11,7 +11,7 @@ const stamp = (activation: number): Provenance => ({
 const mappings = createMappingsLearnable();
 
 describe('mappings', () => {
-  it("declares the post's descriptor: one column field, no pattern key (§6.2, §9)", () => {
+  it("declares the post's descriptor: a column field and the new-field choice, no pattern key (§6.2, §6.3, §9)", () => {
     const d = mappings.descriptor({ identificationMargin: 0.5 });
     expect(d).toMatchObject({
       collection: 'mappings',
@@ -24,6 +24,13 @@ describe('mappings', () => {
           label: 'Column heading',
           kind: 'text',
           help: "Exactly as it appears in the sheet's header row.",
+        },
+        {
+          name: 'newField',
+          label: 'A new field?',
+          kind: 'choice',
+          choices: ['no', 'yes'],
+          default: 'no',
         },
       ],
     });
@@ -85,8 +92,33 @@ describe('mappings', () => {
       'learned',
     );
     expect(refused({ pattern: 'AWB', where: 'body' })).toMatch(
-      /"pattern", "where" are not fields of a field mapping lesson/,
+      /"pattern" and "where" are not fields of a field mapping lesson; it takes the column heading \("column"\) and, for a new field, "newField"\./,
     );
     expect(refused({ column: 'Air\nWaybill' })).toMatch(/line break/);
+    expect(refused({ column: 'AWB', newField: 'maybe' })).toBe(
+      '"maybe" is not an answer to "A new field?" ("newField"); choose yes or no.',
+    );
+    expect(refused({ column: 'AWB', newField: true })).toMatch(/^a boolean is not an answer/);
+  });
+
+  it('asks to create a field only when newField is yes, through the field its card declares (issue 12.3, §6.3)', () => {
+    const creation = mappings.creation!;
+    expect(creation.asks({ column: 'AWB' })).toBe(false);
+    expect(creation.asks({ column: 'AWB', newField: 'no' })).toBe(false);
+    expect(creation.asks({ column: 'AWB', newField: '' })).toBe(false);
+    expect(creation.asks({ column: 'AWB', newField: 'yes' })).toBe(true);
+    expect(creation.asks({ column: 'AWB', newField: ' Yes ' })).toBe(true);
+    // A value it refuses goes on to absorb, whose reason the person then reads (§10.1).
+    expect(creation.asks({ column: '' })).toBe(true);
+    // The words name the declared field, so a blind client's person finds it on the form.
+    const field = mappings
+      .descriptor({ identificationMargin: 0.5 })
+      .lessonFields.find((f) => f.kind === 'choice')!;
+    expect(creation.how).toContain(`"${field.label}"`);
+    expect(field.choices).toContain('yes');
+    // The answer is part of the lesson, not of what it teaches: the same heading either way.
+    expect(mappings.describe({ column: 'AWB', newField: 'yes' }, 'waybill')).toBe(
+      mappings.describe({ column: 'AWB' }, 'waybill'),
+    );
   });
 });

@@ -1,12 +1,14 @@
 /**
  * The `mappings` learnable (the post's ColumnMapping): which column of a manifest holds which
  * field. Each field (waybill, consignee, pieces, weight, …) carries the column headings it has
- * been seen under. Its lesson value is `{ column }` and nothing else: no `pattern`, no `where`,
- * which is the point (§9): it goes through the identical code path as customers.
+ * been seen under. Its lesson value is `{ column, newField }`: no `pattern`, no `where`, which is
+ * the point (§9): it goes through the identical code path as customers.
  *
- * Owns: judging a heading, `describes` ("reads waybill from the 'Air Waybill No' column", §10.4),
- * revert and erase of headings. Does not match text, so it hands the matcher no marks; its reader
- * (reader.ts) reads a manifest with these headings and follows `how`.
+ * Owns: judging a heading, the declared way a lesson asks to start a new field (issue 12.3: the
+ * `newField` choice, so a typo'd field is refused with the nearest names instead of created),
+ * `describes` ("reads waybill from the 'Air Waybill No' column", §10.4), revert and erase of
+ * headings. Does not match text, so it hands the matcher no marks; its reader (reader.ts) reads a
+ * manifest with these headings and follows `how`.
  */
 import { canonicalJson, isPlainObject } from '../../json.ts';
 import type {
@@ -20,18 +22,30 @@ import type {
   Provenance,
   Removal,
 } from '../learnable.ts';
-import { mappingsReader } from './reader.ts';
+import {
+  copyProvenance,
+  declaredCreation,
+  decodeProvenance,
+  describeType,
+  hasControlCharacter,
+  unknownKeysRefusal,
+} from '../value-shape.ts';
+import { headingKey, mappingsReader } from './reader.ts';
 
 /** Longest column heading accepted, in characters. */
-export const MAX_HEADING_CHARS = 100;
+const MAX_HEADING_CHARS = 100;
 
 const COLUMN_KEY = 'column';
+/** The lesson field by which a lesson asks to start a field the mappings do not have yet (issue 12.3). */
+const NEW_FIELD_KEY = 'newField';
+const NEW_FIELD_LABEL = 'A new field?';
+const NEW_FIELD_CHOICES = ['no', 'yes'] as const;
 
 export const MAPPINGS_HOW =
   'Each field carries the column headings it has been seen under. Headings match case-insensitively, ' +
   'ignoring surrounding spaces, and the first hit wins. No heading matches, the field comes back empty.';
 
-export function mappingsDescriptor(): LearnableDescriptor {
+function mappingsDescriptor(): LearnableDescriptor {
   return {
     collection: 'mappings',
     entry: 'field',
@@ -46,6 +60,14 @@ export function mappingsDescriptor(): LearnableDescriptor {
         kind: 'text',
         help: "Exactly as it appears in the sheet's header row.",
       },
+      {
+        name: NEW_FIELD_KEY,
+        label: NEW_FIELD_LABEL,
+        kind: 'choice',
+        choices: [...NEW_FIELD_CHOICES],
+        default: 'no',
+        help: "Choose 'yes' only to start a field the manifests have not had; teaching a field you already have needs no.",
+      },
     ],
   };
 }
@@ -55,47 +77,59 @@ interface Heading {
   readonly added: Provenance;
 }
 
-/** The key two headings are compared by: case-insensitive, surrounding spaces ignored. */
-export function headingKey(heading: string): string {
-  return heading.trim().toLowerCase();
+interface ParsedValue {
+  readonly column: string;
+  /** Whether the lesson asks to start a new field (issue 12.3). */
+  readonly newField: boolean;
 }
 
-function parse(value: LessonValue): { column: string } | { refused: string } {
+const NEEDS_COLUMN =
+  "A field mapping needs a column: type the heading exactly as it appears in the sheet's header row.";
+
+/** §10.1: judge a value; the reason is for the person who typed it. */
+function parse(value: LessonValue): ParsedValue | { refused: string } {
   if (!isPlainObject(value)) return { refused: 'A field mapping lesson must be an object with a column.' };
-  const unknown = Object.keys(value).filter((k) => k !== COLUMN_KEY && value[k] !== undefined);
-  if (unknown.length > 0) {
-    return {
-      refused: `${unknown.map((k) => `"${k}"`).join(', ')} ${unknown.length === 1 ? 'is not a field' : 'are not fields'} of a field mapping lesson; it takes only the column heading ("column").`,
-    };
-  }
+  const unknown = unknownKeysRefusal(
+    value,
+    [COLUMN_KEY, NEW_FIELD_KEY],
+    'field mapping lesson',
+    `it takes the column heading ("${COLUMN_KEY}") and, for a new field, "${NEW_FIELD_KEY}"`,
+  );
+  if (unknown !== null) return { refused: unknown };
+  const newField = parseNewField(value[NEW_FIELD_KEY]);
+  if (typeof newField === 'string') return { refused: newField };
   const raw = value[COLUMN_KEY];
   if (typeof raw !== 'string') {
     return {
       refused:
         raw === undefined || raw === null
-          ? "A field mapping needs a column: type the heading exactly as it appears in the sheet's header row."
-          : `The column heading must be text, not ${Array.isArray(raw) ? 'a list' : `a ${typeof raw}`}.`,
+          ? NEEDS_COLUMN
+          : `The column heading must be text, not ${describeType(raw)}.`,
     };
   }
   const column = raw.trim();
-  if (column === '') {
-    return {
-      refused:
-        "A field mapping needs a column: type the heading exactly as it appears in the sheet's header row.",
-    };
-  }
+  if (column === '') return { refused: NEEDS_COLUMN };
   if (column.length > MAX_HEADING_CHARS) {
     return {
       refused: `"${column.slice(0, 40)}…" is ${column.length} characters long; a column heading can be at most ${MAX_HEADING_CHARS}.`,
     };
   }
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(column)) {
+  if (hasControlCharacter(column)) {
     return {
       refused: `"${column}" contains a line break or control character; a column heading is one line of the header row.`,
     };
   }
-  return { column };
+  return { column, newField };
+}
+
+/** The `newField` answer: absent, empty or 'no' is false, 'yes' true; anything else is refused in words. */
+function parseNewField(raw: unknown): boolean | string {
+  if (raw === undefined || raw === null) return false;
+  const answer = typeof raw === 'string' ? raw.trim().toLowerCase() : undefined;
+  if (answer === '' || answer === 'no') return false;
+  if (answer === 'yes') return true;
+  const said = typeof raw === 'string' ? `"${raw}"` : describeType(raw);
+  return `${said} is not an answer to "${NEW_FIELD_LABEL}" ("${NEW_FIELD_KEY}"); choose yes or no.`;
 }
 
 function phrase(field: string, column: string): string {
@@ -115,17 +149,9 @@ function decode(entryName: string, content: unknown): Heading[] | string {
     const p = parse({ [COLUMN_KEY]: c.heading });
     if ('refused' in p || p.column !== c.heading)
       return `field "${entryName}".columns[${i}]: heading is not a usable, trimmed heading`;
-    const a = c.added;
-    if (
-      !isPlainObject(a) ||
-      typeof a.activation !== 'number' ||
-      !Number.isInteger(a.activation) ||
-      typeof a.taughtBy !== 'string' ||
-      typeof a.at !== 'string'
-    ) {
-      return `field "${entryName}".columns[${i}] has no valid provenance`;
-    }
-    out.push({ heading: c.heading, added: { activation: a.activation, taughtBy: a.taughtBy, at: a.at } });
+    const added = decodeProvenance(c.added);
+    if (added === null) return `field "${entryName}".columns[${i}] has no valid provenance`;
+    out.push({ heading: c.heading, added });
   }
   return out;
 }
@@ -149,6 +175,13 @@ export function createMappingsLearnable(): Learnable & {
     entryNoun: 'field',
     createsEntries: true,
 
+    // Issue 12.3: a taught lesson starts a new field only when it says so (the declared newField choice).
+    creation: declaredCreation(
+      parse,
+      (p) => p.newField,
+      `choose "yes" for "${NEW_FIELD_LABEL}" to start a new field`,
+    ),
+
     descriptor: () => mappingsDescriptor(),
 
     absorb(
@@ -164,7 +197,7 @@ export function createMappingsLearnable(): Learnable & {
       // §10.2: a heading the field already carries adds nothing.
       if (headings.some((h) => headingKey(h.heading) === headingKey(p.column)))
         return { outcome: 'unchanged', describes };
-      const added: Provenance = { activation: stamp.activation, taughtBy: stamp.taughtBy, at: stamp.at };
+      const added = copyProvenance(stamp);
       return { outcome: 'learned', content: encode([...headings, { heading: p.column, added }]), describes };
     },
 

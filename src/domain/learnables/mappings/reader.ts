@@ -32,10 +32,11 @@ export interface ManifestReading {
 }
 
 /** Most values of a column kept in a reading. */
-export const MAX_COLUMN_VALUES = 50;
+const MAX_COLUMN_VALUES = 50;
 
-function headingKey(h: string): string {
-  return h.trim().toLowerCase();
+/** The key two headings are compared by: case-insensitive, surrounding spaces ignored (the rule `how` states). */
+export function headingKey(heading: string): string {
+  return heading.trim().toLowerCase();
 }
 
 function quoted(headings: readonly string[]): string {
@@ -64,7 +65,7 @@ export function mappingsReader(learnable: Learnable): Reader {
 }
 
 /** One reading per CSV manifest attached to the message. */
-export function readManifests(input: {
+function readManifests(input: {
   readonly learnable: Learnable;
   readonly entries: ReadonlyMap<string, EntryContent> | undefined;
   readonly message: MailMessage;
