@@ -18,6 +18,7 @@ import {
   type MailSourceRef,
 } from './ingest/index.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
+import { withCallContext } from './observability/request-context.ts';
 
 export type SubmitMail = (
   principal: Principal,
@@ -45,7 +46,9 @@ export function composeMailIngest(options: {
       submit(tenant, raw, source, contextId) {
         const submit = options.submitMail();
         if (submit === null) throw new Error('the agent is not running in this process (ROLE=authority)');
-        return submit(mailboxPrincipal(tenant, source), raw, source, contextId);
+        // The path a message arrived by, for its log line and messages-read metric (observed.ts).
+        const path = source.kind === 'imap' ? 'imap' : `${source.kind}:${source.name}`;
+        return withCallContext({ path }, () => submit(mailboxPrincipal(tenant, source), raw, source, contextId));
       },
     },
     store: new SqliteIngestStore(options.db),

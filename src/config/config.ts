@@ -59,7 +59,22 @@ const SETTINGS = {
   authorityToken: { env: 'AUTHORITY_TOKEN', schema: z.string().min(8).optional(), example: 'lt_…' },
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
   role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },
+  /** The lowest level written to the JSON log on stderr (pino). */
   logLevel: { env: 'LOG_LEVEL', schema: z.enum(LOG_LEVELS).default('info'), example: 'info' },
+  /** Opens GET /metrics on the main port to `Authorization: Bearer <it>` (16+ characters). */
+  metricsToken: {
+    env: 'METRICS_TOKEN',
+    schema: z.string().min(16, 'must be at least 16 characters').optional(),
+    example: 'a-long-random-string',
+  },
+  /** Serves GET /metrics, without a token, on a listener of its own (bound to HOST). */
+  metricsPort: { env: 'METRICS_PORT', schema: port.optional(), example: '9464' },
+  /** Distinct tenant label values in the metrics; later tenants are counted as "_other". */
+  metricsMaxTenants: {
+    env: 'METRICS_MAX_TENANTS',
+    schema: z.coerce.number().int().min(1).max(10000).default(50),
+    example: '50',
+  },
   /** Limits on reading one message (every path: A2A, IMAP, webhooks, CLI). */
   maxMessageBytes: { env: 'MAX_MESSAGE_BYTES', ...limit('maxMessageBytes') },
   maxAttachmentBytes: { env: 'MAX_ATTACHMENT_BYTES', ...limit('maxAttachmentBytes') },
