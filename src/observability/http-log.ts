@@ -1,6 +1,6 @@
 /**
  * One JSON line per HTTP request (pino-http): request id, method, path, status, tenant (once the
- * bearer token named one), outcome and duration (`responseTime`, ms). The request id is the
+ * bearer token named one), outcome (ok, refused, fault) and duration (`responseTime`, ms). The request id is the
  * caller's `X-Request-Id` when it is a plain token of up to 64 characters, else a new UUID; it is
  * echoed in the response and carried to the triage line of the same call (request-context.ts).
  *
@@ -27,6 +27,25 @@ export function loggablePath(url: string): string {
   return `${safe}?${names.join('&')}`;
 }
 
+/** The URL as the client sent it (routers rewrite `req.url` below their mount point). */
+function fullUrl(req: IncomingMessage): string {
+  return (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
+}
+
+/** The line written when the response is finished: the outcome, and the tenant once a token named one. */
+function finished(
+  _req: IncomingMessage,
+  res: ServerResponse,
+  line: Record<string, unknown>,
+): Record<string, unknown> {
+  const tenant = tenantOf(res);
+  return {
+    ...line,
+    outcome: res.statusCode >= 500 ? 'fault' : res.statusCode >= 400 ? 'refused' : 'ok',
+    ...(tenant === undefined ? {} : { tenant }),
+  };
+}
+
 function tenantOf(res: ServerResponse): string | undefined {
   const locals = (res as ServerResponse & { locals?: { principal?: { tenant?: string } } }).locals;
   return locals?.principal?.tenant;
@@ -42,17 +61,12 @@ export function requestLog(logger: Logger): RequestHandler {
       return id;
     },
     autoLogging: { ignore: (req) => QUIET.has((req.url ?? '').split('?', 1)[0] ?? '') },
-    customProps: (_req, res) => {
-      const tenant = tenantOf(res);
-      return {
-        outcome: res.statusCode >= 500 ? 'fault' : res.statusCode >= 400 ? 'refused' : 'ok',
-        ...(tenant === undefined ? {} : { tenant }),
-      };
-    },
+    customSuccessObject: (req, res, line: Record<string, unknown>) => finished(req, res, line),
+    customErrorObject: (req, res, _err, line: Record<string, unknown>) => finished(req, res, line),
     customLogLevel: (_req, res, err) =>
       err !== undefined || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-    customSuccessMessage: (req, res) => `${req.method} ${loggablePath(req.url ?? '')} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${loggablePath(req.url ?? '')} ${res.statusCode}`,
+    customSuccessMessage: (req, res) => `${req.method} ${loggablePath(fullUrl(req))} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${loggablePath(fullUrl(req))} ${res.statusCode}`,
     serializers: {
       req: (req: { id: unknown; method: string; url: string }) => ({
         id: req.id,
