@@ -278,6 +278,7 @@ export function openApiDocument(): Record<string, unknown> {
         in: 'path',
         required: true,
         schema: { type: 'string' },
+        ...(op.example.path?.[m[1]!] === undefined ? {} : { example: op.example.path[m[1]!] }),
       })),
       ...Object.entries(op.query ?? {}).map(([name, q]) => ({
         name,
@@ -285,6 +286,7 @@ export function openApiDocument(): Record<string, unknown> {
         required: q.required === true,
         description: q.description,
         schema: { type: 'string' },
+        ...(op.example.query?.[name] === undefined ? {} : { example: op.example.query[name] }),
       })),
     ];
     const responses: Record<string, unknown> = {
