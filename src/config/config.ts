@@ -5,7 +5,8 @@
  * Owns: names, defaults and validation of every setting, and the ConfigError that lists every bad
  * setting with an example of a good one. Does not own: what a setting means to the code that uses it.
  *
- * Adding a setting: add one entry to SETTINGS (env name, zod schema with its default, an example).
+ * Adding a setting: add one entry to SETTINGS (env name, zod schema with its default, an example),
+ * its sentence in settings-doc.ts, and run `npm run docs:settings` (a test keeps docs/settings.md equal).
  */
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
@@ -26,7 +27,7 @@ const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$
  * Every setting: its environment variable, its schema (with the default, if any) and an example of
  * a good value for the error message.
  */
-const SETTINGS = {
+export const SETTINGS = {
   host: { env: 'HOST', schema: z.string().min(1).default('127.0.0.1'), example: '127.0.0.1' },
   port: { env: 'PORT', schema: port.default(8080), example: '8080' },
   /** The base URL clients reach this server at (the card's interface URLs); defaults to http://HOST:PORT. */

@@ -207,3 +207,28 @@ describe('metrics on a port of their own, and off by default', () => {
     }
   });
 });
+
+describe('PUBLIC_URL with HOST on every interface (decided: start, and warn loudly)', () => {
+  it('warns at start, naming PUBLIC_URL, when HOST=0.0.0.0 and PUBLIC_URL is unset', async () => {
+    const s = await start({ HOST: '0.0.0.0' });
+    try {
+      const warned = s.lines.map((l) => JSON.parse(l) as Wire).filter((l) => l.setting === 'PUBLIC_URL');
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toMatchObject({ level: 'warn' });
+      expect(warned[0].msg).toMatch(/Set PUBLIC_URL/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('advertises PUBLIC_URL on the card, without a warning, when it is set', async () => {
+    const s = await start({ HOST: '0.0.0.0', PUBLIC_URL: 'https://triage.example.com' });
+    try {
+      expect(s.lines.some((l) => l.includes('PUBLIC_URL'))).toBe(false);
+      const card = (await (await fetch(`${s.url}/.well-known/agent-card.json`)).json()) as Wire;
+      expect(card.supportedInterfaces[0].url).toBe('https://triage.example.com/a2a/jsonrpc');
+    } finally {
+      await s.close();
+    }
+  });
+});
