@@ -48,7 +48,9 @@ export function composeMailIngest(options: {
         if (submit === null) throw new Error('the agent is not running in this process (ROLE=authority)');
         // The path a message arrived by, for its log line and messages-read metric (observed.ts).
         const path = source.kind === 'imap' ? 'imap' : `${source.kind}:${source.name}`;
-        return withCallContext({ path }, () => submit(mailboxPrincipal(tenant, source), raw, source, contextId));
+        return withCallContext({ path }, () =>
+          submit(mailboxPrincipal(tenant, source), raw, source, contextId),
+        );
       },
     },
     store: new SqliteIngestStore(options.db),

@@ -36,7 +36,7 @@ import { authorityCors, CONSOLE_PATH, consoleRouter } from './http/console.ts';
 import { createEntriesRouter, ENTRIES_PATH, type EntriesApiDeps } from './http/entries-api.ts';
 import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
 import { healthRouter } from './http/health.ts';
-import { openApiRouter, OPENAPI_PATH } from './http/openapi.ts';
+import { openApiRouter } from './http/openapi.ts';
 import { INBOUND_PATH } from './ingest/index.ts';
 import { versionedCard } from './http/card-version.ts';
 import { createLogger, faultLogOf, type Logger } from './observability/logger.ts';

@@ -21,7 +21,7 @@ describe('docs/settings.md', () => {
 
   it('names no setting the schema does not have', () => {
     const documented = Object.keys(SETTING_DOCS);
-    const known = new Set(Object.values(SETTINGS).map((s) => s.env));
+    const known = new Set<string>(Object.values(SETTINGS).map((s) => s.env));
     expect(documented.filter((env) => !known.has(env))).toEqual([]);
   });
 });

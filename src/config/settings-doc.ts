@@ -56,16 +56,16 @@ function range(schema: z.ZodType): string {
   if (parsed.success && Array.isArray(parsed.data)) return 'a JSON array';
   let j: Record<string, unknown>;
   try {
-    j = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    j = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
   } catch {
     return '';
   }
   if (Array.isArray(j.enum)) return `one of ${j.enum.map((v) => `\`${String(v)}\``).join(', ')}`;
   const parts: string[] = [];
   const safe = (n: unknown) => (n === Number.MAX_SAFE_INTEGER ? undefined : n);
-  const lo = j.minimum ?? (j.exclusiveMinimum === undefined ? undefined : `> ${String(j.exclusiveMinimum)}`);
+  const lo = j.minimum ?? (j.exclusiveMinimum === undefined ? undefined : `> ${Number(j.exclusiveMinimum)}`);
   const hi =
-    safe(j.maximum) ?? (j.exclusiveMaximum === undefined ? undefined : `< ${String(j.exclusiveMaximum)}`);
+    safe(j.maximum) ?? (j.exclusiveMaximum === undefined ? undefined : `< ${Number(j.exclusiveMaximum)}`);
   const kind =
     j.type === 'integer'
       ? 'whole number'

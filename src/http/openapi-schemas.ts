@@ -80,13 +80,10 @@ export const LessonResult = z
   })
   .meta({ id: 'LessonResult' });
 
-export const DryRunReport = z
-  .looseObject({})
-  .meta({
-    id: 'DryRunReport',
-    description:
-      'How many messages already read the lesson would match, and which would change hands (§13.1).',
-  });
+export const DryRunReport = z.looseObject({}).meta({
+  id: 'DryRunReport',
+  description: 'How many messages already read the lesson would match, and which would change hands (§13.1).',
+});
 
 const Writer = z.looseObject({ principal: z.string(), kind: z.string(), tokenId: z.string().nullable() });
 

@@ -263,10 +263,7 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 const jsonSchema = (schema: z.ZodType): Record<string, unknown> =>
-  z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'output' }) as Record<
-    string,
-    unknown
-  >;
+  z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io: 'output' });
 
 /** The OpenAPI 3.1 document. */
 export function openApiDocument(): Record<string, unknown> {

@@ -231,7 +231,12 @@ export async function createRemoteDefinitionSource(
           ? `the authority at ${options.url} refused AUTHORITY_TOKEN (${res.status}); give the agent a token with the read role`
           : `the authority at ${options.url} answered GET ${AUTHORITY_API_PATH}/head with ${res.status}`;
       } catch (e) {
-        const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : e instanceof Error ? e.message : String(e);
+        const cause =
+          e instanceof Error && e.cause instanceof Error
+            ? e.cause.message
+            : e instanceof Error
+              ? e.message
+              : String(e);
         return `the authority at ${options.url} could not be reached (${cause})`;
       }
     },

@@ -79,6 +79,6 @@ export function requestLog(logger: Logger): RequestHandler {
   });
   return (req, res, next) => {
     http(req, res);
-    withCallContext({ requestId: String(req.id) }, next);
+    withCallContext({ requestId: String(req.id as string) }, next);
   };
 }

@@ -229,7 +229,8 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
       tasks.inc({ state: m.state });
       readSeconds.observe(m.seconds);
       let bySlot = slots.get(tenant);
-      if (bySlot === undefined) slots.set(tenant, (bySlot = new Map()));
+      if (bySlot === undefined)
+        slots.set(tenant, (bySlot = new Map<number, { messages: number; asked: number }>()));
       const slot = Math.floor(now() / SLOT_MS);
       const c = bySlot.get(slot) ?? { messages: 0, asked: 0 };
       c.messages++;

@@ -2,6 +2,7 @@
 // message, with request, task, context and tenant ids, outcome and duration, and never a token or an
 // address in clear; its Prometheus metrics count what happened (reads by path, questions, lessons,
 // activations, compiles, matches) behind METRICS_TOKEN or on METRICS_PORT, with a bounded tenant label.
+/* eslint-disable @typescript-eslint/no-unsafe-return -- wire JSON is read loosely; the assertions check its shape */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
@@ -104,7 +105,7 @@ describe('a server run like a service: its log and its metrics', () => {
   afterAll(() => s.close());
 
   it('writes one JSON line per triaged message with its ids, outcome and duration', () => {
-    const triaged = s.lines.map((l) => JSON.parse(l) as Wire).filter((l) => l.msg === 'message triaged');
+    const triaged = s.lines.map((l): Wire => JSON.parse(l)).filter((l) => l.msg === 'message triaged');
     expect(triaged).toHaveLength(2);
     const [first, second] = triaged;
     expect(first).toMatchObject({
@@ -122,7 +123,7 @@ describe('a server run like a service: its log and its metrics', () => {
   });
 
   it('writes one JSON line per request with its id, tenant, status, outcome and duration', () => {
-    const requests = s.lines.map((l) => JSON.parse(l) as Wire).filter((l) => l.req !== undefined);
+    const requests = s.lines.map((l): Wire => JSON.parse(l)).filter((l) => l.req !== undefined);
     const lesson = requests.find((l) => l.req.path === '/authority/v1/lessons' && l.res.statusCode === 200);
     expect(lesson).toMatchObject({ tenant: 'demo', outcome: 'ok', level: 'info' });
     expect(typeof lesson.req.id).toBe('string');
@@ -131,7 +132,7 @@ describe('a server run like a service: its log and its metrics', () => {
     expect(refused).toMatchObject({ outcome: 'refused', level: 'warn' });
     // The triage line of an A2A call carries the id of the request that carried it.
     const ids = new Set(requests.map((l) => l.req.id));
-    const triaged = s.lines.map((l) => JSON.parse(l) as Wire).filter((l) => l.msg === 'message triaged');
+    const triaged = s.lines.map((l): Wire => JSON.parse(l)).filter((l) => l.msg === 'message triaged');
     for (const t of triaged) expect(ids.has(t.requestId)).toBe(true);
   });
 
@@ -170,7 +171,7 @@ describe('a server run like a service: its log and its metrics', () => {
   });
 
   it('opens /metrics only to METRICS_TOKEN: not to a tenant admin token, not to no token', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${s.token}` }]) {
+    for (const headers of [{}, { authorization: `Bearer ${s.token}` }] as Record<string, string>[]) {
       const res = await fetch(`${s.url}/metrics`, { headers });
       expect(res.status).toBe(401);
       expect(((await res.json()) as Wire).error.message).toContain('METRICS_TOKEN');
@@ -199,7 +200,7 @@ describe('metrics on a port of their own, and off by default', () => {
     try {
       await authorityCall(quiet.url, quiet.token, 'GET', '/whoami');
       await authorityCall(quiet.url, 'not-a-token', 'GET', '/whoami');
-      const levels = quiet.lines.map((l) => (JSON.parse(l) as Wire).level as string);
+      const levels = quiet.lines.map((l) => JSON.parse(l).level as string);
       expect(levels).not.toContain('info');
       expect(levels).toContain('warn'); // the 401
     } finally {
@@ -212,7 +213,7 @@ describe('PUBLIC_URL with HOST on every interface (decided: start, and warn loud
   it('warns at start, naming PUBLIC_URL, when HOST=0.0.0.0 and PUBLIC_URL is unset', async () => {
     const s = await start({ HOST: '0.0.0.0' });
     try {
-      const warned = s.lines.map((l) => JSON.parse(l) as Wire).filter((l) => l.setting === 'PUBLIC_URL');
+      const warned = s.lines.map((l): Wire => JSON.parse(l)).filter((l) => l.setting === 'PUBLIC_URL');
       expect(warned).toHaveLength(1);
       expect(warned[0]).toMatchObject({ level: 'warn' });
       expect(warned[0].msg).toMatch(/Set PUBLIC_URL/);

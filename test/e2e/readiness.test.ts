@@ -1,6 +1,7 @@
 // Invariant (issue 18): /healthz is liveness only; /readyz names each part (database, the active
 // version's matcher, each mailbox, the remote authority) and answers 503 while any is not ready,
 // saying why: a refused IMAP port, an authority that stopped answering.
+/* eslint-disable @typescript-eslint/no-unsafe-return -- wire JSON is read loosely; the assertions check its shape */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDovecot, type Dovecot } from '../support/dovecot.ts';

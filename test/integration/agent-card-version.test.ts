@@ -2,6 +2,7 @@
 // the v1.0 card (what the v1.0 conformance suite's CARD-STRUCT-001 and a v1.0 client expect); a
 // v0.3 client still gets the v0.3 card by asking for it (header or query) or at the pre-1.0 path,
 // and every answer says it varies by A2A-Version.
+/* eslint-disable @typescript-eslint/no-unsafe-return -- wire JSON is read loosely; the assertions check its shape */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Wire } from '../support/calls.ts';
 import { startInProcess, type Host } from '../e2e/host.ts';

@@ -63,7 +63,7 @@ describe('the OpenAPI description', () => {
         }
         const [contentType, content] =
           Object.entries((op.requestBody?.content ?? {}) as Record<string, Wire>)[0] ?? [];
-        const res = await fetch(`${host.url}${url}${query.size > 0 ? `?${query}` : ''}`, {
+        const res = await fetch(`${host.url}${url}${query.size > 0 ? `?${query.toString()}` : ''}`, {
           method: method.toUpperCase(),
           headers: {
             ...(op.security?.length === 0 ? {} : { authorization: `Bearer ${host.token}` }),
