@@ -281,7 +281,7 @@ async function firstStartToken(
   chmodSync(file, 0o600); // in case the file existed with wider permissions
   announce(
     `First start: created an admin token for the "${tenant}" tenant (${record.id}). It is shown only now:\n\n  ${token}\n\n` +
-      `It is also saved in ${file} (readable only by you). Create more with \`learnables-triage tokens create\`.`,
+      `It is also saved in ${file} (readable only by you). Create more with \`npx learnables-triage tokens create\`.`,
   );
   return token;
 }

@@ -104,7 +104,7 @@ export async function createRemoteDefinitionSource(
   if (!roles.includes('read') && !roles.includes('admin')) {
     throw new DomainError(
       'FORBIDDEN',
-      'AUTHORITY_TOKEN needs the "read" role to resolve definitions. Create one with `learnables-triage tokens create --roles read`.',
+      'AUTHORITY_TOKEN needs the "read" role to resolve definitions. Create one with `npx learnables-triage tokens create --roles read`.',
     );
   }
   const tenant = whoami.tenant as TenantId;

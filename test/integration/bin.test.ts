@@ -16,7 +16,7 @@ const bin = fileURLToPath(new URL(`../../${pkg.bin['learnables-triage']}`, impor
 describe('the learnables-triage command', () => {
   it('is the package bin and prints the CLI usage from its TypeScript source, from another directory', async () => {
     const { stdout } = await run(process.execPath, [bin, 'help'], { cwd: tmpdir() });
-    expect(stdout).toMatch(/^usage: learnables-triage <verb> \[options\]/);
+    expect(stdout).toMatch(/^usage: npx learnables-triage <verb> \[options\]/);
   });
 
   it('passes the CLI exit code on', async () => {
