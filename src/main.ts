@@ -181,8 +181,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         ...config.inboundWebhooks.map((w) => w.tenant as TenantId),
       ]),
     ];
-    const readiness: ReadinessCheck[] = [
-      ...(agent === null
+    const matchers =
+      agent === null
         ? []
         : servedTenants.map((t) =>
             matcherCheck(t, {
@@ -193,7 +193,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
               compiled: () => matcherCache.versions(),
               compile: async () => matcherCache.prepare((await source.active(t)).definition, learnables),
             }),
-          )),
+          );
+    for (const m of matchers) m.warm(); // the first task of each tenant served need not wait for it
+    const readiness: ReadinessCheck[] = [
+      ...matchers,
       ...config.mailboxes.map((m, i) => mailboxCheck(m.name, () => mail.pollers[i]!.status())),
       ...(authorityReachable === undefined ? [] : [authorityCheck(authorityReachable)]),
     ];

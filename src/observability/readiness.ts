@@ -76,8 +76,10 @@ export function databaseCheck(ping: () => Promise<unknown>): ReadinessCheck {
 }
 
 /**
- * The active version's matcher is compiled for `tenant`. When it is not, the check starts compiling it
- * (what the tenant's first task would do) and answers not ready until it is done.
+ * The tenant's matcher is compiled: at start, the active version's; later, a new activation (a lesson,
+ * a rollback) compiles in the background while the last one keeps serving, so it does not make the
+ * process unready (a load balancer would drop it on every lesson). When the active version is not
+ * compiled the check starts compiling it, as the tenant's first task would.
  */
 export function matcherCheck(
   tenant: string,
@@ -86,27 +88,37 @@ export function matcherCheck(
     compiled(): readonly string[];
     compile(): Promise<unknown>;
   },
-): ReadinessCheck {
+): ReadinessCheck & { warm(): void } {
   let compiling: Promise<unknown> | null = null;
   let failed: string | null = null;
+  let everCompiled = false;
   return {
     name: `matcher:${tenant}`,
+    /** Compiles the active version now, in the background (at start: the first task does not wait for it). */
+    warm() {
+      void this.check().catch(() => {});
+    },
     async check() {
       const head = await deps.active();
-      if (deps.compiled().includes(head.versionId)) return null;
+      if (deps.compiled().includes(head.versionId)) {
+        everCompiled = true;
+        return null;
+      }
       if (compiling === null) {
         failed = null;
         compiling = deps.compile().then(
-          () => (compiling = null),
+          () => {
+            compiling = null;
+            everCompiled = true;
+          },
           (e: unknown) => {
             compiling = null;
             failed = e instanceof Error ? e.message : String(e);
           },
         );
       }
-      return failed !== null
-        ? `compiling version ${head.definitionVersion} failed: ${failed}`
-        : `version ${head.definitionVersion} (the active one) is being compiled`;
+      if (failed !== null) return `compiling version ${head.definitionVersion} failed: ${failed}`;
+      return everCompiled ? null : `version ${head.definitionVersion} (the active one) is being compiled`;
     },
   };
 }
