@@ -100,6 +100,9 @@ describe('the README', () => {
       );
     });
     expect(result.code, `${result.err.slice(-3000)}\n${result.out.slice(-2000)}`).toBe(0);
+    // A JSON-RPC refusal comes with HTTP 200: no error object, and no jq filter that found nothing.
+    expect(result.out).not.toMatch(/"code": -32\d{3}/);
+    expect(result.out.split('\n')).not.toContain('null');
     // What the first steps promise: a question, a lesson learned, the same task then completed.
     expect(result.out).toContain('TASK_STATE_INPUT_REQUIRED');
     expect(result.out).toContain('"learned": true');
