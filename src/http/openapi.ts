@@ -40,6 +40,15 @@ const SAMPLE_MAIL =
   'From: Billing <billing@origin.example>\r\nTo: imports@warehouse.example\r\nSubject: Pre-alert PA-2026-0902\r\n' +
   'Message-ID: <pa-0902@origin.example>\r\nDate: Tue, 01 Dec 2026 09:00:00 +0000\r\n\r\nPlease find the manifest attached.\r\n';
 
+/** The lesson both the dry run and the lesson itself are documented with (§9). */
+const LESSON_EXAMPLE = {
+  collection: 'customers',
+  entry: 'northgate',
+  value: { pattern: 'billing@origin\\.example', where: 'from' },
+  taughtBy: 'dana@warehouse.example',
+  reason: 'Northgate billing sends the pre-alerts',
+};
+
 export const OPERATIONS: readonly Operation[] = [
   {
     method: 'get',
@@ -69,15 +78,7 @@ export const OPERATIONS: readonly Operation[] = [
       'How many messages already read a lesson would match, and which would change hands (§13.1). Changes nothing.',
     role: 'teach',
     request: { schema: S.Lesson },
-    example: {
-      body: {
-        collection: 'customers',
-        entry: 'northgate',
-        value: { pattern: 'billing@origin\\.example', where: 'from' },
-        taughtBy: 'dana@warehouse.example',
-        reason: 'Northgate billing sends the pre-alerts',
-      },
-    },
+    example: { body: LESSON_EXAMPLE },
     ok: { status: 200, schema: S.DryRunReport },
     errors: [400, ...AUTH_ERRORS, 422],
   },
@@ -89,15 +90,7 @@ export const OPERATIONS: readonly Operation[] = [
       'Teach one lesson (§9); the answer is the LessonResult (§10.4). A value the learnable refuses is a 422 with its reason.',
     role: 'teach',
     request: { schema: S.Lesson },
-    example: {
-      body: {
-        collection: 'customers',
-        entry: 'northgate',
-        value: { pattern: 'billing@origin\\.example', where: 'from' },
-        taughtBy: 'dana@warehouse.example',
-        reason: 'Northgate billing sends the pre-alerts',
-      },
-    },
+    example: { body: LESSON_EXAMPLE },
     ok: { status: 200, schema: S.LessonResult },
     errors: [400, ...AUTH_ERRORS, 422],
   },

@@ -66,24 +66,25 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
     return tenant;
   };
   const registers = [registry];
-  const read = new Counter({
-    name: 'triage_messages_read_total',
-    help: 'Messages triaged, by tenant and by the path they arrived on (a2a, imap, webhook:<provider>).',
-    labelNames: ['tenant', 'path'] as const,
-    registers,
-  });
-  const questions = new Counter({
-    name: 'triage_questions_total',
-    help: 'Questions asked (one per collection a message could not be settled in).',
-    labelNames: ['tenant', 'collection'] as const,
-    registers,
-  });
-  const tasks = new Counter({
-    name: 'a2a_task_states_total',
-    help: 'Triage tasks by the state they reached (TASK_STATE_COMPLETED, TASK_STATE_INPUT_REQUIRED, …).',
-    labelNames: ['state'] as const,
-    registers,
-  });
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter<L>({ name, help, labelNames, registers });
+  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Gauge<L>({ name, help, labelNames, registers });
+  const read = counter(
+    'triage_messages_read_total',
+    'Messages triaged, by tenant and by the path they arrived on (a2a, imap, webhook:<provider>).',
+    ['tenant', 'path'] as const,
+  );
+  const questions = counter(
+    'triage_questions_total',
+    'Questions asked (one per collection a message could not be settled in).',
+    ['tenant', 'collection'] as const,
+  );
+  const tasks = counter(
+    'a2a_task_states_total',
+    'Triage tasks by the state they reached (TASK_STATE_COMPLETED, TASK_STATE_INPUT_REQUIRED, …).',
+    ['state'] as const,
+  );
   const readSeconds = new Histogram({
     name: 'triage_read_duration_seconds',
     help: 'Time to triage one message: read, match, decide, record.',
@@ -114,36 +115,19 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
       }
     },
   });
-  const lessons = new Counter({
-    name: 'triage_lessons_total',
-    help: 'Lessons posted to the authority, by outcome: learned, unchanged (already known), refused (§10.4).',
-    labelNames: ['tenant', 'outcome'] as const,
-    registers,
-  });
-  const activations = new Counter({
-    name: 'triage_activations_total',
-    help: 'Definition versions activated, by what activated them (teach, rollback, revert, erase, import).',
-    labelNames: ['tenant', 'action'] as const,
-    registers,
-  });
-  const rollbacks = new Counter({
-    name: 'triage_rollbacks_total',
-    help: 'Rollbacks.',
-    labelNames: ['tenant'] as const,
-    registers,
-  });
-  const reverts = new Counter({
-    name: 'triage_reverts_total',
-    help: 'Reverts.',
-    labelNames: ['tenant'] as const,
-    registers,
-  });
-  const erasures = new Counter({
-    name: 'triage_erasures_total',
-    help: 'Erasures (§14).',
-    labelNames: ['tenant'] as const,
-    registers,
-  });
+  const lessons = counter(
+    'triage_lessons_total',
+    'Lessons posted to the authority, by outcome: learned, unchanged (already known), refused (§10.4).',
+    ['tenant', 'outcome'] as const,
+  );
+  const activations = counter(
+    'triage_activations_total',
+    'Definition versions activated, by what activated them (teach, rollback, revert, erase, import).',
+    ['tenant', 'action'] as const,
+  );
+  const rollbacks = counter('triage_rollbacks_total', 'Rollbacks.', ['tenant'] as const);
+  const reverts = counter('triage_reverts_total', 'Reverts.', ['tenant'] as const);
+  const erasures = counter('triage_erasures_total', 'Erasures (§14).', ['tenant'] as const);
   const compileSeconds = new Histogram({
     name: 'triage_matcher_compile_seconds',
     help: 'Time to compile a definition version into its matcher.',
@@ -161,12 +145,11 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
     registers,
   });
-  const admission = new Counter({
-    name: 'http_admission_rejections_total',
-    help: 'Requests turned away because the server is at capacity (429 or 503), by route.',
-    labelNames: ['route', 'status'] as const,
-    registers,
-  });
+  const admission = counter(
+    'http_admission_rejections_total',
+    'Requests turned away because the server is at capacity (429 or 503), by route.',
+    ['route', 'status'] as const,
+  );
   const http = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by route group and status class.',
@@ -175,24 +158,17 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
     registers,
   });
   const scrapeSources: ((set: ScrapeSetters) => void)[] = [];
-  const connected = new Gauge({
-    name: 'imap_connected',
-    help: '1 while the mailbox is connected and its folder open.',
-    labelNames: ['mailbox'] as const,
-    registers,
-  });
-  const reconnects = new Gauge({
-    name: 'imap_reconnects',
-    help: 'Reconnects since start (a counter kept by the poller).',
-    labelNames: ['mailbox'] as const,
-    registers,
-  });
-  const lag = new Gauge({
-    name: 'imap_lag_seconds',
-    help: 'Age of the oldest message waiting in the mailbox folder that is not triaged yet (0 when none).',
-    labelNames: ['mailbox'] as const,
-    registers,
-  });
+  const connected = gauge('imap_connected', '1 while the mailbox is connected and its folder open.', [
+    'mailbox',
+  ] as const);
+  const reconnects = gauge('imap_reconnects', 'Reconnects since start (a counter kept by the poller).', [
+    'mailbox',
+  ] as const);
+  const lag = gauge(
+    'imap_lag_seconds',
+    'Age of the oldest message waiting in the mailbox folder that is not triaged yet (0 when none).',
+    ['mailbox'] as const,
+  );
   const setters: ScrapeSetters = {
     mailbox(name, s) {
       connected.set({ mailbox: name }, s.connected ? 1 : 0);

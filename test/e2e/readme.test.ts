@@ -88,7 +88,7 @@ describe('the README', () => {
         {
           cwd: work,
           env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? work, METRICS_TOKEN },
-          timeout: 180_000,
+          timeout: 420_000,
           maxBuffer: 64 * 1024 * 1024,
         },
         (error, stdout, stderr) =>
@@ -108,5 +108,5 @@ describe('the README', () => {
     expect(result.out).toContain('"learned": true');
     expect(result.out).toContain('"TASK_STATE_COMPLETED"');
     expect(result.out).toMatch(/triage_messages_read_total\{tenant="demo",path="a2a"\} \d+/);
-  }, 240_000);
+  }, 480_000);
 });
