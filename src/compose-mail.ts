@@ -12,7 +12,6 @@ import type { SubmitResult } from './domain/mail/ingest-store.ts';
 import { tenantId, type TenantId } from './domain/tenant.ts';
 import {
   createMailIngest,
-  stderrIngestLog,
   type IngestLog,
   type MailIngest,
   type MailSourceRef,
@@ -38,7 +37,8 @@ export function composeMailIngest(options: {
   readonly db: Kysely<any>;
   /** Late-bound: the A2A app exists only once the server is created. */
   readonly submitMail: () => SubmitMail | null;
-  readonly log?: IngestLog;
+  /** The process's JSON log (src/observability/logger.ts): a pino logger is an IngestLog. */
+  readonly log: IngestLog;
 }): MailIngest {
   const { config } = options;
   return createMailIngest({
@@ -55,7 +55,7 @@ export function composeMailIngest(options: {
     },
     store: new SqliteIngestStore(options.db),
     limits: mailLimitsOf(config),
-    log: options.log ?? stderrIngestLog,
+    log: options.log,
     mailboxes: config.mailboxes.map((m) => ({
       name: m.name,
       tenant: tenantId(m.tenant),

@@ -203,7 +203,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     metrics.onScrape((set) =>
       config.mailboxes.forEach((m, i) => {
         const s = mail.pollers[i]!.status();
-        set.mailbox(m.name, { connected: s.connected, reconnects: s.reconnects, lagSeconds: null });
+        set.mailbox(m.name, { connected: s.connected, reconnects: s.reconnects });
       }),
     );
     const server = createServer({

@@ -34,7 +34,7 @@ import {
 } from './http/authority-api.ts';
 import { authorityCors, CONSOLE_PATH, consoleRouter } from './http/console.ts';
 import { createEntriesRouter, ENTRIES_PATH, type EntriesApiDeps } from './http/entries-api.ts';
-import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
+import { errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
 import { healthRouter } from './http/health.ts';
 import { openApiRouter } from './http/openapi.ts';
 import { INBOUND_PATH } from './ingest/index.ts';
@@ -127,7 +127,7 @@ export function createServer(deps: ServerDeps): AppServer {
     metrics: createMetrics(),
   };
   const { logger, metrics } = obs;
-  const log = deps.log ?? (deps.observability === undefined ? consoleFaultLog : faultLogOf(logger));
+  const log = deps.log ?? faultLogOf(logger);
   let baseUrl = publicBaseUrl(deps.config, deps.config.port);
   const app = express();
   app.disable('x-powered-by');

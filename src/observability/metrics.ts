@@ -42,7 +42,7 @@ export interface ServiceMetrics {
 }
 
 export interface ScrapeSetters {
-  mailbox(name: string, status: { connected: boolean; reconnects: number; lagSeconds: number | null }): void;
+  mailbox(name: string, status: { connected: boolean; reconnects: number }): void;
 }
 
 export interface Metrics extends ServiceMetrics {
@@ -164,16 +164,10 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
   const reconnects = gauge('imap_reconnects', 'Reconnects since start (a counter kept by the poller).', [
     'mailbox',
   ] as const);
-  const lag = gauge(
-    'imap_lag_seconds',
-    'Age of the oldest message waiting in the mailbox folder that is not triaged yet (0 when none).',
-    ['mailbox'] as const,
-  );
   const setters: ScrapeSetters = {
     mailbox(name, s) {
       connected.set({ mailbox: name }, s.connected ? 1 : 0);
       reconnects.set({ mailbox: name }, s.reconnects);
-      if (s.lagSeconds !== null) lag.set({ mailbox: name }, s.lagSeconds);
     },
   };
   // Read the pollers just before an exposition (prom-client awaits every metric's collect).
