@@ -3,7 +3,7 @@
 #   docker run -p 8080:8080 -v triage-data:/app/data learnables-triage
 # The first start creates the demo tenant and prints a token for it once (also written to
 # /app/data, readable only by the `node` user). More tokens:
-#   docker exec <container> learnables-triage tokens create --tenant demo --principal dana@warehouse.example --kind person --roles read,teach
+#   docker exec <container> npx learnables-triage tokens create --tenant demo --principal dana@warehouse.example --kind person --roles read,teach
 
 # ---- build: compile the native modules (re2, better-sqlite3) with a toolchain the runtime never carries
 FROM node:24-bookworm-slim AS build

@@ -11,12 +11,12 @@ import type { Principal } from './domain/authority/index.ts';
 import { tenantId, type TenantId } from './domain/tenant.ts';
 import {
   createMailIngest,
-  stderrIngestLog,
   type IngestLog,
   type MailIngest,
   type MailSourceRef,
 } from './ingest/index.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
+import { withCallContext } from './observability/request-context.ts';
 
 export type SubmitMail = (
   principal: Principal,
@@ -36,7 +36,8 @@ export function composeMailIngest(options: {
   readonly db: Kysely<any>;
   /** Late-bound: the A2A app exists only once the server is created. */
   readonly submitMail: () => SubmitMail | null;
-  readonly log?: IngestLog;
+  /** The process's JSON log (src/observability/logger.ts): a pino logger is an IngestLog. */
+  readonly log: IngestLog;
 }): MailIngest {
   const { config } = options;
   return createMailIngest({
@@ -44,12 +45,16 @@ export function composeMailIngest(options: {
       submit(tenant, raw, source, contextId) {
         const submit = options.submitMail();
         if (submit === null) throw new Error('the agent is not running in this process (ROLE=authority)');
-        return submit(mailboxPrincipal(tenant, source), raw, source, contextId);
+        // The path a message arrived by, for its log line and messages-read metric (observed.ts).
+        const path = source.kind === 'imap' ? 'imap' : `${source.kind}:${source.name}`;
+        return withCallContext({ path }, () =>
+          submit(mailboxPrincipal(tenant, source), raw, source, contextId),
+        );
       },
     },
     store: new SqliteIngestStore(options.db),
     limits: mailLimitsOf(config),
-    log: options.log ?? stderrIngestLog,
+    log: options.log,
     mailboxes: config.mailboxes.map((m) => ({
       name: m.name,
       tenant: tenantId(m.tenant),

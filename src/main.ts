@@ -23,7 +23,6 @@ import {
 import { systemClock } from './domain/clock.ts';
 import { createLearnables, type Learnable } from './domain/learnables/index.ts';
 import { createMatcherCache, createTriageService, cacheEraser } from './domain/triage/index.ts';
-import { consoleFaultLog } from './http/errors.ts';
 import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
@@ -32,6 +31,15 @@ import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
 import { composeMailIngest } from './compose-mail.ts';
 import { createServer, type AppServer } from './server.ts';
+import { createLogger, faultLogOf, type Logger } from './observability/logger.ts';
+import { createMetrics } from './observability/metrics.ts';
+import { observeMatcherCache } from './observability/observed.ts';
+import {
+  authorityCheck,
+  mailboxCheck,
+  matcherCheck,
+  type ReadinessCheck,
+} from './observability/readiness.ts';
 import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
@@ -66,10 +74,15 @@ export interface ComposeOptions {
    * registry: a new learnable is a deployment, not a release (§9). Default: none.
    */
   readonly learnables?: readonly Learnable[];
+  /** The JSON log. Default: pino at LOG_LEVEL on stderr. */
+  readonly logger?: Logger;
 }
 
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
   const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const logger = options.logger ?? createLogger({ level: config.logLevel });
+  const metrics = createMetrics({ maxTenants: config.metricsMaxTenants });
+  warnWithoutPublicUrl(config, logger);
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const db = await openDatabase({ file: join(dataDir, DATABASE_FILE_NAME) });
@@ -81,6 +94,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     let authority: Authority | null = null;
     let source: DefinitionSource;
     let remoteRulesInForce: Authority['rulesInForce'] | undefined;
+    let authorityReachable: (() => Promise<string | null>) | undefined;
     // Readings name who taught each matched mark (§13.4): the handle behind the stable person id (§14).
     let resolvePerson: ((t: TenantId, id: string) => Promise<string | null>) | undefined;
     let tenant = DEMO_TENANT;
@@ -90,10 +104,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const corpus = new SqliteCorpusStore(db);
     // The server's matching runtime: its analyses, buffers and matchers, which a §14 erase clears.
     const matchingRuntime = createMatchingRuntime();
-    const matcherCache = createMatcherCache({
-      maxVersions: MATCHER_CACHE_VERSIONS,
-      runtime: matchingRuntime,
-    });
+    const matcherCache = observeMatcherCache(
+      createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS, runtime: matchingRuntime }),
+      metrics,
+    );
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
       const remote = await createRemoteDefinitionSource({
@@ -103,6 +117,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       source = remote;
       remoteRulesInForce = (t, versionId) => remote.rulesInForce(t, versionId);
       resolvePerson = (t, id) => remote.personHandle(t, id);
+      authorityReachable = () => remote.reachable();
       tenant = remote.tenant;
     } else {
       const definitionStore = createSqliteDefinitionStore(db);
@@ -152,7 +167,45 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         : { triage, mail: mailReaderFor(mailLimitsOf(config)), descriptors: () => source.descriptors() };
     // Mail pipelines (MAILBOXES, INBOUND_WEBHOOKS): the same in-process path as triage_inbound.
     let a2a: AppServer['a2a'] = null;
-    const mail = composeMailIngest({ config, db, submitMail: () => a2a?.submitMail.bind(a2a) ?? null });
+    const mail = composeMailIngest({
+      config,
+      db,
+      submitMail: () => a2a?.submitMail.bind(a2a) ?? null,
+      log: logger,
+    });
+    // /readyz: each part by name (the database check is the server's own).
+    const servedTenants = [
+      ...new Set<TenantId>([
+        tenant,
+        ...config.mailboxes.map((m) => m.tenant as TenantId),
+        ...config.inboundWebhooks.map((w) => w.tenant as TenantId),
+      ]),
+    ];
+    const matchers =
+      agent === null
+        ? []
+        : servedTenants.map((t) =>
+            matcherCheck(t, {
+              active: async () => {
+                const a = await source.active(t);
+                return { definitionVersion: a.definitionVersion, versionId: a.definition.versionId };
+              },
+              compiled: () => matcherCache.versions(),
+              compile: async () => matcherCache.prepare((await source.active(t)).definition, learnables),
+            }),
+          );
+    for (const m of matchers) m.warm(); // the first task of each tenant served need not wait for it
+    const readiness: ReadinessCheck[] = [
+      ...matchers,
+      ...config.mailboxes.map((m, i) => mailboxCheck(m.name, () => mail.pollers[i]!.status())),
+      ...(authorityReachable === undefined ? [] : [authorityCheck(authorityReachable)]),
+    ];
+    metrics.onScrape((set) =>
+      config.mailboxes.forEach((m, i) => {
+        const s = mail.pollers[i]!.status();
+        set.mailbox(m.name, { connected: s.connected, reconnects: s.reconnects });
+      }),
+    );
     const server = createServer({
       config,
       db,
@@ -164,6 +217,14 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       agent,
       ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
       ...(agent === null ? {} : { inbound: mail.router }),
+      ...(config.authorityUrl === undefined ? {} : { remoteAuthorityUrl: config.authorityUrl }),
+      observability: {
+        logger,
+        metrics,
+        ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
+        ...(config.metricsPort === undefined ? {} : { metricsPort: config.metricsPort }),
+        readiness: () => readiness,
+      },
     });
     a2a = server.a2a;
     // §14: raw mail is kept RAW_MAIL_RETENTION_DAYS, then incinerated (swept now and periodically).
@@ -171,7 +232,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       db,
       corpus,
       days: config.rawMailRetentionDays,
-      log: consoleFaultLog,
+      log: faultLogOf(logger),
     });
     await retention.start();
     if (agent !== null) await mail.start(); // pollers retry unreachable mailboxes in the background
@@ -223,14 +284,29 @@ async function firstStartToken(
   chmodSync(file, 0o600); // in case the file existed with wider permissions
   announce(
     `First start: created an admin token for the "${tenant}" tenant (${record.id}). It is shown only now:\n\n  ${token}\n\n` +
-      `It is also saved in ${file} (readable only by you). Create more with \`learnables-triage tokens create\`.`,
+      `It is also saved in ${file} (readable only by you). Create more with \`npx learnables-triage tokens create\`.`,
   );
   return token;
 }
 
+/**
+ * PUBLIC_URL (decided in issue 18): bound to every interface (HOST=0.0.0.0 or ::, the Docker
+ * default) without PUBLIC_URL, the card advertises http://127.0.0.1:PORT, which only a client on
+ * this machine (or through a port mapped to it) can reach. The server still starts, so `docker run -p`
+ * works on one machine, but says so loudly, once, naming the setting to fix it.
+ */
+export function warnWithoutPublicUrl(config: Pick<Config, 'host' | 'publicUrl'>, logger: Logger): void {
+  if (config.publicUrl !== undefined || !['0.0.0.0', '::', '[::]'].includes(config.host)) return;
+  logger.warn(
+    { setting: 'PUBLIC_URL', host: config.host },
+    `HOST=${config.host} listens on every interface, but PUBLIC_URL is not set, so the agent card advertises http://127.0.0.1:<port>, which remote clients cannot reach. Set PUBLIC_URL to the address they use, e.g. PUBLIC_URL=https://triage.example.com.`,
+  );
+}
+
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const composition = await compose(config);
+  const logger = createLogger({ level: config.logLevel });
+  const composition = await compose(config, { logger });
   const { localUrl: url } = await composition.server.listen(config.port, config.host);
   process.stdout.write(
     `learnables-triage ${config.role === 'authority' ? 'authority' : 'agent'} listening on ${url} (data in ${resolve(config.dataDir)})\n`,
@@ -242,7 +318,7 @@ async function main(): Promise<void> {
     composition.close().then(
       () => process.exit(0),
       (e: unknown) => {
-        console.error('error while stopping', redactForLog(e));
+        logger.fatal({ err: redactForLog(e) }, 'error while stopping');
         process.exit(1);
       },
     );
@@ -253,7 +329,8 @@ async function main(): Promise<void> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   main().catch((e: unknown) => {
-    console.error(redactForLog(e instanceof Error ? e.message : e));
+    // Before the log exists (a bad setting): a sentence for the person starting it, not a log line.
+    process.stderr.write(`${redactForLog(e instanceof Error ? e.message : e)}\n`);
     process.exit(1);
   });
 }

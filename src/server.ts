@@ -2,9 +2,11 @@
  * createServer(deps): the express app of one process, wired from ports, with listen/close. Tests
  * use it directly (listening on 127.0.0.1:0); main.ts builds the production dependencies.
  *
- * Routes: the agent card (public), /healthz (public), /a2a/jsonrpc and /a2a/rest (bearer token
- * with the read role; the Teach method also needs teach), and /authority/v1 when this process owns
- * an authority. Either role can be absent: an agent against a remote authority (AUTHORITY_URL) has
+ * Routes: the agent card (public), /healthz and /readyz (public), /metrics (METRICS_TOKEN, or its
+ * own port), /a2a/jsonrpc and /a2a/rest (bearer token with the read role; the Teach method also
+ * needs teach), /authority/v1/openapi.json (public) and /authority/v1 when this process owns an
+ * authority. Every request gets one JSON log line (src/observability/http-log.ts); the triage port
+ * and the authority are observed at this boundary (src/observability/observed.ts). Either role can be absent: an agent against a remote authority (AUTHORITY_URL) has
  * no /authority/v1; an authority-only process has no /a2a.
  *
  * Deliberately does not: read the environment (config is passed in) or open the database.
@@ -31,9 +33,19 @@ import {
 } from './http/authority-api.ts';
 import { authorityCors, CONSOLE_PATH, consoleRouter } from './http/console.ts';
 import { createEntriesRouter, ENTRIES_PATH, type EntriesApiDeps } from './http/entries-api.ts';
-import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
+import { errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
 import { healthRouter } from './http/health.ts';
+import { openApiRouter } from './http/openapi.ts';
 import { INBOUND_PATH } from './ingest/index.ts';
+import { versionedCard } from './http/card-version.ts';
+import { createLogger, faultLogOf, type Logger } from './observability/logger.ts';
+import { requestLog } from './observability/http-log.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { httpMetrics } from './observability/http-metrics.ts';
+import { metricsOffRouter, metricsRouter } from './observability/metrics-route.ts';
+import { observeAuthority, observeTriage } from './observability/observed.ts';
+import { databaseCheck, readinessRouter, type ReadinessCheck } from './observability/readiness.ts';
+import { sql } from 'kysely';
 
 /** What the agent needs to serve A2A. */
 export interface AgentDeps {
@@ -64,11 +76,25 @@ export interface ServerDeps {
    * and POST /authority/v1/lessons:dry-run (with `dryRun`), since it holds the corpus.
    */
   readonly remoteRulesInForce?: Authority['rulesInForce'];
+  /** AUTHORITY_URL: named when a lesson is posted to this agent instead of to its authority. */
+  readonly remoteAuthorityUrl?: string;
   readonly log?: FaultLog;
   /** With the embedded authority: the learnables that label entries for GET /authority/v1/entries. */
   readonly entryLabels?: EntriesApiDeps['learnables'];
   /** The inbound-mail webhooks (src/ingest), mounted at /inbound/v1 with their own auth and body parsing. */
   readonly inbound?: Router;
+  /** Logs, metrics and readiness. Default: a log at `info` on stderr, metrics off, readiness of the database. */
+  readonly observability?: Observability;
+}
+
+export interface Observability {
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  /** METRICS_TOKEN: opens /metrics on the main port. METRICS_PORT: serves it on its own listener. */
+  readonly metricsToken?: string;
+  readonly metricsPort?: number;
+  /** The parts /readyz asks beside the database (mailboxes, matchers, the remote authority). */
+  readonly readiness?: () => readonly ReadinessCheck[];
 }
 
 export interface RunningServer {
@@ -77,6 +103,8 @@ export interface RunningServer {
   /** The bound address, for callers on this machine. */
   readonly localUrl: string;
   readonly port: number;
+  /** The metrics listener's port (METRICS_PORT; 0 binds any), or null. */
+  readonly metricsPort: number | null;
 }
 
 export interface AppServer {
@@ -93,12 +121,27 @@ export function a2aBodyLimit(maxMessageBytes: number): number {
 }
 
 export function createServer(deps: ServerDeps): AppServer {
-  const log = deps.log ?? consoleFaultLog;
+  const obs = deps.observability ?? {
+    logger: createLogger({ level: 'info' }),
+    metrics: createMetrics(),
+  };
+  const { logger, metrics } = obs;
+  const log = deps.log ?? faultLogOf(logger);
   let baseUrl = publicBaseUrl(deps.config, deps.config.port);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  app.use(requestLog(logger), httpMetrics(metrics));
   app.use(healthRouter());
+  const db = deps.db;
+  const checks = (): readonly ReadinessCheck[] => [
+    databaseCheck(() => sql`select 1`.execute(db)),
+    ...(obs.readiness?.() ?? []),
+  ];
+  app.use(readinessRouter(checks));
+  if (obs.metricsToken !== undefined) app.use(metricsRouter(metrics, { token: obs.metricsToken }));
+  else app.use(metricsOffRouter());
+  const authority = deps.authority === null ? null : observeAuthority(deps.authority, metrics);
   app.use(CONSOLE_PATH, consoleRouter()).use(AUTHORITY_API_PATH, authorityCors()); // issue 17: the operator console
 
   let a2a: A2AApp | null = null;
@@ -107,15 +150,18 @@ export function createServer(deps: ServerDeps): AppServer {
     a2a = createA2AApp({
       baseUrl: () => baseUrl,
       descriptors: agent.descriptors(),
-      triage: agent.triage,
+      triage: observeTriage(agent.triage, logger, metrics),
       mail: agent.mail,
       taskStore: (ownerResolver) => new DatabaseTaskStore(deps.db, { ownerResolver }),
-      lessons: deps.authority,
+      lessons: authority,
       principalOf: (req: Request) => principalOf(req.res!),
       legacyCompat: agent.legacyCompat ?? true,
       log,
     });
-    app.use(`/${AGENT_CARD_PATH}`, a2a.cardRouter); // public (§7: the declaration is data-only)
+    // Public (§7: the declaration is data-only). A GET without A2A-Version gets the v1.0 card; a v0.3
+    // client asks with A2A-Version: 0.3 or at the pre-1.0 path (card-version.ts).
+    app.use(`/${AGENT_CARD_PATH}`, versionedCard('negotiate'), a2a.cardRouter);
+    if (agent.legacyCompat ?? true) app.use(LEGACY_CARD_PATH, versionedCard('0.3'), a2a.cardRouter);
     // §13.2: every A2A call needs a token; the tenant is the token's.
     const guard = [bearerAuth(deps.verifier), requireRole('read')];
     // Bodies are parsed once, after the token check, with room for the largest message the mail
@@ -130,12 +176,13 @@ export function createServer(deps: ServerDeps): AppServer {
       a2a.restRouter,
     );
   }
-  if (deps.authority !== null) {
+  if (authority !== null || deps.inbound !== undefined) app.use(AUTHORITY_API_PATH, openApiRouter());
+  if (authority !== null) {
     if (deps.entryLabels !== undefined)
       app.use(
         ENTRIES_PATH,
         createEntriesRouter({
-          authority: deps.authority,
+          authority,
           verifier: deps.verifier,
           learnables: deps.entryLabels,
         }),
@@ -143,7 +190,7 @@ export function createServer(deps: ServerDeps): AppServer {
     app.use(
       AUTHORITY_API_PATH,
       createAuthorityRouter({
-        authority: deps.authority,
+        authority,
         verifier: deps.verifier,
         taskPins: deps.taskPins ?? { pinOf: () => Promise.resolve(null) },
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
@@ -151,7 +198,7 @@ export function createServer(deps: ServerDeps): AppServer {
       }),
     );
   }
-  if (deps.authority === null && deps.remoteRulesInForce !== undefined && deps.taskPins !== undefined) {
+  if (authority === null && deps.remoteRulesInForce !== undefined && deps.taskPins !== undefined) {
     // §13.4: "which rules were in force when task X was decided" stays one call against the agent;
     // §13.1: so does a dry run, against the corpus this agent keeps.
     app.use(
@@ -160,6 +207,7 @@ export function createServer(deps: ServerDeps): AppServer {
         verifier: deps.verifier,
         taskPins: deps.taskPins,
         rulesInForce: deps.remoteRulesInForce,
+        ...(deps.remoteAuthorityUrl === undefined ? {} : { authorityUrl: deps.remoteAuthorityUrl }),
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
         log,
       }),
@@ -170,6 +218,7 @@ export function createServer(deps: ServerDeps): AppServer {
   app.use(errorHandler(log));
 
   let server: Server | null = null;
+  let metricsServer: Server | null = null;
   return {
     app,
     a2a,
@@ -177,25 +226,51 @@ export function createServer(deps: ServerDeps): AppServer {
       if (server !== null) throw new Error('createServer: already listening');
       const s = createHttpServer(app);
       server = s;
-      await new Promise<void>((resolve, reject) => {
-        s.once('error', reject);
-        s.listen(port, host, () => {
-          s.off('error', reject);
-          resolve();
-        });
-      });
+      await listenOn(s, port, host);
       const bound = (s.address() as AddressInfo).port;
       baseUrl = publicBaseUrl({ ...deps.config, host }, bound);
-      return { url: baseUrl, localUrl: publicBaseUrl({ publicUrl: undefined, host }, bound), port: bound };
+      let metricsPort: number | null = null;
+      if (obs.metricsPort !== undefined) {
+        // METRICS_PORT: the exposition alone, without a token, for a network only the scraper reaches.
+        const m = express()
+          .disable('x-powered-by')
+          .use(metricsRouter(metrics, { token: null }));
+        metricsServer = createHttpServer(m);
+        await listenOn(metricsServer, obs.metricsPort, host);
+        metricsPort = (metricsServer.address() as AddressInfo).port;
+      }
+      return {
+        url: baseUrl,
+        localUrl: publicBaseUrl({ publicUrl: undefined, host }, bound),
+        port: bound,
+        metricsPort,
+      };
     },
     async close() {
       const s = server;
-      server = null;
-      if (s === null) return;
-      await new Promise<void>((resolve, reject) => {
-        s.close((e) => (e === undefined ? resolve() : reject(e)));
-        s.closeAllConnections();
-      });
+      const m = metricsServer;
+      server = metricsServer = null;
+      await Promise.all([s, m].map((x) => (x === null ? Promise.resolve() : closeServer(x))));
     },
   };
+}
+
+/** The path v0.3 clients found the card at before A2A v1.0 (served as the v0.3 card). */
+export const LEGACY_CARD_PATH = '/.well-known/agent.json';
+
+function listenOn(s: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    s.once('error', reject);
+    s.listen(port, host, () => {
+      s.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function closeServer(s: Server): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    s.close((e) => (e === undefined ? resolve() : reject(e)));
+    s.closeAllConnections();
+  });
 }

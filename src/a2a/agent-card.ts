@@ -72,7 +72,7 @@ export function agentCardJson(input: AgentCardInput): Record<string, unknown> {
       bearer: {
         httpAuthSecurityScheme: {
           description:
-            'A token bound to one tenant; an operator creates one with `learnables-triage tokens create`.',
+            'A token bound to one tenant; an operator creates one with `npx learnables-triage tokens create`.',
           scheme: 'Bearer',
         },
       },

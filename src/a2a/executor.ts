@@ -152,7 +152,10 @@ export class TriageExecutor implements AgentExecutor {
       throw e;
     }
     // §10.3: resolve the active definition once and pin the task to it.
-    const outcome = await this.deps.triage.triage(tenant, message, undefined, { taskId: turn.rc.taskId });
+    const outcome = await this.deps.triage.triage(tenant, message, undefined, {
+      taskId: turn.rc.taskId,
+      contextId: turn.rc.contextId,
+    });
     const state: TriageTaskState = { skill: SKILL_TRIAGE, pin: outcome.pin, asking: null, answers: {} };
     turn.begin({ [EXTENSION_URI]: state });
     this.advance(turn, outcome, state);
@@ -188,7 +191,10 @@ export class TriageExecutor implements AgentExecutor {
       ({ message, outcome } = kept);
     } else {
       message = await this.readMail(input);
-      outcome = await this.deps.triage.triage(tenant, message, stored.pin, { taskId: turn.rc.taskId });
+      outcome = await this.deps.triage.triage(tenant, message, stored.pin, {
+        taskId: turn.rc.taskId,
+        contextId: turn.rc.contextId,
+      });
     }
     const question = outcome.questions.find((q) => q.collection === stored.asking);
     if (question === undefined) {

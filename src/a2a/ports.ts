@@ -20,7 +20,7 @@ export interface TriagePort {
     tenant: TenantId,
     message: MailMessage,
     pin?: TaskPin,
-    options?: { readonly taskId?: string },
+    options?: { readonly taskId?: string; readonly contextId?: string },
   ): Promise<TriageOutcome>;
   /**
    * §11 show-back: read a previously seen message under the version active now; never pinned,

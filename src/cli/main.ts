@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `learnables-triage <verb>`: the operator's command line. Dispatches through one command map;
+ * `npx learnables-triage <verb>`: the operator's command line. Dispatches through one command map;
  * adding a verb is one file in commands/ and one line below. A DomainError prints its message (no
  * stack) and exits 1; a usage mistake prints the verb's usage and exits 2.
  */
@@ -42,12 +42,12 @@ function overview(): string {
   const width = Math.max(...[...COMMANDS.keys()].map((k) => k.length));
   const verbs = [...COMMANDS.values()].map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return [
-    'usage: learnables-triage <verb> [options]',
+    'usage: npx learnables-triage <verb> [options]',
     '',
     'verbs:',
     ...verbs,
     '',
-    'learnables-triage help <verb> shows a verb\u2019s options.',
+    'npx learnables-triage help <verb> shows a verb\u2019s options.',
   ].join('\n');
 }
 
@@ -84,7 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // `learnables-triage history | head` closes the pipe early; that is not a failure.
+  // `npx learnables-triage history | head` closes the pipe early; that is not a failure.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
     throw e;

@@ -5,7 +5,8 @@
  * Owns: names, defaults and validation of every setting, and the ConfigError that lists every bad
  * setting with an example of a good one. Does not own: what a setting means to the code that uses it.
  *
- * Adding a setting: add one entry to SETTINGS (env name, zod schema with its default, an example).
+ * Adding a setting: add one entry to SETTINGS (env name, zod schema with its default, an example),
+ * its sentence in settings-doc.ts, and run `npm run docs:settings` (a test keeps docs/settings.md equal).
  */
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
@@ -26,7 +27,7 @@ const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$
  * Every setting: its environment variable, its schema (with the default, if any) and an example of
  * a good value for the error message.
  */
-const SETTINGS = {
+export const SETTINGS = {
   host: { env: 'HOST', schema: z.string().min(1).default('127.0.0.1'), example: '127.0.0.1' },
   port: { env: 'PORT', schema: port.default(8080), example: '8080' },
   /** The base URL clients reach this server at (the card's interface URLs); defaults to http://HOST:PORT. */
@@ -59,7 +60,22 @@ const SETTINGS = {
   authorityToken: { env: 'AUTHORITY_TOKEN', schema: z.string().min(8).optional(), example: 'lt_…' },
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
   role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },
+  /** The lowest level written to the JSON log on stderr (pino). */
   logLevel: { env: 'LOG_LEVEL', schema: z.enum(LOG_LEVELS).default('info'), example: 'info' },
+  /** Opens GET /metrics on the main port to `Authorization: Bearer <it>` (16+ characters). */
+  metricsToken: {
+    env: 'METRICS_TOKEN',
+    schema: z.string().min(16, 'must be at least 16 characters').optional(),
+    example: 'a-long-random-string',
+  },
+  /** Serves GET /metrics, without a token, on a listener of its own (bound to HOST). */
+  metricsPort: { env: 'METRICS_PORT', schema: port.optional(), example: '9464' },
+  /** Distinct tenant label values in the metrics; later tenants are counted as "_other". */
+  metricsMaxTenants: {
+    env: 'METRICS_MAX_TENANTS',
+    schema: z.coerce.number().int().min(1).max(10000).default(50),
+    example: '50',
+  },
   /** Limits on reading one message (every path: A2A, IMAP, webhooks, CLI). */
   maxMessageBytes: { env: 'MAX_MESSAGE_BYTES', ...limit('maxMessageBytes') },
   maxAttachmentBytes: { env: 'MAX_ATTACHMENT_BYTES', ...limit('maxAttachmentBytes') },

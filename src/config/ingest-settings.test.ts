@@ -73,4 +73,24 @@ describe('mail pipeline settings', () => {
     expect(c.inboundWebhooks[0]!.mailgunSigningKey?.reveal()).toBe('key-abc');
     expect(c.inboundWebhooks[0]!.providers).toEqual(['mailgun']);
   });
+
+  it('refuses a Mailgun signing key copied from the README ("…") at start, naming its variable', () => {
+    for (const placeholder of ['…', '...', '<key>', 'changeme']) {
+      let error: unknown;
+      try {
+        loadConfig({
+          INBOUND_WEBHOOKS: JSON.stringify([
+            { tenant: 'demo', tokenEnv: 'DEMO_TOKEN', mailgunSigningKeyEnv: 'MG_KEY' },
+          ]),
+          DEMO_TOKEN: '0123456789abcdef0123',
+          MG_KEY: placeholder,
+        });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, placeholder).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).issues.map((i) => i.setting)).toEqual(['MG_KEY']);
+      expect((error as ConfigError).message).toMatch(/placeholder.*paste the real key/);
+    }
+  });
 });

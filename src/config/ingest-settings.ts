@@ -148,10 +148,13 @@ export function resolveIngestSecrets(
     }
     if (w.mailgunSigningKeyEnv !== undefined) {
       const key = read(w.mailgunSigningKeyEnv);
-      if (key === undefined) {
+      if (key === undefined || isPlaceholder(key)) {
         issues.push({
           setting: w.mailgunSigningKeyEnv,
-          problem: `is not set, but INBOUND_WEBHOOKS takes tenant "${w.tenant}"'s Mailgun signing key from it`,
+          problem:
+            key === undefined
+              ? `is not set, but INBOUND_WEBHOOKS takes tenant "${w.tenant}"'s Mailgun signing key from it`
+              : `holds a placeholder ("${key}"), not a key, but INBOUND_WEBHOOKS checks tenant "${w.tenant}"'s Mailgun signatures with it; paste the real key`,
           example: '(Mailgun: Sending → Webhooks → HTTP webhook signing key)',
         });
       } else {
@@ -159,4 +162,9 @@ export function resolveIngestSecrets(
       }
     }
   }
+}
+
+/** A value copied from documentation rather than from the provider: "…", "...", "<key>", "changeme". */
+function isPlaceholder(value: string): boolean {
+  return /^(?:…+|\.{3,}|<.*>|changeme|your[-_ ]?key.*)$/i.test(value);
 }

@@ -5,7 +5,7 @@
  * address with "[address]". Lesson values and mail bodies are not logged at all; a fault's cause
  * is logged only through this function.
  *
- * Does not own: writing logs (src/http/errors.ts, src/ingest/index.ts).
+ * Does not own: writing logs (src/observability/logger.ts runs every line through redactText).
  */
 import { inspect } from 'node:util';
 

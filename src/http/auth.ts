@@ -30,7 +30,7 @@ export function bearerAuth(verifier: TokenVerifier): RequestHandler {
       res.setHeader('WWW-Authenticate', 'Bearer');
       throw new DomainError(
         'UNAUTHENTICATED',
-        'This request needs a token: send "Authorization: Bearer <token>". An operator creates one with `learnables-triage tokens create`.',
+        'This request needs a token: send "Authorization: Bearer <token>". An operator creates one with `npx learnables-triage tokens create`.',
       );
     }
     const principal = await verifier.verify(token);

@@ -116,7 +116,12 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
     const p = principalOf(res);
     const body = requireObject(req.body, '{ "to": 11, "taughtBy": "dana@warehouse.example", "reason": "…" }');
     const problems: string[] = [];
-    const to = intField(body, 'to', problems, 0); // 0 = nothing learned
+    // `to` is a definitionVersion, beside endpoints that take versionIds: a wrong one names both.
+    const to = typeof body.to === 'number' && Number.isInteger(body.to) && body.to >= 0 ? body.to : undefined;
+    if (to === undefined)
+      problems.push(
+        `"to" must be a definitionVersion (the whole number history shows, e.g. 2; 0 is before anything was learned), not a versionId (sha256:…)${typeof body.to === 'string' ? `; got "${body.to}"` : ''}`,
+      );
     const who = whoAndWhy(body, problems);
     throwIfProblems(problems);
     res.json(await authority.rollback(p.tenant, p, { to: to!, ...who }));
@@ -191,6 +196,8 @@ export interface AgentSideRouterDeps {
   readonly rulesInForce: Authority['rulesInForce'];
   /** §13.1 dry runs against the corpus this agent keeps, under the authority's active version. */
   readonly dryRun?: LessonDryRun;
+  /** AUTHORITY_URL, named when a caller posts here what only the authority takes (a lesson, a rollback). */
+  readonly authorityUrl?: string;
   readonly log?: FaultLog;
   /** Largest JSON body accepted, in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
@@ -218,6 +225,15 @@ export function createAgentSideRouter(deps: AgentSideRouterDeps): Router {
     express.json({ limit: deps.maxBodyBytes ?? 1024 * 1024 }),
     dryRunHandler(deps.dryRun),
   );
+  // §12.1: writes go to the authority, never to an agent that resolves definitions from it.
+  router.all(['/lessons', '/rollback', '/revert', '/erase'], (req) => {
+    const where = deps.authorityUrl ?? 'the authority this agent resolves definitions from (AUTHORITY_URL)';
+    throw new DomainError(
+      'NOT_FOUND',
+      `This agent does not keep definitions: its authority is ${where}. Send ${req.method} ${AUTHORITY_API_PATH}${req.path} there` +
+        (deps.authorityUrl === undefined ? '.' : `: ${deps.authorityUrl}${AUTHORITY_API_PATH}${req.path}.`),
+    );
+  });
   router.use(notFoundHandler());
   router.use(errorHandler(deps.log ?? consoleFaultLog));
   return router;

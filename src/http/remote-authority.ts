@@ -48,6 +48,8 @@ export interface RemoteDefinitionSource extends DefinitionSource, Pick<Authority
   readonly tenant: TenantId;
   /** §13.4, §14: the handle behind a stable person id, asked of the authority; null once erased. */
   personHandle(tenant: TenantId, personId: string): Promise<string | null>;
+  /** For /readyz: null when the authority answers GET /head within `timeoutMs` (default 2 s), else why not. */
+  reachable(timeoutMs?: number): Promise<string | null>;
 }
 
 interface Head {
@@ -101,7 +103,7 @@ export async function createRemoteDefinitionSource(
   if (!roles.includes('read') && !roles.includes('admin')) {
     throw new DomainError(
       'FORBIDDEN',
-      'AUTHORITY_TOKEN needs the "read" role to resolve definitions. Create one with `learnables-triage tokens create --roles read`.',
+      'AUTHORITY_TOKEN needs the "read" role to resolve definitions. Create one with `npx learnables-triage tokens create --roles read`.',
     );
   }
   const tenant = whoami.tenant as TenantId;
@@ -216,6 +218,27 @@ export async function createRemoteDefinitionSource(
   return Object.freeze({
     tenant,
     descriptors: () => descriptors,
+    async reachable(timeoutMs = 2000): Promise<string | null> {
+      try {
+        const res = await doFetch(`${base}/head`, {
+          headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        await res.body?.cancel();
+        if (res.ok) return null;
+        return res.status === 401 || res.status === 403
+          ? `the authority at ${options.url} refused AUTHORITY_TOKEN (${res.status}); give the agent a token with the read role`
+          : `the authority at ${options.url} answered GET ${AUTHORITY_API_PATH}/head with ${res.status}`;
+      } catch (e) {
+        const cause =
+          e instanceof Error && e.cause instanceof Error
+            ? e.cause.message
+            : e instanceof Error
+              ? e.message
+              : String(e);
+        return `the authority at ${options.url} could not be reached (${cause})`;
+      }
+    },
     async personHandle(asked: TenantId, personId: string): Promise<string | null> {
       checkTenant(asked);
       return personHandle(personId);

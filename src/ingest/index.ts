@@ -15,7 +15,6 @@ import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from './ima
 import { createIntake, type Intake } from './intake.ts';
 import type { IngestLog, IngestStore, MailSubmitter } from './ports.ts';
 import { createInboundRouter, type InboundEndpoint } from './webhooks/router.ts';
-import { redactFields } from '../domain/log-redaction.ts';
 
 export type { ImapMailboxConfig, ImapPoller, ImapPollerStatus } from './imap/poller.ts';
 export type { Intake, IntakeOutcome } from './intake.ts';
@@ -70,17 +69,4 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
       await Promise.all(pollers.map((p) => p.stop()));
     },
   };
-}
-
-/** A structured log on stderr, one JSON object per line, addresses redacted. */
-export const stderrIngestLog: IngestLog = {
-  info: (fields, message) => writeLine('info', fields, message),
-  warn: (fields, message) => writeLine('warn', fields, message),
-  error: (fields, message) => writeLine('error', fields, message),
-};
-
-function writeLine(level: string, fields: Record<string, unknown>, message: string): void {
-  // §14: no address in clear (a sender, a mailbox user, a Message-ID in a dedupe key).
-  const line = redactFields({ level, time: new Date().toISOString(), msg: message, ...fields });
-  process.stderr.write(`${JSON.stringify(line)}\n`);
 }

@@ -47,7 +47,9 @@ describe('learnables-triage read and dry-run', () => {
     const r = await cli('read', join(MAIL, 'origin-01-prealert-pa-2026-0901.eml'));
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^Whose: Still cannot tell whose this is: nothing matched\./m);
-    expect(r.out).toMatch(/^Question: I can't tell whose shipment this is\./m);
+    expect(r.out).toMatch(
+      /^Question: Nothing matched, so I can't tell whose shipment this is: who should it go to\?$/m,
+    );
     expect(r.out).toMatch(
       /Proposed lesson, from the address this message came from: \{.*billing@origin\\\\.example/,
     );

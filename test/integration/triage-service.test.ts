@@ -86,9 +86,7 @@ describe('triage', () => {
     const m = mail({ from: { address: 'billing@origin.example', name: 'Billing' }, subject: 'Shipment' });
     const out = await service.triage(core.tenant, m);
     const q = out.questions.find((x) => x.collection === 'customers')!;
-    expect(q.text).toBe(
-      "I can't tell whose shipment this is. Who should it go to? Still cannot tell whose this is: nothing matched.",
-    );
+    expect(q.text).toBe("Nothing matched, so I can't tell whose shipment this is: who should it go to?");
     expect(q.teach.entries).toEqual(['gulftrade', 'northgate']);
     expect(q.teach.suggestionLabel).toBe('the address this message came from');
     expect(q.teach.lessonFields).toEqual(

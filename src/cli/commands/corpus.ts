@@ -12,7 +12,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const corpusCommand: Command = {
   name: 'corpus',
   summary: 'count the messages kept for dry runs, or purge old ones',
-  usage: `learnables-triage corpus (count | purge --older-than-days N)
+  usage: `npx learnables-triage corpus (count | purge --older-than-days N)
   count                   how many messages the tenant has read and kept
   purge                   delete messages first seen more than N days ago
   --older-than-days N     the age limit for purge, in days
@@ -21,7 +21,7 @@ ${COMMON_USAGE}`,
     const { values, positionals } = parseOptions(args, { 'older-than-days': { type: 'string' } });
     const action = positionals[0];
     if (action !== 'count' && action !== 'purge')
-      throw new UsageError('say count or purge, e.g. learnables-triage corpus count');
+      throw new UsageError('say count or purge, e.g. npx learnables-triage corpus count');
     const days = action === 'purge' ? requireInt(values['older-than-days'], '--older-than-days') : 0;
     const k = await openKnowledge(values, io);
     try {

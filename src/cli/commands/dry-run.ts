@@ -11,7 +11,7 @@ import { openTriage } from '../open-triage.ts';
 export const dryRunCommand: Command = {
   name: 'dry-run',
   summary: 'evaluate a lesson against the messages read so far, without teaching it',
-  usage: `learnables-triage dry-run --collection C --entry E (--value JSON | --set key=value ...)
+  usage: `npx learnables-triage dry-run --collection C --entry E (--value JSON | --set key=value ...)
   --collection C   a declared collection (customers, kinds, mappings)
   --entry E        the entry the lesson would teach (e.g. northgate)
   --value JSON     the lesson value as a JSON object

@@ -5,7 +5,7 @@ import { COMMON_USAGE, openKnowledge, parseOptions, shortId, WRITER } from '../k
 export const eraseCommand: Command = {
   name: 'erase',
   summary: 'erase a personal identifier everywhere (tombstones the versions holding it)',
-  usage: `learnables-triage erase --identifier X --by PERSON --as OPERATOR [--reason TEXT]
+  usage: `npx learnables-triage erase --identifier X --by PERSON --as OPERATOR [--reason TEXT]
   --identifier X   the personal identifier, e.g. dana@origin.example
 ${WRITER.usage}
 ${COMMON_USAGE}`,

@@ -13,7 +13,7 @@ function writerWords(w: Writer): string {
 export const historyCommand: Command = {
   name: 'history',
   summary: 'list the activation history (who taught what, when and why)',
-  usage: `learnables-triage history [--limit N] [--before N]
+  usage: `npx learnables-triage history [--limit N] [--before N]
   --limit N        show at most N activations (default 50)
   --before N       only activations before definitionVersion N
 ${COMMON_USAGE}`,

@@ -8,7 +8,7 @@ import { COMMON_USAGE, openKnowledge, parseOptions, shortId, WRITER } from '../k
 export const importCommand: Command = {
   name: 'import',
   summary: 'import a directory from a JSON file (e.g. fixtures/directory/demo.json)',
-  usage: `learnables-triage import FILE --by PERSON --as OPERATOR [--reason TEXT]
+  usage: `npx learnables-triage import FILE --by PERSON --as OPERATOR [--reason TEXT]
   FILE             {"collections": {"customers": {"northgate": [<lesson value>, …]}, …}}
 ${WRITER.usage}
 ${COMMON_USAGE}`,

@@ -15,14 +15,14 @@ import { loadConfig, mailLimitsOf } from '../../config/config.ts';
 export const readCommand: Command = {
   name: 'read',
   summary: 'read one .eml: whose it is, what kind, its manifest, or what lesson would settle it',
-  usage: `learnables-triage read FILE.eml [--tenant T]
+  usage: `npx learnables-triage read FILE.eml [--tenant T]
   FILE.eml         a raw RFC 822 message
 ${COMMON_USAGE}`,
   async run(args, io) {
     const { values, positionals } = parseOptions(args, {});
     const file = positionals[0];
     if (file === undefined || positionals.length > 1)
-      throw new UsageError('name one .eml file to read, e.g. learnables-triage read pre-alert.eml');
+      throw new UsageError('name one .eml file to read, e.g. npx learnables-triage read pre-alert.eml');
     let raw: Buffer;
     try {
       raw = await readFile(file);
@@ -61,10 +61,10 @@ ${COMMON_USAGE}`,
           const value = JSON.stringify(q.teach.suggested);
           io.out(`  Proposed lesson, from ${q.teach.suggestionLabel ?? 'the message'}: ${value}`);
           io.out(
-            `  Try it:   learnables-triage dry-run --tenant ${k.tenant} --collection ${q.collection} --entry ENTRY --value '${value}'`,
+            `  Try it:   npx learnables-triage dry-run --tenant ${k.tenant} --collection ${q.collection} --entry ENTRY --value '${value}'`,
           );
           io.out(
-            `  Teach it: learnables-triage teach --tenant ${k.tenant} --collection ${q.collection} --entry ENTRY --value '${value}' --by YOU`,
+            `  Teach it: npx learnables-triage teach --tenant ${k.tenant} --collection ${q.collection} --entry ENTRY --value '${value}' --by YOU`,
           );
         } else if (q.noSuggestion !== undefined) {
           io.out(`  ${q.noSuggestion}`);

@@ -5,7 +5,7 @@ import { COMMON_USAGE, openKnowledge, parseOptions, requireInt, shortId, WRITER 
 export const revertCommand: Command = {
   name: 'revert',
   summary: 'take back one lesson, keeping everything taught after it',
-  usage: `learnables-triage revert --activation N --by PERSON --as OPERATOR [--reason TEXT]
+  usage: `npx learnables-triage revert --activation N --by PERSON --as OPERATOR [--reason TEXT]
   --activation N   the lesson's definitionVersion, as shown by history
 ${WRITER.usage}
 ${COMMON_USAGE}`,

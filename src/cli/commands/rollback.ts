@@ -5,7 +5,7 @@ import { COMMON_USAGE, openKnowledge, parseOptions, requireInt, shortId, WRITER 
 export const rollbackCommand: Command = {
   name: 'rollback',
   summary: 'make an earlier definitionVersion active again (recorded as a new activation)',
-  usage: `learnables-triage rollback --to N --by PERSON --as OPERATOR [--reason TEXT]
+  usage: `npx learnables-triage rollback --to N --by PERSON --as OPERATOR [--reason TEXT]
   --to N           the definitionVersion whose content becomes active (0 = nothing learned)
 ${WRITER.usage}
 ${COMMON_USAGE}`,

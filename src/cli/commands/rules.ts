@@ -12,7 +12,7 @@ import { COMMON_USAGE, openKnowledge, parseOptions } from '../knowledge.ts';
 export const rulesCommand: Command = {
   name: 'rules',
   summary: 'show the rules in force for a task or a version, and who put them there',
-  usage: `learnables-triage rules --task TASK_ID | --version VERSION_ID
+  usage: `npx learnables-triage rules --task TASK_ID | --version VERSION_ID
   --task ID        a task's id: the rules of the version it was pinned to
   --version ID     a versionId (sha256:…)
 ${COMMON_USAGE}`,

@@ -6,7 +6,7 @@ import { taughtByWords } from './rules.ts';
 export const showCommand: Command = {
   name: 'show',
   summary: 'show the active definition, or one version, rule by rule',
-  usage: `learnables-triage show [--version sha256:…]
+  usage: `npx learnables-triage show [--version sha256:…]
   --version ID     a versionId from the history (default: the active version)
 ${COMMON_USAGE}`,
   async run(args, io) {

@@ -6,7 +6,7 @@ import { COMMON_USAGE, openKnowledge, parseOptions, shortId, WRITER } from '../k
 export const teachCommand: Command = {
   name: 'teach',
   summary: 'teach one lesson to a collection entry',
-  usage: `learnables-triage teach --collection C --entry E (--value JSON | --set key=value ...) --by PERSON --as OPERATOR [--reason TEXT]
+  usage: `npx learnables-triage teach --collection C --entry E (--value JSON | --set key=value ...) --by PERSON --as OPERATOR [--reason TEXT]
   --collection C   a declared collection (customers, kinds, mappings)
   --entry E        the entry to teach (e.g. northgate)
   --value JSON     the lesson value as a JSON object

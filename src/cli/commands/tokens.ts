@@ -11,9 +11,9 @@ import { COMMON_USAGE, openKnowledge, parseOptions } from '../knowledge.ts';
 export const tokensCommand: Command = {
   name: 'tokens',
   summary: 'create, list or revoke the bearer tokens of a tenant',
-  usage: `learnables-triage tokens create --principal WHO --kind person|application [--roles read,teach,admin]
-       learnables-triage tokens list
-       learnables-triage tokens revoke --id tok_…
+  usage: `npx learnables-triage tokens create --principal WHO --kind person|application [--roles read,teach,admin]
+       npx learnables-triage tokens list
+       npx learnables-triage tokens revoke --id tok_…
   --principal WHO  who holds the token: a person (dana@warehouse.example) or an application (app:preshipment)
   --kind KIND      ${PRINCIPAL_KINDS.join(' | ')}
   --roles LIST     comma-separated, from ${ROLES.join(', ')} (default: read); admin includes the others
@@ -100,7 +100,7 @@ ${COMMON_USAGE}`,
         return 0;
       }
       io.err(
-        `Tenant ${k.tenant} has no active token "${id}". \`learnables-triage tokens list --tenant ${k.tenant}\` shows its tokens.`,
+        `Tenant ${k.tenant} has no active token "${id}". \`npx learnables-triage tokens list --tenant ${k.tenant}\` shows its tokens.`,
       );
       return 1;
     } finally {

@@ -75,7 +75,10 @@ export const MAX_EVIDENCE_TEXT = 200;
 
 /** The words one collection's readings are phrased in. */
 export interface ReadingWords {
-  /** The question asked when unsettled: "I can't tell whose shipment this is. Who should it go to?" */
+  /**
+   * The question asked when unsettled, after what was seen: "Nothing matched, so" + "I can't tell whose
+   * shipment this is: who should it go to?"
+   */
   readonly question: string;
   /** "Still cannot tell whose this is" */
   readonly cannotTell: string;
@@ -269,8 +272,12 @@ export function markedReader(config: {
     read(input) {
       return asReading(shownAs, readMarkedCollection({ ...input, learnable: config.learnable, words }));
     },
+    // One sentence: what was seen, then the question (issue 18: it must not say "cannot tell" twice).
     question(reading) {
-      return `${words.question} ${ensureStop(reportOf(reading).reads)}`;
+      const reads = reportOf(reading).reads;
+      const lead = `${words.cannotTell}: `;
+      const seen = reads.startsWith(lead) ? capitalise(reads.slice(lead.length)) : reads;
+      return `${seen.replace(/[.!?]+$/, '')}, so ${words.question}`;
     },
     suggest(reading, context) {
       return config.suggest(reportOf(reading), config.learnable, context);

@@ -12,7 +12,7 @@ import { customerEvidence } from './evidence.ts';
 import { customerSuggestionValue } from './suggest-value.ts';
 
 export const CUSTOMER_WORDS: ReadingWords = {
-  question: "I can't tell whose shipment this is. Who should it go to?",
+  question: "I can't tell whose shipment this is: who should it go to?",
   cannotTell: 'Still cannot tell whose this is',
   settled: (label: string, hits: readonly MarkHit[]) => `Reads as ${label}, on ${listAnd(shownTexts(hits))}`,
   name: (label: string) => label,

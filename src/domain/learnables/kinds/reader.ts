@@ -36,7 +36,7 @@ function onWhat(hits: readonly MarkHit[]): string {
 }
 
 export const KIND_WORDS: ReadingWords = {
-  question: "I can't tell what kind of message this is. What is it?",
+  question: "I can't tell what kind of message this is: what is it?",
   cannotTell: 'Still cannot tell what kind of message this is',
   settled: (label: string, hits: readonly MarkHit[]) => `Reads as ${kindName(label)}, on ${onWhat(hits)}`,
   name: kindName,

@@ -1,0 +1,126 @@
+/**
+ * docs/settings.md, generated from the one config schema (config.ts SETTINGS): every environment
+ * variable with its default, its range (from the zod schema, as JSON Schema) and an example, beside
+ * one sentence each from SETTING_DOCS. `npm run docs:settings` writes the file; settings-doc.test.ts
+ * fails when the file and the schema differ, or when a setting has no sentence here.
+ *
+ * Owns: the sentences. Does not own: names, defaults or validation (config.ts does).
+ */
+import { z } from 'zod';
+import { SETTINGS } from './config.ts';
+
+/** One sentence per environment variable: what it does, for whoever deploys the server. */
+export const SETTING_DOCS: Readonly<Record<string, string>> = {
+  HOST: 'The interface to listen on. `0.0.0.0` (the Docker image) listens on every interface: then set `PUBLIC_URL`, or the server warns at start that its card advertises `http://127.0.0.1:PORT`.',
+  PORT: 'The port to listen on; `0` takes any free one (tests do).',
+  PUBLIC_URL:
+    'The base URL clients reach this server at: the agent card advertises its interfaces under it. Unset: `http://HOST:PORT` (`127.0.0.1` when HOST is every interface, with a warning at start).',
+  DATA_DIR: 'Where the SQLite database and the first-start `demo-token` live.',
+  IDENTIFICATION_MARGIN:
+    'The lead the best candidate needs over the next, as a share of all points, before a reading is settled without asking.',
+  CORPUS_RETENTION_DAYS:
+    'Days a read message stays in the corpus for dry runs and suggestions (§13.1). Unset keeps them.',
+  RAW_MAIL_RETENTION_DAYS:
+    "Days a task's raw mail is kept before its bytes and text are incinerated (§14); `0` drops it once read.",
+  AUTHORITY_URL:
+    'Resolve definitions from the authority at this URL (§12.1) instead of the embedded one. Lessons are then posted there.',
+  AUTHORITY_TOKEN:
+    'A token of that authority with the `read` role; it decides which tenant this agent serves. Required with AUTHORITY_URL.',
+  ROLE: '`all`: agent and embedded authority. `authority`: only `/authority/v1` (the agent runs elsewhere).',
+  LOG_LEVEL:
+    'The lowest level written to the JSON log on stderr (one line per request and per triaged message).',
+  METRICS_TOKEN:
+    'Opens `GET /metrics` on the main port to `Authorization: Bearer <METRICS_TOKEN>`. A tenant token never opens it: the metrics span tenants.',
+  METRICS_PORT:
+    'Serves `GET /metrics`, without a token, on a listener of its own bound to HOST (for a network only the scraper reaches). With neither this nor METRICS_TOKEN, metrics are off.',
+  METRICS_MAX_TENANTS:
+    'How many distinct tenants the metrics label by name; later ones are counted under `tenant="_other"`, so the series stay bounded.',
+  MAX_MESSAGE_BYTES:
+    'The largest message read, in bytes, on every path (A2A, IMAP, webhooks, CLI); it also sizes the A2A body limit.',
+  MAX_ATTACHMENT_BYTES: 'The largest single attachment read, in bytes.',
+  MAX_HEADER_BYTES: 'The largest header block of a message, in bytes.',
+  MAX_ATTACHMENTS: 'The most attachments read from one message.',
+  MAX_TEXT_CHARS: 'The most characters of text read from one message.',
+  PARSE_TIMEOUT_MS: 'How long parsing one message may take, in ms.',
+  MAX_NESTING_DEPTH: 'How deep forwarded messages (message/rfc822 inside message/rfc822) are opened.',
+  MAILBOXES:
+    'IMAP mailboxes to watch: a JSON array of `{name, tenant, host, user, passwordEnv, …}` (README, *Point the agent at a mailbox*). Each password comes from the variable its `passwordEnv` names.',
+  INBOUND_WEBHOOKS:
+    'Inbound-mail webhook endpoints: a JSON array of `{tenant, tokenEnv, mailgunSigningKeyEnv?, providers?}`. Each token (16+ characters) comes from the variable its `tokenEnv` names; a Mailgun signing key that is a placeholder (`…`) is refused at start.',
+};
+
+type Setting = { readonly env: string; readonly schema: z.ZodType; readonly example: string };
+
+function range(schema: z.ZodType): string {
+  const parsed = schema.safeParse(undefined);
+  if (parsed.success && Array.isArray(parsed.data)) return 'a JSON array';
+  let j: Record<string, unknown>;
+  try {
+    j = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  } catch {
+    return '';
+  }
+  if (Array.isArray(j.enum)) return `one of ${j.enum.map((v) => `\`${String(v)}\``).join(', ')}`;
+  const parts: string[] = [];
+  const safe = (n: unknown) => (n === Number.MAX_SAFE_INTEGER ? undefined : n);
+  const lo = j.minimum ?? (j.exclusiveMinimum === undefined ? undefined : `> ${Number(j.exclusiveMinimum)}`);
+  const hi =
+    safe(j.maximum) ?? (j.exclusiveMaximum === undefined ? undefined : `< ${Number(j.exclusiveMaximum)}`);
+  const kind =
+    j.type === 'integer'
+      ? 'whole number'
+      : j.type === 'number'
+        ? 'number'
+        : j.format === 'uri'
+          ? 'http(s) URL'
+          : 'text';
+  parts.push(kind);
+  if (typeof lo === 'number') parts.push(`from ${lo}`);
+  else if (typeof lo === 'string') parts.push(lo);
+  if (typeof hi === 'number') parts.push(`to ${hi}`);
+  else if (typeof hi === 'string') parts.push(hi);
+  if (typeof j.minLength === 'number' && j.minLength > 1) parts.push(`at least ${j.minLength} characters`);
+  return parts.join(', ');
+}
+
+function defaultOf(schema: z.ZodType): string {
+  const parsed = schema.safeParse(undefined);
+  if (!parsed.success) return 'required';
+  if (parsed.data === undefined) return '(unset)';
+  return `\`${typeof parsed.data === 'string' ? parsed.data : JSON.stringify(parsed.data)}\``;
+}
+
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
+/** The whole of docs/settings.md. */
+export function renderSettingsDoc(): string {
+  const rows = (Object.values(SETTINGS) as readonly Setting[]).map(
+    (s) =>
+      `| \`${s.env}\` | ${defaultOf(s.schema)} | ${cell(range(s.schema))} | \`${cell(s.example)}\` | ${cell(SETTING_DOCS[s.env] ?? '**(no description: add one to src/config/settings-doc.ts)**')} |`,
+  );
+  return [
+    '# Settings',
+    '',
+    '<!-- Generated by `npm run docs:settings` from src/config/config.ts and src/config/settings-doc.ts; a test keeps it equal. Do not edit by hand. -->',
+    '',
+    'Every setting is an environment variable, read once at start by the one config schema',
+    '(`src/config/config.ts`). Empty counts as unset. A bad value stops the start with every bad setting',
+    'listed at once, each with an example of a good one; a secret is never printed.',
+    '',
+    '| Variable | Default | Range | Example | What it does |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+    'Secrets named by `MAILBOXES` (`passwordEnv`) and `INBOUND_WEBHOOKS` (`tokenEnv`,',
+    '`mailgunSigningKeyEnv`) are variables of your choosing; they never appear in the JSON itself.',
+    '',
+    '## Metrics and readiness',
+    '',
+    '`GET /metrics` (Prometheus text) opens with `METRICS_TOKEN` or on `METRICS_PORT`. Labels are',
+    'bounded: `tenant` (at most `METRICS_MAX_TENANTS` names, then `_other`), `path` (`a2a`, `imap`,',
+    '`webhook:<provider>`), `collection` (the registered learnables), `mailbox` (configured names),',
+    '`route` (a fixed set of route groups). `GET /readyz` answers 200 or 503 with each part by name:',
+    '`database`, `matcher:<tenant>`, `mailbox:<name>`, `authority` (with AUTHORITY_URL).',
+    '',
+  ].join('\n');
+}

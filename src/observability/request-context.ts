@@ -1,0 +1,27 @@
+/**
+ * What a log line or a metric needs to know about the call it happens in, without threading it
+ * through every port: the request id (set by the HTTP request log) and the path a message arrived
+ * by (A2A, IMAP, a webhook; set by the mail pipelines' submitter). AsyncLocalStorage carries it
+ * through the SDK's request handler into the triage boundary (observed-triage.ts).
+ *
+ * Does not own: any domain state (the domain never reads it).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+export interface CallContext {
+  /** The HTTP request's id (X-Request-Id), when the call came over HTTP. */
+  readonly requestId?: string;
+  /** How the message arrived: `a2a` (default), `imap`, `webhook:postmark`, … */
+  readonly path?: string;
+}
+
+const storage = new AsyncLocalStorage<CallContext>();
+
+/** Runs `fn` with `context` added to the current one. */
+export function withCallContext<T>(context: CallContext, fn: () => T): T {
+  return storage.run({ ...storage.getStore(), ...context }, fn);
+}
+
+export function currentCallContext(): CallContext {
+  return storage.getStore() ?? {};
+}
