@@ -1,7 +1,7 @@
 /**
  * §14 erase over the SQLite file beyond the definitions (which their own store tombstones): the
- * corpus of seen messages, the SDK's task history, status messages and artifacts, and the ingest
- * ledger, each with its count; then `bytesGone`, which makes the bytes really leave the file.
+ * kept regex analyses, the corpus of seen messages, the SDK's task history, status messages and
+ * artifacts, and the ingest ledger, each with its count; then `bytesGone`, which makes the bytes really leave the file.
  *
  * Why `bytesGone` is needed: a rewritten row's old bytes stay in the page's free space, in freed
  * pages and in the write-ahead log. `openDatabase` turns on `secure_delete` (freed space is
@@ -15,6 +15,7 @@ import type { Eraser } from '../domain/authority/eraser.ts';
 import type { SqliteCorpusStore } from './sqlite-corpus-store.ts';
 import type { SqliteIngestStore } from './sqlite-ingest-store.ts';
 import { eraseFromTasks } from './sqlite-task-mail.ts';
+import { eraseMarkAnalyses } from './sqlite-mark-analyses.ts';
 
 export interface SqliteErasersDeps {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
@@ -28,6 +29,11 @@ export interface SqliteErasersDeps {
 /** The stores in the SQLite file, in the order an erase visits them. */
 export function sqliteErasers(deps: SqliteErasersDeps): Eraser[] {
   return [
+    {
+      erase: async (tenant) => [
+        { store: 'kept regex analyses', changed: await eraseMarkAnalyses(deps.db, tenant) },
+      ],
+    },
     {
       erase: async (tenant, identifier) => [
         { store: 'corpus messages', changed: await deps.corpus.erase(tenant, identifier) },

@@ -242,6 +242,20 @@ describe('erase reaches every copy (§14)', () => {
     });
     const stores = erased.stores as { store: string; changed: number }[];
     const changed = new Map(stores.map((s) => [s.store, s.changed]));
+    // Issue 12 gap 2: every store it changed is in the report, kept analyses included.
+    expect(stores.map((s) => s.store)).toEqual([
+      'definition versions tombstoned',
+      'person handles',
+      'kept regex analyses',
+      'corpus messages',
+      'tasks (history, status messages, artifacts)',
+      'task message parts whose bytes were dropped',
+      'ingest claims',
+      'remembered regex analyses',
+      'compiled matchers',
+      'write-ahead log frames folded in and truncated',
+    ]);
+    expect(changed.get('kept regex analyses')).toBeGreaterThan(0);
     expect(changed.get('corpus messages')).toBeGreaterThanOrEqual(8);
     expect(changed.get('tasks (history, status messages, artifacts)')).toBeGreaterThanOrEqual(9);
     expect(changed.get('task message parts whose bytes were dropped')).toBeGreaterThanOrEqual(7);
