@@ -40,6 +40,7 @@ export function composeMailIngest(options: {
   readonly log?: IngestLog;
 }): MailIngest {
   const { config } = options;
+  const store = new SqliteIngestStore(options.db);
   return createMailIngest({
     submitter: {
       submit(tenant, raw, source, contextId) {
@@ -48,7 +49,8 @@ export function composeMailIngest(options: {
         return submit(mailboxPrincipal(tenant, source), raw, source, contextId);
       },
     },
-    store: new SqliteIngestStore(options.db),
+    store,
+    spentTokens: store, // issue 12.5: a Mailgun replay after a restart is refused too
     limits: mailLimitsOf(config),
     log: options.log ?? stderrIngestLog,
     mailboxes: config.mailboxes.map((m) => ({
