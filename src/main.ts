@@ -14,6 +14,7 @@ import type { MailReader } from './a2a/ports.ts';
 import { loadConfig, mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits } from './domain/mail/limits.ts';
 import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
+import type { Eraser } from './domain/authority/eraser.ts';
 import { createAuthority } from './domain/authority/create-authority.ts';
 import { ensureDemoTenant } from './domain/authority/ensure-demo-tenant.ts';
 import { displayProvenance } from './domain/authority/attribution.ts';
@@ -28,6 +29,7 @@ import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
+import { createForwardedErase, remoteCacheEraser, type ForwardedErase } from './http/remote-erase.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
 import { composeMailIngest } from './compose-mail.ts';
@@ -81,6 +83,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     let authority: Authority | null = null;
     let source: DefinitionSource;
     let remoteRulesInForce: Authority['rulesInForce'] | undefined;
+    let remoteErase: ForwardedErase | undefined;
     // Readings name who taught each matched mark (§13.4): the handle behind the stable person id (§14).
     let resolvePerson: ((t: TenantId, id: string) => Promise<string | null>) | undefined;
     let tenant = DEMO_TENANT;
@@ -94,6 +97,14 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       maxVersions: MATCHER_CACHE_VERSIONS,
       runtime: matchingRuntime,
     });
+    // §14: what an erase must reach in this process: every store in its file, its memory, and last
+    // the bytes themselves (the WAL folded in and truncated).
+    const processErasers = (memory: readonly Eraser[] = []): Eraser[] => [
+      ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
+      cacheEraser(matchingRuntime, matcherCache),
+      ...memory,
+      bytesGone(db),
+    ];
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
       const remote = await createRemoteDefinitionSource({
@@ -104,6 +115,12 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       remoteRulesInForce = (t, versionId) => remote.rulesInForce(t, versionId);
       resolvePerson = (t, id) => remote.personHandle(t, id);
       tenant = remote.tenant;
+      // §14: an erase posted to this agent goes to the authority, then reaches this agent's own
+      // stores and caches too (the corpus, its tasks, its ingest ledger, its memory), bytes included.
+      remoteErase = createForwardedErase({
+        remote,
+        erasers: processErasers([remoteCacheEraser(remote)]),
+      });
     } else {
       const definitionStore = createSqliteDefinitionStore(db);
       analyses = createSqliteMarkAnalyses(db);
@@ -117,11 +134,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         // §9: an application's or service's own name is never a taughtBy.
         isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
         // §14: an erase reaches every store and cache of this process, then the bytes leave the file.
-        erasers: [
-          ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
-          cacheEraser(matchingRuntime, matcherCache),
-          bytesGone(db),
-        ],
+        erasers: processErasers(),
       });
       source = authority;
       const directory = JSON.parse(readFileSync(DEMO_DIRECTORY_FILE, 'utf8')) as DirectoryImport;
@@ -163,6 +176,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       entryLabels: learnables,
       agent,
       ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
+      ...(remoteErase === undefined ? {} : { remoteErase }),
       ...(agent === null ? {} : { inbound: mail.router }),
     });
     a2a = server.a2a;

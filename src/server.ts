@@ -27,6 +27,7 @@ import {
   AUTHORITY_API_PATH,
   createAuthorityRouter,
   createAgentSideRouter,
+  type AgentSideRouterDeps,
   type LessonDryRun,
   type TaskPinReader,
 } from './http/authority-api.ts';
@@ -65,6 +66,8 @@ export interface ServerDeps {
    * and POST /authority/v1/lessons:dry-run (with `dryRun`), since it holds the corpus.
    */
   readonly remoteRulesInForce?: Authority['rulesInForce'];
+  /** With a remote authority: POST /authority/v1/erase forwarded, then this agent's copies erased (§14). */
+  readonly remoteErase?: AgentSideRouterDeps['erase'];
   readonly log?: FaultLog;
   /** With the embedded authority: the learnables that label entries for GET /authority/v1/entries. */
   readonly entryLabels?: EntriesApiDeps['learnables'];
@@ -162,6 +165,7 @@ export function createServer(deps: ServerDeps): AppServer {
         taskPins: deps.taskPins,
         rulesInForce: deps.remoteRulesInForce,
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
+        ...(deps.remoteErase === undefined ? {} : { erase: deps.remoteErase }),
         log,
       }),
     );
