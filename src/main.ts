@@ -37,6 +37,7 @@ import { createServer, type AppServer } from './server.ts';
 import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
+import { createEraseWatch, type EraseWatch } from './store/erase-generation.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
 import { createRawMailRetention } from './store/raw-mail-retention.ts';
 import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
@@ -68,6 +69,11 @@ export interface ComposeOptions {
    * registry: a new learnable is a deployment, not a release (§9). Default: none.
    */
   readonly learnables?: readonly Learnable[];
+  /**
+   * Told each time this process forgets what it holds in memory because another process (the CLI)
+   * erased on its database (§14, store/erase-generation.ts). Default: nothing.
+   */
+  readonly onMemoryForgotten?: () => void;
 }
 
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
@@ -99,10 +105,18 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     });
     // §14: what an erase must reach in this process: every store in its file, its memory, and last
     // the bytes themselves (the WAL folded in and truncated).
+    // An erase made by another process on this database (the CLI) is noticed on the next read,
+    // and this process then forgets what it holds in memory, as a restart would (§14).
+    let forgetMemory = (): void => matchingRuntime.forgetEverything();
+    const eraseWatch = await createEraseWatch(db, () => {
+      forgetMemory();
+      options.onMemoryForgotten?.();
+    });
     const processErasers = (memory: readonly Eraser[] = []): Eraser[] => [
       ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
       cacheEraser(matchingRuntime, matcherCache),
       ...memory,
+      eraseWatch.eraser,
       bytesGone(db),
     ];
     if (config.authorityUrl !== undefined) {
@@ -117,6 +131,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       tenant = remote.tenant;
       // §14: an erase posted to this agent goes to the authority, then reaches this agent's own
       // stores and caches too (the corpus, its tasks, its ingest ledger, its memory), bytes included.
+      forgetMemory = () => {
+        matchingRuntime.forgetEverything();
+        remote.forget();
+      };
       remoteErase = createForwardedErase({
         remote,
         erasers: processErasers([remoteCacheEraser(remote)]),
@@ -126,7 +144,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       analyses = createSqliteMarkAnalyses(db);
       // A lesson an application wrote for a person reads "dana@…, via app:…" (§13.4).
       resolvePerson = (t, id) => displayProvenance(id, (person) => definitionStore.personHandle(t, person));
-      authority = createAuthority({
+      const embedded = createAuthority({
         store: definitionStore,
         learnables,
         settings,
@@ -136,7 +154,12 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         // §14: an erase reaches every store and cache of this process, then the bytes leave the file.
         erasers: processErasers(),
       });
-      source = authority;
+      authority = embedded;
+      source = embedded;
+      forgetMemory = () => {
+        matchingRuntime.forgetEverything();
+        embedded.forgetMemory();
+      };
       const directory = JSON.parse(readFileSync(DEMO_DIRECTORY_FILE, 'utf8')) as DirectoryImport;
       await ensureDemoTenant(authority, directory);
     }
@@ -144,7 +167,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     // The agent's own callers need a token too when the authority is elsewhere: for the tenant it serves.
     const demoToken = await firstStartToken(tokens, tenant, dataDir, announce);
     const triage = createTriageService({
-      definitions: source,
+      definitions: watchedForErasures(source, eraseWatch),
       corpus,
       learnables,
       settings: {
@@ -203,6 +226,24 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     await db.destroy();
     throw e;
   }
+}
+
+/**
+ * The definitions triage reads, each read first asking whether another process erased since (§14):
+ * every task, show-back and dry run resolves its version through here before it uses the memory.
+ */
+function watchedForErasures(source: DefinitionSource, watch: EraseWatch): DefinitionSource {
+  return {
+    descriptors: () => source.descriptors(),
+    async active(tenant, options) {
+      await watch.check();
+      return source.active(tenant, options);
+    },
+    async load(tenant, versionId) {
+      await watch.check();
+      return source.load(tenant, versionId);
+    },
+  };
 }
 
 /** The A2A adapter's MailReader over the ingest parsers (mailparser; data-part fields), with the configured limits. */

@@ -12,7 +12,7 @@
  * them to the learnable and stores them as opaque JSON. Does no I/O of its own (the store does).
  */
 import { absorb } from './absorb.ts';
-import type { Authority } from './authority.ts';
+import type { EmbeddedAuthority } from './authority.ts';
 import { createAuthorityContext, type AuthorityOptions } from './authority-context.ts';
 import { erase } from './erase.ts';
 import { importDirectory } from './import-directory.ts';
@@ -23,7 +23,7 @@ export type { AuthorityOptions } from './authority-context.ts';
 export { MAX_COMMIT_ATTEMPTS } from './writes.ts';
 export { MIN_ERASE_IDENTIFIER_CHARS } from './erase.ts';
 
-export function createAuthority(options: AuthorityOptions): Authority {
+export function createAuthority(options: AuthorityOptions): EmbeddedAuthority {
   const ctx = createAuthorityContext(options);
   return {
     ...authorityReads(ctx),
@@ -32,5 +32,6 @@ export function createAuthority(options: AuthorityOptions): Authority {
     revert: (tenant, principal, input) => revert(ctx, tenant, principal, input),
     erase: (tenant, principal, input) => erase(ctx, tenant, principal, input),
     import: (tenant, principal, input) => importDirectory(ctx, tenant, principal, input),
+    forgetMemory: () => ctx.versions.forgetAll(),
   };
 }

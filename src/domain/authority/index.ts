@@ -2,7 +2,7 @@
  * The public surface of src/domain/authority: absorbing lessons, rollback, revert, erase and import under tenant scope; principals and roles. Code outside this folder imports
  * these names from here, never a file past it.
  */
-export type { Authority, DirectoryImport, EraseResult, RuleInForce } from './authority.ts';
+export type { Authority, DirectoryImport, EmbeddedAuthority, EraseResult, RuleInForce } from './authority.ts';
 export { createAuthority } from './create-authority.ts';
 export { ensureDemoTenant } from './ensure-demo-tenant.ts';
 export type { Lesson, LessonResult } from './lesson.ts';

@@ -43,6 +43,8 @@ export interface Versions {
   remember(tenant: TenantId, d: Definition): void;
   /** §14: drop tombstoned versions and deleted objects from memory. */
   forget(tenant: TenantId, versionIds: readonly VersionId[], objectHashes: readonly string[]): void;
+  /** §14: forgets every definition and object held in memory (an erase made by another process). */
+  forgetAll(): number;
 }
 
 export function createVersions(deps: {
@@ -130,6 +132,13 @@ export function createVersions(deps: {
       const head = await store.head(tenant);
       const base = head === null ? emptyDefinition() : await load(tenant, head.versionId, false);
       return { head, base, n: head?.definitionVersion ?? 0 };
+    },
+    forgetAll() {
+      const held = definitions.size + cache.size;
+      definitions.clear();
+      validated.clear();
+      cache.clear();
+      return held;
     },
     forget(tenant, versionIds, objectHashes) {
       for (const h of objectHashes) cache.delete(h);

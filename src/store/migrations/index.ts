@@ -12,6 +12,7 @@ import * as m005 from './005-mark-analyses.ts';
 import * as m006 from './006-writer.ts';
 import * as m007 from './007-raw-mail-retention.ts';
 import * as m008 from './008-webhook-tokens.ts';
+import * as m009 from './009-erase-generations.ts';
 
 export interface Migration {
   readonly name: string;
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '006-writer', up: m006.up },
   { name: '007-raw-mail-retention', up: m007.up },
   { name: '008-webhook-tokens', up: m008.up },
+  { name: '009-erase-generations', up: m009.up },
 ];
 
 /** Apply every pending migration, in order; returns the names applied. */
