@@ -10,6 +10,7 @@
  *
  * Deliberately not here: the in-memory caches (the composition root registers their erasers).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Eraser } from '../domain/authority/eraser.ts';
 import type { SqliteCorpusStore } from './sqlite-corpus-store.ts';
@@ -66,14 +67,28 @@ export function sqliteErasers(deps: SqliteErasersDeps): Eraser[] {
 export function bytesGone(db: Kysely<any>): Eraser {
   return {
     async erase() {
-      const { rows } = await sql<{
-        busy: number;
-        log: number;
-        checkpointed: number;
-      }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
-      const r = rows[0];
-      const changed = r === undefined || r.busy !== 0 ? -1 : r.checkpointed;
-      return [{ store: 'write-ahead log frames folded in and truncated', changed }];
+      // The checkpoint thread (database.ts) may be mid-checkpoint right after the erase's writes,
+      // which makes this one busy: wait for it a few times before reporting "not finished".
+      for (let attempt = 1; ; attempt++) {
+        const { rows } = await sql<{
+          busy: number;
+          log: number;
+          checkpointed: number;
+        }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+        const r = rows[0];
+        if (r !== undefined && r.busy === 0) {
+          return [{ store: 'write-ahead log frames folded in and truncated', changed: r.checkpointed }];
+        }
+        if (attempt >= CHECKPOINT_ATTEMPTS) {
+          return [{ store: 'write-ahead log frames folded in and truncated', changed: -1 }];
+        }
+        await delay(CHECKPOINT_RETRY_MS * attempt);
+      }
     },
   };
 }
+
+/** How many times the truncating checkpoint is tried while a checkpoint or reader holds the log. */
+const CHECKPOINT_ATTEMPTS = 5;
+/** The first wait between tries, in ms (then twice, three times as long, …). */
+const CHECKPOINT_RETRY_MS = 20;

@@ -1,7 +1,6 @@
 // Invariant (§14): after an erase and a stop, a personal identifier that reached the server by every path (A2A file, text and data parts, IMAP, each inbound webhook, a lesson, a reason, a CLI import, show-back) is in no file of the data directory, WAL and SHM included, in plain text or in base64 at any alignment; the erase reports what it changed per store; and no log line of the run carries it.
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { execFile } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +10,7 @@ import { startDovecot, type Dovecot } from '../support/dovecot.ts';
 import { waitFor } from '../support/ingest.ts';
 import { sdkClient, send } from '../support/sdk-client.ts';
 import { mailPipelineEnv, startInProcess, tempDataDir, type Host } from './host.ts';
-import { eml as emlOf, hitsIn } from '../support/data-grep.ts';
+import { eml as emlOf, hitsIn, sendByEveryPart, signedMailgunForm } from '../support/data-grep.ts';
 
 const ID = 'billing@origin.example';
 const TOKEN = 'e2e-inbound-token-erase-7c1d';
@@ -91,31 +90,12 @@ describe('erase reaches every copy (§14)', () => {
     const { client, opts } = await sdkClient(host.url, host.token!);
 
     // A2A: file part, text part, data part (each parks or settles; each is stored in tasks.history).
-    const byFile = await send(client, opts, {
-      parts: [
-        { raw: Buffer.from(eml(1)).toString('base64'), mediaType: 'message/rfc822', filename: 'pa1.eml' },
-      ],
-    });
-    await send(client, opts, { parts: [{ text: eml(2) }] });
-    await send(client, opts, {
-      parts: [
-        { data: { from: `Origin Billing <${ID}>`, subject: 'Pre-alert PA-3', body: `Reply to ${ID}.` } },
-      ],
-    });
+    const byFile = await sendByEveryPart(client, opts, ID, eml);
 
     // Each inbound webhook format.
     await inbound('rfc822', eml(4), 'message/rfc822');
     await inbound('postmark', JSON.stringify({ RawEmail: eml(5) }), 'application/json');
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const token = randomBytes(16).toString('hex');
-    const signature = createHmac('sha256', MG_KEY)
-      .update(timestamp + token)
-      .digest('hex');
-    await inbound(
-      'mailgun',
-      new URLSearchParams({ 'body-mime': eml(6), timestamp, token, signature }).toString(),
-      'application/x-www-form-urlencoded',
-    );
+    await inbound('mailgun', signedMailgunForm(eml(6), MG_KEY), 'application/x-www-form-urlencoded');
     const sendgrid = new FormData();
     sendgrid.set('email', eml(7));
     sendgrid.set('to', 'imports@warehouse.example');

@@ -1,10 +1,9 @@
 // Invariant (§14, §12.1): with the authority and the agent in separate processes, an erase posted the way the README says (to the agent's /authority/v1/erase, with the authority's admin token) is done by the authority and then reaches every store of the agent: after both stop, the identifier is in no file of EITHER data directory (WAL included), plain or base64; the answer names every store of both processes with its count; and a token the authority does not accept erases nothing.
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
-import { createHmac, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { sdkClient, send } from '../support/sdk-client.ts';
-import { eml as emlOf, hitsIn } from '../support/data-grep.ts';
+import { eml as emlOf, hitsIn, sendByEveryPart, signedMailgunForm } from '../support/data-grep.ts';
 import { waitFor } from '../support/ingest.ts';
 import { startChild, tempDataDir, type ChildHost } from './host.ts';
 
@@ -76,28 +75,9 @@ describe('erase in the split topology (§14, §12.1)', () => {
   it('leaves the identifier in no file of either data directory, and reports every store of both processes', async () => {
     const { client, opts } = await sdkClient(agent.url, agent.token!);
     // At the agent: A2A file, text and data parts, and two inbound webhooks.
-    const byFile = await send(client, opts, {
-      parts: [
-        { raw: Buffer.from(eml(1)).toString('base64'), mediaType: 'message/rfc822', filename: 'pa1.eml' },
-      ],
-    });
-    await send(client, opts, { parts: [{ text: eml(2) }] });
-    await send(client, opts, {
-      parts: [
-        { data: { from: `Origin Billing <${ID}>`, subject: 'Pre-alert PA-3', body: `Reply to ${ID}.` } },
-      ],
-    });
+    const byFile = await sendByEveryPart(client, opts, ID, eml);
     await inbound('rfc822', eml(4), 'message/rfc822');
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const token = randomBytes(16).toString('hex');
-    const signature = createHmac('sha256', MG_KEY)
-      .update(timestamp + token)
-      .digest('hex');
-    await inbound(
-      'mailgun',
-      new URLSearchParams({ 'body-mime': eml(5), timestamp, token, signature }).toString(),
-      'application/x-www-form-urlencoded',
-    );
+    await inbound('mailgun', signedMailgunForm(eml(5), MG_KEY), 'application/x-www-form-urlencoded');
 
     // At the authority: a lesson naming it, with a reason naming it.
     const taught = await post(authority.url, authority.token!, '/lessons', {

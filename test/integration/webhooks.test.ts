@@ -72,6 +72,27 @@ function app(
   return a;
 }
 
+/**
+ * Runs `body` with `db` on a database file instead of `:memory:`; `restart` closes and reopens it,
+ * as a server restart would (the next app() is a new router, with empty memory).
+ */
+async function onDatabaseFile(body: (restart: () => Promise<void>) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'webhooks-file-'));
+  const file = join(dir, 'db.sqlite');
+  try {
+    await db.destroy();
+    db = await openDatabase({ file });
+    await body(async () => {
+      await db.destroy();
+      db = await openDatabase({ file });
+    });
+  } finally {
+    await db.destroy();
+    db = await openDatabase({ file: ':memory:' });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function postForm(a: express.Express, path: string, f: FormFixture, multipart = true): request.Test {
   const req = request(a).post(path);
   if (!multipart) return req.type('form').send(new URLSearchParams(f.fields).toString());
@@ -351,14 +372,9 @@ describe('inbound webhooks', () => {
 
   it('refuses a Mailgun replay after a restart, from the spent tokens kept in the ingest store (issue 12.5)', async () => {
     // A server on a database file; "restart" = a new router (empty memory) over the file reopened.
-    const dir = mkdtempSync(join(tmpdir(), 'mailgun-replay-'));
-    const file = join(dir, 'db.sqlite');
-    try {
-      await db.destroy();
-      db = await openDatabase({ file });
+    await onDatabaseFile(async (restart) => {
       await postForm(app(), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(200);
-      await db.destroy();
-      db = await openDatabase({ file });
+      await restart();
       const replay = await postForm(app(), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(406);
       expect(replay.body.error.message).toMatch(/already used by a post received at .*refused as a replay/);
       // The same signature carrying another message is refused too, not let in as a new message.
@@ -377,31 +393,18 @@ describe('inbound webhooks', () => {
       expect(rows.rows[0]!.tenant).toBe(ACME);
       expect(JSON.stringify(rows.rows)).not.toContain(MG.fields.token!);
       await postForm(app({ nowMs: MG_NOW_MS + 3_600_000 }), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(406);
-    } finally {
-      await db.destroy();
-      db = await openDatabase({ file: ':memory:' });
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('gives a spent token back in the store when the post is answered 503, so the retry after a restart is read', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mailgun-retry-'));
-    const file = join(dir, 'db.sqlite');
-    try {
-      await db.destroy();
-      db = await openDatabase({ file });
+    await onDatabaseFile(async (restart) => {
       const failing = recordingSubmitter(() => {
         throw new Error('database is locked');
       });
       await postForm(app({ submitter: failing }), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(503);
-      await db.destroy();
-      db = await openDatabase({ file });
+      await restart();
       await postForm(app(), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(200);
       expect(submitter.submissions).toHaveLength(1);
-    } finally {
-      await db.destroy();
-      db = await openDatabase({ file: ':memory:' });
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });

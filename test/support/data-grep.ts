@@ -2,10 +2,15 @@
  * What the §14 erase e2e tests search a data directory with: every file under it (the database, its
  * WAL and SHM included), for an identifier as typed, upper-cased, in UTF-16 and in base64 at each
  * of the three alignments; and the pre-alert mail that carries the identifier in every place a
- * mail can (From, Message-ID, body, a base64 attachment).
+ * mail can (From, Message-ID, body, a base64 attachment), sent by each A2A part and as a signed
+ * Mailgun form.
  */
+import { createHmac, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { send } from './sdk-client.ts';
 
 /** A pre-alert from the identifier, naming it in the body and in a base64-encoded attachment. */
 export function eml(n: number, ID: string): string {
@@ -75,4 +80,33 @@ export function hitsIn(dir: string, id: string): string[] {
     }
   }
   return hits;
+}
+
+/** Mails 1, 2 and 3 by A2A: as a file part, a text part and a data part; returns the file part's task. */
+export async function sendByEveryPart(
+  client: Client,
+  opts: object,
+  id: string,
+  mail: (n: number) => string,
+): Promise<Task> {
+  const byFile = await send(client, opts, {
+    parts: [
+      { raw: Buffer.from(mail(1)).toString('base64'), mediaType: 'message/rfc822', filename: 'pa1.eml' },
+    ],
+  });
+  await send(client, opts, { parts: [{ text: mail(2) }] });
+  await send(client, opts, {
+    parts: [{ data: { from: `Origin Billing <${id}>`, subject: 'Pre-alert PA-3', body: `Reply to ${id}.` } }],
+  });
+  return byFile;
+}
+
+/** A Mailgun form post of `raw`, signed now with `signingKey` (a fresh token). */
+export function signedMailgunForm(raw: string, signingKey: string): string {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const token = randomBytes(16).toString('hex');
+  const signature = createHmac('sha256', signingKey)
+    .update(timestamp + token)
+    .digest('hex');
+  return new URLSearchParams({ 'body-mime': raw, timestamp, token, signature }).toString();
 }
