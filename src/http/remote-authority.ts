@@ -19,12 +19,13 @@
 import type { Authority, EraseResult, RuleInForce } from '../domain/authority/authority.ts';
 import { ROLES, type Role } from '../domain/authority/principal.ts';
 import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/definition.ts';
-import { DomainError, ERROR_CODES, type ErrorCode } from '../domain/errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import { isPlainObject } from '../domain/json.ts';
 import type { LearnableDescriptor } from '../domain/learnables/learnable.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { AUTHORITY_API_PATH } from './authority-api.ts';
 import { definitionFromWire } from './definition-wire.ts';
+import { callerError, remoteError } from './remote-errors.ts';
 
 /** What the agent needs from an authority, embedded or remote. */
 export type DefinitionSource = Pick<Authority, 'descriptors' | 'active' | 'load'>;
@@ -298,47 +299,3 @@ export async function createRemoteDefinitionSource(
 
 /** Person handles kept at most (a reading names a handful; the cache only spares repeated calls). */
 const MAX_CACHED_PEOPLE = 1000;
-
-const PASS_THROUGH = [
-  'DEFINITION_VERSION_NOT_FOUND',
-  'DEFINITION_VERSION_TOMBSTONED',
-  'TENANT_UNKNOWN',
-] as const satisfies readonly ErrorCode[];
-
-/** The authority's error body becomes the same DomainError here (e.g. a tombstoned version stays 410's code). */
-function remoteError(status: number, body: unknown, path: string): Error {
-  const error = isPlainObject(body) && isPlainObject(body.error) ? body.error : null;
-  const code = error !== null && typeof error.code === 'string' ? error.code : null;
-  const message =
-    error !== null && typeof error.message === 'string'
-      ? error.message
-      : `The authority answered ${status} to GET ${path}.`;
-  // Only answers about versions pass through as themselves; a 401/403 means this agent's own
-  // AUTHORITY_TOKEN is wrong, which is a fault of the deployment, not of the agent's caller.
-  if (code !== null && (PASS_THROUGH as readonly string[]).includes(code)) {
-    const details = isPlainObject(error?.details) ? error.details : undefined;
-    return new DomainError(code as ErrorCode, message, details === undefined ? undefined : { details });
-  }
-  return new Error(`The authority answered ${status} to GET ${path}: ${message}`);
-}
-
-/**
- * The authority's refusal of a caller's own request (an erase forwarded for them), as the same
- * DomainError: its code and its words, with what to do when the token was not the authority's.
- */
-function callerError(status: number, body: unknown, url: string): Error {
-  const error = isPlainObject(body) && isPlainObject(body.error) ? body.error : null;
-  const code = error !== null && typeof error.code === 'string' ? error.code : null;
-  const message = error !== null && typeof error.message === 'string' ? error.message : null;
-  if (code === 'UNAUTHENTICATED') {
-    return new DomainError(
-      'UNAUTHENTICATED',
-      `The authority at ${url} did not accept this token (${message ?? status}). An erase is the authority's to do (§14): send the authority's admin token (the one lessons are posted with); this agent forwards the erase and then erases its own copies.`,
-    );
-  }
-  if (code !== null && message !== null && (ERROR_CODES as readonly string[]).includes(code)) {
-    const details = isPlainObject(error?.details) ? error.details : undefined;
-    return new DomainError(code as ErrorCode, message, details === undefined ? undefined : { details });
-  }
-  return new Error(`The authority at ${url} answered ${status} to a forwarded erase.`);
-}
