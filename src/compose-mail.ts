@@ -9,12 +9,7 @@ import { mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits, SubmitResult } from './domain/mail/index.ts';
 import type { Principal } from './domain/authority/index.ts';
 import { tenantId, type TenantId } from './domain/tenant.ts';
-import {
-  createMailIngest,
-  type IngestLog,
-  type MailIngest,
-  type MailSourceRef,
-} from './ingest/index.ts';
+import { createMailIngest, type IngestLog, type MailIngest, type MailSourceRef } from './ingest/index.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
 import { withCallContext } from './observability/request-context.ts';
 
@@ -40,6 +35,7 @@ export function composeMailIngest(options: {
   readonly log: IngestLog;
 }): MailIngest {
   const { config } = options;
+  const store = new SqliteIngestStore(options.db);
   return createMailIngest({
     submitter: {
       submit(tenant, raw, source, contextId) {
@@ -52,7 +48,8 @@ export function composeMailIngest(options: {
         );
       },
     },
-    store: new SqliteIngestStore(options.db),
+    store,
+    spentTokens: store, // issue 12.5: a Mailgun replay after a restart is refused too
     limits: mailLimitsOf(config),
     log: options.log,
     mailboxes: config.mailboxes.map((m) => ({

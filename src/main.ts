@@ -19,6 +19,7 @@ import {
   displayProvenance,
   type Authority,
   type DirectoryImport,
+  type Eraser,
 } from './domain/authority/index.ts';
 import { systemClock } from './domain/clock.ts';
 import { createLearnables, type Learnable } from './domain/learnables/index.ts';
@@ -27,6 +28,7 @@ import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
+import { createForwardedErase, remoteCacheEraser, type ForwardedErase } from './http/remote-erase.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
 import { composeMailIngest } from './compose-mail.ts';
@@ -43,6 +45,7 @@ import {
 import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
+import { createEraseWatch, type EraseWatch } from './store/erase-generation.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
 import { createRawMailRetention } from './store/raw-mail-retention.ts';
 import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
@@ -76,6 +79,11 @@ export interface ComposeOptions {
   readonly learnables?: readonly Learnable[];
   /** The JSON log. Default: pino at LOG_LEVEL on stderr. */
   readonly logger?: Logger;
+  /**
+   * Told each time this process forgets what it holds in memory because another process (the CLI)
+   * erased on its database (§14, store/erase-generation.ts). Default: nothing.
+   */
+  readonly onMemoryForgotten?: () => void;
 }
 
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
@@ -95,6 +103,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     let source: DefinitionSource;
     let remoteRulesInForce: Authority['rulesInForce'] | undefined;
     let authorityReachable: (() => Promise<string | null>) | undefined;
+    let remoteErase: ForwardedErase | undefined;
     // Readings name who taught each matched mark (§13.4): the handle behind the stable person id (§14).
     let resolvePerson: ((t: TenantId, id: string) => Promise<string | null>) | undefined;
     let tenant = DEMO_TENANT;
@@ -108,6 +117,22 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS, runtime: matchingRuntime }),
       metrics,
     );
+    // §14: what an erase must reach in this process: every store in its file, its memory, and last
+    // the bytes themselves (the WAL folded in and truncated).
+    // An erase made by another process on this database (the CLI) is noticed on the next read,
+    // and this process then forgets what it holds in memory, as a restart would (§14).
+    let forgetMemory = (): void => matchingRuntime.forgetEverything();
+    const eraseWatch = await createEraseWatch(db, () => {
+      forgetMemory();
+      options.onMemoryForgotten?.();
+    });
+    const processErasers = (memory: readonly Eraser[] = []): Eraser[] => [
+      ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
+      cacheEraser(matchingRuntime, matcherCache),
+      ...memory,
+      eraseWatch.eraser,
+      bytesGone(db),
+    ];
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
       const remote = await createRemoteDefinitionSource({
@@ -119,12 +144,22 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       resolvePerson = (t, id) => remote.personHandle(t, id);
       authorityReachable = () => remote.reachable();
       tenant = remote.tenant;
+      // §14: an erase posted to this agent goes to the authority, then reaches this agent's own
+      // stores and caches too (the corpus, its tasks, its ingest ledger, its memory), bytes included.
+      forgetMemory = () => {
+        matchingRuntime.forgetEverything();
+        remote.forget();
+      };
+      remoteErase = createForwardedErase({
+        remote,
+        erasers: processErasers([remoteCacheEraser(remote)]),
+      });
     } else {
       const definitionStore = createSqliteDefinitionStore(db);
       analyses = createSqliteMarkAnalyses(db);
       // A lesson an application wrote for a person reads "dana@…, via app:…" (§13.4).
       resolvePerson = (t, id) => displayProvenance(id, (person) => definitionStore.personHandle(t, person));
-      authority = createAuthority({
+      const embedded = createAuthority({
         store: definitionStore,
         learnables,
         settings,
@@ -132,13 +167,14 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         // §9: an application's or service's own name is never a taughtBy.
         isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
         // §14: an erase reaches every store and cache of this process, then the bytes leave the file.
-        erasers: [
-          ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
-          cacheEraser(matchingRuntime, matcherCache),
-          bytesGone(db),
-        ],
+        erasers: processErasers(),
       });
-      source = authority;
+      authority = embedded;
+      source = embedded;
+      forgetMemory = () => {
+        matchingRuntime.forgetEverything();
+        embedded.forgetMemory();
+      };
       const directory = JSON.parse(readFileSync(DEMO_DIRECTORY_FILE, 'utf8')) as DirectoryImport;
       await ensureDemoTenant(authority, directory);
     }
@@ -146,7 +182,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     // The agent's own callers need a token too when the authority is elsewhere: for the tenant it serves.
     const demoToken = await firstStartToken(tokens, tenant, dataDir, announce);
     const triage = createTriageService({
-      definitions: source,
+      definitions: watchedForErasures(source, eraseWatch),
       corpus,
       learnables,
       settings: {
@@ -216,6 +252,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       entryLabels: learnables,
       agent,
       ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
+      ...(remoteErase === undefined ? {} : { remoteErase }),
       ...(agent === null ? {} : { inbound: mail.router }),
       ...(config.authorityUrl === undefined ? {} : { remoteAuthorityUrl: config.authorityUrl }),
       observability: {
@@ -250,6 +287,24 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     await db.destroy();
     throw e;
   }
+}
+
+/**
+ * The definitions triage reads, each read first asking whether another process erased since (§14):
+ * every task, show-back and dry run resolves its version through here before it uses the memory.
+ */
+function watchedForErasures(source: DefinitionSource, watch: EraseWatch): DefinitionSource {
+  return {
+    descriptors: () => source.descriptors(),
+    async active(tenant, options) {
+      await watch.check();
+      return source.active(tenant, options);
+    },
+    async load(tenant, versionId) {
+      await watch.check();
+      return source.load(tenant, versionId);
+    },
+  };
 }
 
 /** The A2A adapter's MailReader over the ingest parsers (mailparser; data-part fields), with the configured limits. */

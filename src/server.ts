@@ -28,6 +28,7 @@ import {
   AUTHORITY_API_PATH,
   createAuthorityRouter,
   createAgentSideRouter,
+  type AgentSideRouterDeps,
   type LessonDryRun,
   type TaskPinReader,
 } from './http/authority-api.ts';
@@ -78,6 +79,8 @@ export interface ServerDeps {
   readonly remoteRulesInForce?: Authority['rulesInForce'];
   /** AUTHORITY_URL: named when a lesson is posted to this agent instead of to its authority. */
   readonly remoteAuthorityUrl?: string;
+  /** With a remote authority: POST /authority/v1/erase forwarded, then this agent's copies erased (§14). */
+  readonly remoteErase?: AgentSideRouterDeps['erase'];
   readonly log?: FaultLog;
   /** With the embedded authority: the learnables that label entries for GET /authority/v1/entries. */
   readonly entryLabels?: EntriesApiDeps['learnables'];
@@ -209,6 +212,7 @@ export function createServer(deps: ServerDeps): AppServer {
         rulesInForce: deps.remoteRulesInForce,
         ...(deps.remoteAuthorityUrl === undefined ? {} : { authorityUrl: deps.remoteAuthorityUrl }),
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
+        ...(deps.remoteErase === undefined ? {} : { erase: deps.remoteErase }),
         log,
       }),
     );

@@ -17,6 +17,7 @@ import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts
 import { createSqliteTokenStore } from '../store/sqlite-token-store.ts';
 import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from '../store/sqlite-erasure.ts';
+import { eraseGenerationEraser } from '../store/erase-generation.ts';
 import { SqliteIngestStore } from '../store/sqlite-ingest-store.ts';
 import { UsageError, type CliIo } from './command.ts';
 
@@ -84,7 +85,8 @@ export async function openKnowledge(
     clock: systemClock,
     // §9: an application's or service's own name is never a taughtBy.
     isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
-    // §14: the stores in the file (a running server's memory is its own to clear).
+    // §14: the stores in the file; the erase is counted, so a server running on the same file
+    // forgets what it holds in memory on its next read (store/erase-generation.ts).
     erasers: [
       ...sqliteErasers({
         db,
@@ -92,6 +94,7 @@ export async function openKnowledge(
         ingest: new SqliteIngestStore(db),
         now: () => systemClock.now(),
       }),
+      eraseGenerationEraser(db),
       bytesGone(db),
     ],
   });

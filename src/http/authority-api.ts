@@ -198,16 +198,22 @@ export interface AgentSideRouterDeps {
   readonly dryRun?: LessonDryRun;
   /** AUTHORITY_URL, named when a caller posts here what only the authority takes (a lesson, a rollback). */
   readonly authorityUrl?: string;
+  /**
+   * §14: POST /erase, forwarded to the authority with the caller's own Authorization (its token is
+   * the authority's, not this agent's), then this agent's stores erased (http/remote-erase.ts).
+   */
+  readonly erase?: (authorization: string | undefined, body: unknown) => Promise<unknown>;
   readonly log?: FaultLog;
   /** Largest JSON body accepted, in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
 }
 
 /**
- * The two authority calls an agent whose authority is another process (§12.1) answers itself, since
+ * The authority calls an agent whose authority is another process (§12.1) answers itself, since
  * it holds what they need: GET /rules-in-force (the agent holds the tasks and their pins, so "which
- * rules were in force for task X" stays one call, §13.4) and POST /lessons:dry-run (the agent holds
- * the corpus of messages it has read, §13.1). Mount it at AUTHORITY_API_PATH.
+ * rules were in force for task X" stays one call, §13.4), POST /lessons:dry-run (the agent holds
+ * the corpus of messages it has read, §13.1), and POST /erase (forwarded, then the agent's own
+ * copies erased, §14). Mount it at AUTHORITY_API_PATH.
  */
 export function createAgentSideRouter(deps: AgentSideRouterDeps): Router {
   const router = express.Router();
@@ -225,6 +231,13 @@ export function createAgentSideRouter(deps: AgentSideRouterDeps): Router {
     express.json({ limit: deps.maxBodyBytes ?? 1024 * 1024 }),
     dryRunHandler(deps.dryRun),
   );
+  const erase = deps.erase;
+  if (erase !== undefined) {
+    // §14: no bearerAuth here: the token is the authority's, which authorizes the erase itself.
+    router.post('/erase', express.json({ limit: deps.maxBodyBytes ?? 1024 * 1024 }), async (req, res) => {
+      res.json(await erase(req.headers.authorization, req.body));
+    });
+  }
   // §12.1: writes go to the authority, never to an agent that resolves definitions from it.
   router.all(['/lessons', '/rollback', '/revert', '/erase'], (req) => {
     const where = deps.authorityUrl ?? 'the authority this agent resolves definitions from (AUTHORITY_URL)';

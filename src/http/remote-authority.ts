@@ -9,17 +9,28 @@
  * The token is bound to one tenant (§13.2); asking for any other tenant is refused here rather than
  * silently answered with the token's tenant.
  *
+ * One write passes through (§14, split topology): `erase` forwards an operator's erase, with the
+ * operator's own authority token, and `forget` drops every definition and handle this process
+ * holds from the authority (remote-erase.ts erases the agent's own stores after it).
+ *
  * Deliberately does not: write lessons (clients post those to the authority), or retry: a failed
  * call fails the task's resolution, which is honest; serving a stale head would not be.
  */
-import { ROLES, type Authority, type RuleInForce, type Role } from '../domain/authority/index.ts';
+import {
+  ROLES,
+  type Authority,
+  type EraseResult,
+  type RuleInForce,
+  type Role,
+} from '../domain/authority/index.ts';
 import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/index.ts';
-import { DomainError, type ErrorCode } from '../domain/errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import { isPlainObject } from '../domain/json.ts';
 import type { LearnableDescriptor } from '../domain/learnables/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { AUTHORITY_API_PATH } from './authority-api.ts';
 import { definitionFromWire } from './definition-wire.ts';
+import { callerError, remoteError } from './remote-errors.ts';
 
 /** What the agent needs from an authority, embedded or remote. */
 export type DefinitionSource = Pick<Authority, 'descriptors' | 'active' | 'load'>;
@@ -50,6 +61,14 @@ export interface RemoteDefinitionSource extends DefinitionSource, Pick<Authority
   personHandle(tenant: TenantId, personId: string): Promise<string | null>;
   /** For /readyz: null when the authority answers GET /head within `timeoutMs` (default 2 s), else why not. */
   reachable(timeoutMs?: number): Promise<string | null>;
+  /**
+   * §14: posts an erase to the authority with the caller's own `authorization` (the authority
+   * authorizes it, §13.2), after checking that token is of this agent's tenant. The authority's
+   * refusal comes back as the same DomainError (its code, its words).
+   */
+  erase(authorization: string, body: unknown): Promise<EraseResult>;
+  /** §14: forgets every version, head and handle fetched so far; returns how many it held. */
+  forget(): number;
 }
 
 interface Head {
@@ -68,16 +87,27 @@ export async function createRemoteDefinitionSource(
   const timeoutMs = options.timeoutMs ?? 5000;
   const personTtlMs = options.personTtlMs ?? 1000;
 
-  async function get(path: string): Promise<unknown> {
+  /** One call to the authority, with this agent's token unless `authorization` is given. */
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    init: { authorization?: string; body?: unknown } = {},
+  ): Promise<unknown> {
     let res: Response;
     try {
       res = await doFetch(base + path, {
-        headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
+        method,
+        headers: {
+          authorization: init.authorization ?? `Bearer ${options.token}`,
+          accept: 'application/json',
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (cause) {
       throw new Error(
-        `The authority at ${options.url} could not be reached (GET ${AUTHORITY_API_PATH}${path}).`,
+        `The authority at ${options.url} could not be reached (${method} ${AUTHORITY_API_PATH}${path}).`,
         { cause },
       );
     }
@@ -87,13 +117,19 @@ export async function createRemoteDefinitionSource(
       body = text === '' ? null : JSON.parse(text);
     } catch (cause) {
       throw new Error(
-        `The authority at ${options.url} answered GET ${path} with ${res.status} and a body that is not JSON.`,
+        `The authority at ${options.url} answered ${method} ${path} with ${res.status} and a body that is not JSON.`,
         { cause },
       );
     }
-    if (!res.ok) throw remoteError(res.status, body, path);
+    if (!res.ok) {
+      // A caller's own token (an erase): the authority's answer is the caller's, as it stands.
+      throw init.authorization === undefined
+        ? remoteError(res.status, body, path)
+        : callerError(res.status, body, options.url);
+    }
     return body;
   }
+  const get = (path: string) => call('GET', path);
 
   const whoami = await get('/whoami');
   if (!isPlainObject(whoami) || typeof whoami.tenant !== 'string' || !Array.isArray(whoami.roles)) {
@@ -255,6 +291,28 @@ export async function createRemoteDefinitionSource(
       checkTenant(asked);
       return loadVersion(versionId);
     },
+    async erase(authorization: string, body: unknown): Promise<EraseResult> {
+      const who = await call('GET', '/whoami', { authorization });
+      const theirs = isPlainObject(who) && typeof who.tenant === 'string' ? who.tenant : null;
+      if (theirs !== tenant) {
+        throw new DomainError(
+          'FORBIDDEN',
+          `This token belongs to tenant "${theirs ?? '?'}"; this agent serves tenant "${tenant}" only, so it cannot erase there. Use an admin token of "${tenant}" at the authority.`,
+        );
+      }
+      const result = await call('POST', '/erase', { authorization, body });
+      if (!isPlainObject(result) || !Array.isArray(result.stores)) {
+        throw new Error(`The authority at ${options.url} answered an erase without its stores.`);
+      }
+      return result as unknown as EraseResult;
+    },
+    forget(): number {
+      const held = versions.size + people.size + (head === null ? 0 : 1);
+      versions.clear();
+      people.clear();
+      head = null;
+      return held;
+    },
     /** §13.4, asked of the authority (it holds the provenance of every rule). */
     async rulesInForce(asked: TenantId, versionId: VersionId): Promise<RuleInForce[]> {
       checkTenant(asked);
@@ -269,26 +327,3 @@ export async function createRemoteDefinitionSource(
 
 /** Person handles kept at most (a reading names a handful; the cache only spares repeated calls). */
 const MAX_CACHED_PEOPLE = 1000;
-
-const PASS_THROUGH = [
-  'DEFINITION_VERSION_NOT_FOUND',
-  'DEFINITION_VERSION_TOMBSTONED',
-  'TENANT_UNKNOWN',
-] as const satisfies readonly ErrorCode[];
-
-/** The authority's error body becomes the same DomainError here (e.g. a tombstoned version stays 410's code). */
-function remoteError(status: number, body: unknown, path: string): Error {
-  const error = isPlainObject(body) && isPlainObject(body.error) ? body.error : null;
-  const code = error !== null && typeof error.code === 'string' ? error.code : null;
-  const message =
-    error !== null && typeof error.message === 'string'
-      ? error.message
-      : `The authority answered ${status} to GET ${path}.`;
-  // Only answers about versions pass through as themselves; a 401/403 means this agent's own
-  // AUTHORITY_TOKEN is wrong, which is a fault of the deployment, not of the agent's caller.
-  if (code !== null && (PASS_THROUGH as readonly string[]).includes(code)) {
-    const details = isPlainObject(error?.details) ? error.details : undefined;
-    return new DomainError(code as ErrorCode, message, details === undefined ? undefined : { details });
-  }
-  return new Error(`The authority answered ${status} to GET ${path}: ${message}`);
-}

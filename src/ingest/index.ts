@@ -15,6 +15,7 @@ import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from './ima
 import { createIntake, type Intake } from './intake.ts';
 import type { IngestLog, IngestStore, MailSubmitter } from './ports.ts';
 import { createInboundRouter, type InboundEndpoint } from './webhooks/router.ts';
+import type { SpentTokenStore } from './webhooks/seen-tokens.ts';
 
 export type { ImapMailboxConfig, ImapPoller, ImapPollerStatus } from './imap/poller.ts';
 export type { Intake, IntakeOutcome } from './intake.ts';
@@ -30,6 +31,8 @@ export const INBOUND_PATH = '/inbound/v1';
 export interface MailIngestOptions {
   readonly submitter: MailSubmitter;
   readonly store: IngestStore;
+  /** Where spent Mailgun tokens outlive a restart (issue 12.5); usually the same store. */
+  readonly spentTokens?: SpentTokenStore;
   readonly log: IngestLog;
   readonly limits?: Partial<MailLimits>;
   readonly mailboxes: readonly ImapMailboxConfig[];
@@ -59,7 +62,13 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
   );
   return {
     intake,
-    router: createInboundRouter({ endpoints: options.webhooks, intake, log: options.log, maxMessageBytes }),
+    router: createInboundRouter({
+      endpoints: options.webhooks,
+      intake,
+      log: options.log,
+      maxMessageBytes,
+      ...(options.spentTokens === undefined ? {} : { spentTokens: options.spentTokens }),
+    }),
     pollers,
     start() {
       for (const p of pollers) void p.start(); // never rejects: connect() logs and retries its own failures

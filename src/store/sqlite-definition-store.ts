@@ -257,9 +257,7 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
             .where('hash', 'in', part)
             .execute();
         }
-        // §14: kept regex analyses hold mark sources, which may hold the identifier; they are only
-        // a cache (mark-analysis.ts), so all of the tenant's go and the next compile makes them again.
-        await trx.deleteFrom('mark_analyses').where('tenant', '=', tenant).execute();
+        // §14: kept regex analyses are erased (and counted) by their own eraser (sqlite-erasure.ts).
         // §14: the identifier leaves the audit trail too; the rows themselves remain.
         const rows = (await trx
           .selectFrom('activations')

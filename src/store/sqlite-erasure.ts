@@ -1,7 +1,7 @@
 /**
  * §14 erase over the SQLite file beyond the definitions (which their own store tombstones): the
- * corpus of seen messages, the SDK's task history, status messages and artifacts, and the ingest
- * ledger, each with its count; then `bytesGone`, which makes the bytes really leave the file.
+ * kept regex analyses, the corpus of seen messages, the SDK's task history, status messages and
+ * artifacts, and the ingest ledger, each with its count; then `bytesGone`, which makes the bytes really leave the file.
  *
  * Why `bytesGone` is needed: a rewritten row's old bytes stay in the page's free space, in freed
  * pages and in the write-ahead log. `openDatabase` turns on `secure_delete` (freed space is
@@ -10,11 +10,13 @@
  *
  * Deliberately not here: the in-memory caches (the composition root registers their erasers).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Eraser } from '../domain/authority/index.ts';
 import type { SqliteCorpusStore } from './sqlite-corpus-store.ts';
 import type { SqliteIngestStore } from './sqlite-ingest-store.ts';
 import { eraseFromTasks } from './sqlite-task-mail.ts';
+import { eraseMarkAnalyses } from './sqlite-mark-analyses.ts';
 
 export interface SqliteErasersDeps {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
@@ -28,6 +30,11 @@ export interface SqliteErasersDeps {
 /** The stores in the SQLite file, in the order an erase visits them. */
 export function sqliteErasers(deps: SqliteErasersDeps): Eraser[] {
   return [
+    {
+      erase: async (tenant) => [
+        { store: 'kept regex analyses', changed: await eraseMarkAnalyses(deps.db, tenant) },
+      ],
+    },
     {
       erase: async (tenant, identifier) => [
         { store: 'corpus messages', changed: await deps.corpus.erase(tenant, identifier) },
@@ -60,14 +67,28 @@ export function sqliteErasers(deps: SqliteErasersDeps): Eraser[] {
 export function bytesGone(db: Kysely<any>): Eraser {
   return {
     async erase() {
-      const { rows } = await sql<{
-        busy: number;
-        log: number;
-        checkpointed: number;
-      }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
-      const r = rows[0];
-      const changed = r === undefined || r.busy !== 0 ? -1 : r.checkpointed;
-      return [{ store: 'write-ahead log frames folded in and truncated', changed }];
+      // The checkpoint thread (database.ts) may be mid-checkpoint right after the erase's writes,
+      // which makes this one busy: wait for it a few times before reporting "not finished".
+      for (let attempt = 1; ; attempt++) {
+        const { rows } = await sql<{
+          busy: number;
+          log: number;
+          checkpointed: number;
+        }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+        const r = rows[0];
+        if (r !== undefined && r.busy === 0) {
+          return [{ store: 'write-ahead log frames folded in and truncated', changed: r.checkpointed }];
+        }
+        if (attempt >= CHECKPOINT_ATTEMPTS) {
+          return [{ store: 'write-ahead log frames folded in and truncated', changed: -1 }];
+        }
+        await delay(CHECKPOINT_RETRY_MS * attempt);
+      }
     },
   };
 }
+
+/** How many times the truncating checkpoint is tried while a checkpoint or reader holds the log. */
+const CHECKPOINT_ATTEMPTS = 5;
+/** The first wait between tries, in ms (then twice, three times as long, …). */
+const CHECKPOINT_RETRY_MS = 20;

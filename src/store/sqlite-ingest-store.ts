@@ -4,9 +4,11 @@
  * submitter: `retaken`, and `earlierTask` reads the SDK's tasks table for what it left); a live pending
  * row answers `busy` and a done row answers `done`.
  * A §14 erase (`erase`) renames the claims whose key or source names the identifier.
+ * It also keeps the Mailgun tokens verified posts spent (`spendToken`, issue 12.5), as sha256
+ * digests, until their signature leaves the replay window, so a replay after a restart is refused.
  * Deliberately not here: parsing, deciding what a dedupe key is (the ingest layer does that).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { erasedKey, scrubText, textMentions } from '../domain/definitions/index.ts';
 import type { Kysely } from 'kysely';
 import type {
@@ -14,6 +16,8 @@ import type {
   ClaimResult,
   IngestStore,
   MailboxState,
+  SpentTokenStore,
+  TokenSpend,
   SubmitResult,
   SubmittedState,
 } from '../domain/mail/index.ts';
@@ -41,6 +45,12 @@ interface IngestTables {
     claimed_at: string;
     completed_at: string | null;
   };
+  webhook_tokens: {
+    tenant: string;
+    token_hash: string;
+    expires_at_ms: number;
+    first_seen_ms: number;
+  };
 }
 
 /** The columns of the SDK's tasks table that `earlierTask` reads. */
@@ -62,7 +72,7 @@ export interface SqliteIngestStoreOptions {
   readonly nowMs?: () => number;
 }
 
-export class SqliteIngestStore implements IngestStore {
+export class SqliteIngestStore implements IngestStore, SpentTokenStore {
   readonly #db: Kysely<IngestTables>;
   readonly #tasks: Kysely<TaskTables>;
   readonly #nowMs: () => number;
@@ -221,4 +231,44 @@ export class SqliteIngestStore implements IngestStore {
       .where('status', '=', 'pending')
       .execute();
   }
+
+  /**
+   * Spends a Mailgun token for `tenant` until `expiresAtMs`, in one transaction with the pruning
+   * of the tenant's expired ones: 'replayed' (and when it was first seen) if it is already spent
+   * and unexpired. Only the token's sha256 is kept.
+   */
+  async spendToken(tenant: TenantId, token: string, expiresAtMs: number, nowMs: number): Promise<TokenSpend> {
+    const tokenHash = tokenDigest(token);
+    return this.#db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('webhook_tokens')
+        .where('tenant', '=', tenant)
+        .where('expires_at_ms', '<=', nowMs)
+        .execute();
+      const inserted = await trx
+        .insertInto('webhook_tokens')
+        .values({ tenant, token_hash: tokenHash, expires_at_ms: expiresAtMs, first_seen_ms: nowMs })
+        .onConflict((oc) => oc.columns(['tenant', 'token_hash']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'spent' } as const;
+      const row = await trx
+        .selectFrom('webhook_tokens')
+        .select('first_seen_ms')
+        .where('tenant', '=', tenant)
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirstOrThrow();
+      return { kind: 'replayed', firstSeenMs: Number(row.first_seen_ms) } as const;
+    });
+  }
+
+  /** Gives a spent token back (its post was answered "retry", so Mailgun's retry must be read). */
+  async unspendToken(tenant: TenantId, token: string): Promise<void> {
+    await this.#db
+      .deleteFrom('webhook_tokens')
+      .where('tenant', '=', tenant)
+      .where('token_hash', '=', tokenDigest(token))
+      .execute();
+  }
 }
+
+const tokenDigest = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');

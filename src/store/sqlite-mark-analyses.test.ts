@@ -1,5 +1,5 @@
 // Invariant: kept analyses are per tenant and per analyser version (§13.2); a §14 erase deletes the
-// tenant's rows, since a mark source may hold the erased identifier.
+// tenant's rows and counts them, since a mark source may hold the erased identifier.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +7,7 @@ import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tenantId } from '../domain/tenant.ts';
 import { openDatabase } from './database.ts';
-import { createSqliteDefinitionStore } from './sqlite-definition-store.ts';
-import { createSqliteMarkAnalyses } from './sqlite-mark-analyses.ts';
+import { createSqliteMarkAnalyses, eraseMarkAnalyses } from './sqlite-mark-analyses.ts';
 
 const demo = tenantId('demo');
 const other = tenantId('other');
@@ -86,13 +85,16 @@ describe('SQLite mark analyses', () => {
 
   it("loses the tenant's rows, and only the tenant's, when an identifier is erased (§14)", async () => {
     const store = createSqliteMarkAnalyses(db);
-    await store.save(demo, 'a1', new Map([['dana@origin\\.example', 'x']]));
+    await store.save(
+      demo,
+      'a1',
+      new Map([
+        ['dana@origin\\.example', 'x'],
+        ['norgate\\s+motors', 'y'],
+      ]),
+    );
     await store.save(other, 'a1', new Map([['dana@origin\\.example', 'x']]));
-    await createSqliteDefinitionStore(db).tombstone(demo, {
-      versionIds: [],
-      objectHashes: [],
-      identifier: 'dana@origin.example',
-    });
+    expect(await eraseMarkAnalyses(db, demo)).toBe(2);
     expect(await store.load(demo, 'a1')).toEqual(new Map());
     expect((await store.load(other, 'a1')).size).toBe(1);
   });

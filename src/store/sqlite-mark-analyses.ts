@@ -1,11 +1,13 @@
 /**
  * The MarkAnalysisStore port (src/domain/matching/mark-analysis.ts) over Kysely: the embedded default
- * runs it on SQLite, in the same database as the definitions, whose §14 erase deletes a tenant's rows.
+ * runs it on SQLite, in the same database as the definitions; a §14 erase deletes a tenant's rows
+ * (`eraseMarkAnalyses`, registered as an eraser), since a mark source may hold the identifier.
  * Analyses are opaque text here. Every method takes the tenant scope explicitly (§13.2).
  */
 import { setImmediate } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { MarkAnalysisStore } from '../domain/matching/index.ts';
+import type { TenantId } from '../domain/tenant.ts';
 
 /** Rows per INSERT (4 parameters each), well under every engine's parameter limit. */
 const CHUNK = 200;
@@ -66,4 +68,16 @@ export function createSqliteMarkAnalyses(database: Kysely<any>): MarkAnalysisSto
       });
     },
   };
+}
+
+/**
+ * §14: deletes every kept analysis of `tenant` and says how many. They are only a cache
+ * (mark-analysis.ts) whose sources may hold the erased identifier, so all of the tenant's go and the
+ * next compile makes them again; another tenant's stay.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see createSqliteMarkAnalyses
+export async function eraseMarkAnalyses(database: Kysely<any>, tenant: TenantId): Promise<number> {
+  const db = database as unknown as Kysely<{ mark_analyses: MarkAnalysisRow }>;
+  const r = await db.deleteFrom('mark_analyses').where('tenant', '=', tenant).executeTakeFirst();
+  return Number(r.numDeletedRows);
 }

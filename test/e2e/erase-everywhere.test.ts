@@ -1,8 +1,7 @@
 // Invariant (§14): after an erase and a stop, a personal identifier that reached the server by every path (A2A file, text and data parts, IMAP, each inbound webhook, a lesson, a reason, a CLI import, show-back) is in no file of the data directory, WAL and SHM included, in plain text or in base64 at any alignment; the erase reports what it changed per store; and no log line of the run carries it.
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { execFile } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,81 +10,13 @@ import { startDovecot, type Dovecot } from '../support/dovecot.ts';
 import { waitFor } from '../support/ingest.ts';
 import { sdkClient, send } from '../support/sdk-client.ts';
 import { mailPipelineEnv, startInProcess, tempDataDir, type Host } from './host.ts';
+import { eml as emlOf, hitsIn, sendByEveryPart, signedMailgunForm } from '../support/data-grep.ts';
 
 const ID = 'billing@origin.example';
 const TOKEN = 'e2e-inbound-token-erase-7c1d';
 const MG_KEY = 'key-erase-e2e-4b1f9a';
 
-/** A pre-alert from the identifier, naming it in the body and in a base64-encoded attachment. */
-function eml(n: number): string {
-  const note = Buffer.from(`Questions to ${ID}, please.\r\n`).toString('base64');
-  return [
-    `From: Origin Billing <${ID}>`,
-    'To: imports@warehouse.example',
-    `Subject: Pre-alert PA-${n}`,
-    // A Message-ID holding the address, as many mailers write them: it reaches the ingest ledger.
-    `Message-ID: <2026120100${n}.${ID}>`,
-    'Date: Tue, 01 Dec 2026 09:00:00 +0000',
-    'MIME-Version: 1.0',
-    'Content-Type: multipart/mixed; boundary="b1"',
-    '',
-    '--b1',
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    `HAWB 176-1234567${n}. Reply to ${ID}.`,
-    '--b1',
-    'Content-Type: text/plain; name="note.txt"',
-    'Content-Disposition: attachment; filename="note.txt"',
-    'Content-Transfer-Encoding: base64',
-    '',
-    note,
-    '--b1--',
-    '',
-  ].join('\r\n');
-}
-
-/** Every way the identifier can sit in a file: as typed, lower- and upper-cased, base64 at the three alignments. */
-function forms(id: string): { name: string; bytes: Buffer }[] {
-  const out = [
-    { name: 'plain', bytes: Buffer.from(id) },
-    { name: 'upper', bytes: Buffer.from(id.toUpperCase()) },
-    { name: 'utf-16le', bytes: Buffer.from(id, 'utf16le') },
-  ];
-  for (let shift = 0; shift < 3; shift++) {
-    // Encode with `shift` bytes before it and keep the characters its own bytes alone decide.
-    const b64 = Buffer.concat([Buffer.alloc(shift, 0x41), Buffer.from(id)]).toString('base64');
-    const from = Math.ceil((shift * 8) / 6);
-    const to = Math.floor(((shift + id.length) * 8) / 6);
-    out.push({ name: `base64+${shift}`, bytes: Buffer.from(b64.slice(from, to)) });
-  }
-  return out;
-}
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((f) => {
-    const p = join(dir, f);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
-}
-
-function count(haystack: Buffer, needle: Buffer): number {
-  let n = 0;
-  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) n++;
-  return n;
-}
-
-function hitsIn(dir: string, id: string): string[] {
-  const hits: string[] = [];
-  for (const file of filesUnder(dir)) {
-    const bytes = readFileSync(file);
-    for (const f of forms(id)) {
-      const n = count(bytes, f.bytes);
-      if (n > 0) hits.push(`${file.slice(dir.length + 1)}: ${n}× ${f.name}`);
-    }
-  }
-  return hits;
-}
-
+const eml = (n: number): string => emlOf(n, ID);
 const data = tempDataDir();
 const importDir = tempDataDir();
 let closed = false;
@@ -159,31 +90,12 @@ describe('erase reaches every copy (§14)', () => {
     const { client, opts } = await sdkClient(host.url, host.token!);
 
     // A2A: file part, text part, data part (each parks or settles; each is stored in tasks.history).
-    const byFile = await send(client, opts, {
-      parts: [
-        { raw: Buffer.from(eml(1)).toString('base64'), mediaType: 'message/rfc822', filename: 'pa1.eml' },
-      ],
-    });
-    await send(client, opts, { parts: [{ text: eml(2) }] });
-    await send(client, opts, {
-      parts: [
-        { data: { from: `Origin Billing <${ID}>`, subject: 'Pre-alert PA-3', body: `Reply to ${ID}.` } },
-      ],
-    });
+    const byFile = await sendByEveryPart(client, opts, ID, eml);
 
     // Each inbound webhook format.
     await inbound('rfc822', eml(4), 'message/rfc822');
     await inbound('postmark', JSON.stringify({ RawEmail: eml(5) }), 'application/json');
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const token = randomBytes(16).toString('hex');
-    const signature = createHmac('sha256', MG_KEY)
-      .update(timestamp + token)
-      .digest('hex');
-    await inbound(
-      'mailgun',
-      new URLSearchParams({ 'body-mime': eml(6), timestamp, token, signature }).toString(),
-      'application/x-www-form-urlencoded',
-    );
+    await inbound('mailgun', signedMailgunForm(eml(6), MG_KEY), 'application/x-www-form-urlencoded');
     const sendgrid = new FormData();
     sendgrid.set('email', eml(7));
     sendgrid.set('to', 'imports@warehouse.example');
@@ -242,6 +154,20 @@ describe('erase reaches every copy (§14)', () => {
     });
     const stores = erased.stores as { store: string; changed: number }[];
     const changed = new Map(stores.map((s) => [s.store, s.changed]));
+    // Issue 12 gap 2: every store it changed is in the report, kept analyses included.
+    expect(stores.map((s) => s.store)).toEqual([
+      'definition versions tombstoned',
+      'person handles',
+      'kept regex analyses',
+      'corpus messages',
+      'tasks (history, status messages, artifacts)',
+      'task message parts whose bytes were dropped',
+      'ingest claims',
+      'remembered regex analyses',
+      'compiled matchers',
+      'write-ahead log frames folded in and truncated',
+    ]);
+    expect(changed.get('kept regex analyses')).toBeGreaterThan(0);
     expect(changed.get('corpus messages')).toBeGreaterThanOrEqual(8);
     expect(changed.get('tasks (history, status messages, artifacts)')).toBeGreaterThanOrEqual(9);
     expect(changed.get('task message parts whose bytes were dropped')).toBeGreaterThanOrEqual(7);

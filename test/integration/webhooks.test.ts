@@ -1,10 +1,12 @@
 // Invariant: every inbound webhook format (Postmark, Mailgun, SendGrid parsed and raw, message/rfc822) yields the same normalised message through one path, is triaged once however often or by however many paths it arrives, and a bad token, signature or payload gets a 4xx in the provider's retry conventions naming what was wrong.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import express from 'express';
 import request from 'supertest';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { openDatabase } from '../../src/store/database.ts';
 import { SqliteIngestStore } from '../../src/store/sqlite-ingest-store.ts';
 import { createIntake } from '../../src/ingest/intake.ts';
@@ -62,10 +64,33 @@ function app(
       intake: createIntake({ submitter: options.submitter ?? submitter, store, log, limits: options.limits }),
       log,
       maxMessageBytes: options.limits?.maxMessageBytes ?? 25 * 1024 * 1024,
+      // As compose-mail.ts wires it: spent Mailgun tokens are kept in the ingest store (issue 12.5).
+      spentTokens: store,
       nowMs: () => options.nowMs ?? MG_NOW_MS,
     }),
   );
   return a;
+}
+
+/**
+ * Runs `body` with `db` on a database file instead of `:memory:`; `restart` closes and reopens it,
+ * as a server restart would (the next app() is a new router, with empty memory).
+ */
+async function onDatabaseFile(body: (restart: () => Promise<void>) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'webhooks-file-'));
+  const file = join(dir, 'db.sqlite');
+  try {
+    await db.destroy();
+    db = await openDatabase({ file });
+    await body(async () => {
+      await db.destroy();
+      db = await openDatabase({ file });
+    });
+  } finally {
+    await db.destroy();
+    db = await openDatabase({ file: ':memory:' });
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function postForm(a: express.Express, path: string, f: FormFixture, multipart = true): request.Test {
@@ -343,5 +368,43 @@ describe('inbound webhooks', () => {
     fail = false;
     await postForm(a, `/inbound/v1/mailgun/${TOKEN}`, MG).expect(200);
     expect(flaky.submissions).toHaveLength(1);
+  });
+
+  it('refuses a Mailgun replay after a restart, from the spent tokens kept in the ingest store (issue 12.5)', async () => {
+    // A server on a database file; "restart" = a new router (empty memory) over the file reopened.
+    await onDatabaseFile(async (restart) => {
+      await postForm(app(), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(200);
+      await restart();
+      const replay = await postForm(app(), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(406);
+      expect(replay.body.error.message).toMatch(/already used by a post received at .*refused as a replay/);
+      // The same signature carrying another message is refused too, not let in as a new message.
+      const forged = {
+        ...MG,
+        fields: { ...MG.fields, 'Message-Id': '<forged-0002@attacker.example>', 'body-plain': 'New bank.' },
+        files: [],
+      };
+      await postForm(app(), `/inbound/v1/mailgun/${TOKEN}`, forged, false).expect(406);
+      expect(submitter.submissions).toHaveLength(1);
+      // Only the token's digest is kept, per tenant, and it goes once its window has passed.
+      const rows = await sql<{ tenant: string; token_hash: string }>`select * from webhook_tokens`.execute(
+        db,
+      );
+      expect(rows.rows).toHaveLength(1);
+      expect(rows.rows[0]!.tenant).toBe(ACME);
+      expect(JSON.stringify(rows.rows)).not.toContain(MG.fields.token!);
+      await postForm(app({ nowMs: MG_NOW_MS + 3_600_000 }), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(406);
+    });
+  });
+
+  it('gives a spent token back in the store when the post is answered 503, so the retry after a restart is read', async () => {
+    await onDatabaseFile(async (restart) => {
+      const failing = recordingSubmitter(() => {
+        throw new Error('database is locked');
+      });
+      await postForm(app({ submitter: failing }), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(503);
+      await restart();
+      await postForm(app(), `/inbound/v1/mailgun/${TOKEN}`, MG).expect(200);
+      expect(submitter.submissions).toHaveLength(1);
+    });
   });
 });

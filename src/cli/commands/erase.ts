@@ -41,6 +41,10 @@ ${COMMON_USAGE}`,
       io.out('Changed, per store:');
       for (const s of r.stores)
         io.out(`  ${s.store}: ${s.changed < 0 ? 'not finished (a reader held it)' : s.changed}`);
+      // §14: this process cannot reach another's memory; a server on this file notices the erase.
+      io.out(
+        'A server running on this data directory still holds what it remembered (regex analyses, compiled matchers, cached versions) until its next request, when it notices this erase and forgets all of it. A server on another data directory (an agent against this authority) is not reached: post the erase to that agent instead.',
+      );
     } finally {
       await k.close();
     }

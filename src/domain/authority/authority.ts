@@ -103,3 +103,13 @@ export interface Authority {
    */
   personHandles(tenant: TenantId, ids: readonly string[]): Promise<ReadonlyMap<string, string | null>>;
 }
+
+/** The authority this process embeds: also holds definitions in memory, which it can forget. */
+export interface EmbeddedAuthority extends Authority {
+  /**
+   * §14: forgets every definition and object it holds in memory, as a restart would; for an erase
+   * made by another process on the same store (the CLI), whose identifier it cannot know.
+   * Returns how many it held.
+   */
+  forgetMemory(): number;
+}

@@ -19,3 +19,14 @@ export interface Eraser {
   /** Takes `identifier` out of what it keeps for `tenant`; one count per kind of record it changed. */
   erase(tenant: TenantId, identifier: string): Promise<readonly ErasedFrom[]>;
 }
+
+/** Every eraser, in order, for one identifier: their counts, in the order they ran (§14). */
+export async function runErasers(
+  erasers: readonly Eraser[],
+  tenant: TenantId,
+  identifier: string,
+): Promise<ErasedFrom[]> {
+  const out: ErasedFrom[] = [];
+  for (const e of erasers) out.push(...(await e.erase(tenant, identifier)));
+  return out;
+}

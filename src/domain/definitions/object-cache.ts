@@ -16,6 +16,8 @@ export interface ObjectCache {
   get(hash: string): JsonValue | undefined;
   set(hash: string, value: JsonValue): void;
   delete(hash: string): void;
+  /** Forgets every object (§14: an erase made elsewhere, whose identifier this process cannot know). */
+  clear(): void;
   readonly size: number;
 }
 
@@ -42,6 +44,9 @@ export function createObjectCache(maxEntries: number = DEFAULT_OBJECT_CACHE_ENTR
     },
     delete(hash) {
       map.delete(hash);
+    },
+    clear() {
+      map.clear();
     },
     get size() {
       return map.size;

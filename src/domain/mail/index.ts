@@ -10,6 +10,8 @@ export type {
   MailboxState,
   SubmitResult,
   SubmittedState,
+  SpentTokenStore,
+  TokenSpend,
 } from './ingest-store.ts';
 export { DEFAULT_MAIL_LIMITS, limitExceeded, resolveMailLimits } from './limits.ts';
 export type { MailLimits } from './limits.ts';

@@ -69,3 +69,15 @@ export interface IngestStore {
    */
   earlierTask(tenant: TenantId, contextId: string): Promise<SubmitResult | null>;
 }
+
+/** What spending a token in the store found. */
+export type TokenSpend =
+  { readonly kind: 'spent' } | { readonly kind: 'replayed'; readonly firstSeenMs: number };
+
+/** Where spent tokens outlive the process (tenant-scoped, §13.2); the ingest store implements it. */
+export interface SpentTokenStore {
+  /** Spend `token` for `tenant` until `expiresAtMs`; 'replayed' if it is spent and unexpired. */
+  spendToken(tenant: TenantId, token: string, expiresAtMs: number, nowMs: number): Promise<TokenSpend>;
+  /** Give a spent token back (its post was answered "retry"). */
+  unspendToken(tenant: TenantId, token: string): Promise<void>;
+}

@@ -3,8 +3,8 @@
  * runtime remembers by source whose source names the identifier, and the compiled matchers built
  * from such sources (the runtime tells its caches; the next task compiles its version again).
  *
- * Does not own: the kept analyses in the database (the definition store deletes those with the
- * tombstones) or any other process's memory (a CLI erase cannot reach a running server's).
+ * Does not own: the kept analyses in the database (their own eraser deletes and counts those,
+ * store/sqlite-erasure.ts) or any other process's memory (a CLI erase cannot reach a running server's).
  */
 import type { Eraser } from '../authority/index.ts';
 import { textMentions } from '../definitions/index.ts';

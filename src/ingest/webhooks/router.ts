@@ -30,7 +30,7 @@ import { readForm } from './form.ts';
 import { mailgunToRaw, verifyMailgun } from './mailgun.ts';
 import { postmarkToRaw } from './postmark.ts';
 import { statusFor, WebhookRefusal, type Provider } from './refusal.ts';
-import { createSeenTokens, DEFAULT_MAX_TOKENS_PER_TENANT } from './seen-tokens.ts';
+import { createSeenTokens, DEFAULT_MAX_TOKENS_PER_TENANT, type SpentTokenStore } from './seen-tokens.ts';
 import { sendgridToRaw } from './sendgrid.ts';
 
 const PROVIDERS: readonly Provider[] = ['postmark', 'mailgun', 'sendgrid', 'rfc822'];
@@ -55,6 +55,8 @@ export interface InboundRouterOptions {
   readonly mailgunMaxAgeSeconds?: number;
   /** Most Mailgun tokens remembered per tenant while their signature is in the window (seen-tokens.ts). Default 100,000. */
   readonly mailgunMaxSeenTokens?: number;
+  /** Where spent Mailgun tokens outlive a restart (issue 12.5). Absent: this process's memory only. */
+  readonly spentTokens?: SpentTokenStore;
   /** Only for tests. Default Date.now. */
   readonly nowMs?: () => number;
 }
@@ -122,7 +124,7 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
     req: Request,
     res: Response,
     endpoint: InboundEndpoint,
-    spent: { release?: () => void },
+    spent: { release?: () => Promise<void> },
   ): Promise<Buffer> {
     try {
       switch (provider) {
@@ -139,7 +141,7 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
           const form = await readForm(req, bodyLimit);
           const now = nowMs();
           verifyMailgun(form, { signingKey: endpoint.mailgunSigningKey, maxAgeSeconds, nowMs: now });
-          spent.release = spendMailgunToken(endpoint.tenant, form.fields, now);
+          spent.release = await spendMailgunToken(endpoint.tenant, form.fields, now);
           return await mailgunToRaw(form);
         }
         case 'sendgrid':
@@ -174,32 +176,58 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
    * since it cannot be told from one. Mailgun itself resends a token only when it got no 2xx, and
    * the first post's message was then already received, so stopping it loses nothing.
    */
-  function spendMailgunToken(tenant: TenantId, fields: ReadonlyMap<string, string>, now: number): () => void {
+  async function spendMailgunToken(
+    tenant: TenantId,
+    fields: ReadonlyMap<string, string>,
+    now: number,
+  ): Promise<() => Promise<void>> {
+    const token = fields.get('token')!;
     const expiresAtMs = (Number(fields.get('timestamp')) + maxAgeSeconds) * 1000;
-    const claim = seenTokens.claim(tenant, fields.get('token')!, expiresAtMs, now);
+    const replayed = (firstSeenMs: number) =>
+      new WebhookRefusal(
+        'forged',
+        'UNAUTHENTICATED',
+        `This Mailgun signature (timestamp ${fields.get('timestamp')!}) was already used by a post received at ${new Date(firstSeenMs).toISOString()}; a signature is good for one post only, so this one is refused as a replay and not read. If Mailgun is resending after a lost answer, the message was received the first time.`,
+      );
+    const claim = seenTokens.claim(tenant, token, expiresAtMs, now);
     switch (claim.kind) {
-      case 'claimed':
-        return claim.release;
       case 'replayed':
-        throw new WebhookRefusal(
-          'forged',
-          'UNAUTHENTICATED',
-          `This Mailgun signature (timestamp ${fields.get('timestamp')!}) was already used by a post received at ${new Date(claim.firstSeenMs).toISOString()}; a signature is good for one post only, so this one is refused as a replay and not read. If Mailgun is resending after a lost answer, the message was received the first time.`,
-        );
+        throw replayed(claim.firstSeenMs);
       case 'full':
         throw new WebhookRefusal(
           'busy',
           'CONFLICT',
           `Too many Mailgun posts inside the last ${maxAgeSeconds} s to remember their signatures; retry in a little while.`,
         );
+      case 'claimed':
+        break;
     }
+    const store = options.spentTokens;
+    if (store === undefined) return () => Promise.resolve(claim.release());
+    // Issue 12.5: spent in the store too, so a replay after a restart (or at another process on the
+    // same database) is refused; this memory only spares the store the replays it has seen itself.
+    let spend;
+    try {
+      spend = await store.spendToken(tenant, token, expiresAtMs, now);
+    } catch (e) {
+      claim.release();
+      throw e;
+    }
+    if (spend.kind === 'replayed') {
+      claim.release();
+      throw replayed(spend.firstSeenMs);
+    }
+    return async () => {
+      claim.release();
+      await store.unspendToken(tenant, token);
+    };
   }
 
   const handle =
     (provider: Provider): RequestHandler =>
     async (req, res) => {
       let tenant: TenantId | undefined;
-      const spent: { release?: () => void } = {};
+      const spent: { release?: () => Promise<void> } = {};
       try {
         const endpoint = endpointFor(req);
         if (endpoint === null) {
@@ -255,7 +283,18 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
                 'The message could not be triaged just now; it is safe to retry.',
               );
         // A post answered "retry" has not spent its signature: Mailgun's retry carries the same one.
-        if (refusal.kind === 'busy' || refusal.kind === 'fault') spent.release?.();
+        if (refusal.kind === 'busy' || refusal.kind === 'fault') {
+          await spent.release?.().catch((releaseError: unknown) =>
+            log.error(
+              {
+                provider,
+                tenant,
+                error: releaseError instanceof Error ? releaseError.message : String(releaseError),
+              },
+              'a spent Mailgun token could not be given back; its retry will be refused as a replay',
+            ),
+          );
+        }
         if (!(e instanceof WebhookRefusal)) {
           log.error(
             { provider, tenant, error: e instanceof Error ? e.message : String(e) },

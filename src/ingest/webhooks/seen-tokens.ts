@@ -9,11 +9,15 @@
  * all unexpired and it is full, a new token is not taken ("full", the caller answers 503 so Mailgun
  * retries later) rather than forgetting one that could then be replayed.
  *
- * Deliberately does not: verify signatures (mailgun.ts), survive a restart (a replay inside the
- * window after a restart is not caught; the intake's dedupe still stops the same message twice),
- * or share tokens between tenants (one tenant's traffic cannot fill another's memory).
+ * Surviving a restart is the `SpentTokenStore`'s (the ingest store, issue 12.5): when the router
+ * has one, a token this memory takes is spent there too, so a replay inside the window after a
+ * restart is refused as well.
+ *
+ * Deliberately does not: verify signatures (mailgun.ts), or share tokens between tenants (one
+ * tenant's traffic cannot fill another's memory).
  */
 import type { TenantId } from '../../domain/tenant.ts';
+export type { SpentTokenStore, TokenSpend } from '../../domain/mail/index.ts';
 
 export type Claim =
   | { readonly kind: 'claimed'; readonly release: () => void }

@@ -11,6 +11,8 @@ import * as m004 from './004-ingest.ts';
 import * as m005 from './005-mark-analyses.ts';
 import * as m006 from './006-writer.ts';
 import * as m007 from './007-raw-mail-retention.ts';
+import * as m008 from './008-webhook-tokens.ts';
+import * as m009 from './009-erase-generations.ts';
 
 export interface Migration {
   readonly name: string;
@@ -26,6 +28,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '005-mark-analyses', up: m005.up },
   { name: '006-writer', up: m006.up },
   { name: '007-raw-mail-retention', up: m007.up },
+  { name: '008-webhook-tokens', up: m008.up },
+  { name: '009-erase-generations', up: m009.up },
 ];
 
 /** Apply every pending migration, in order; returns the names applied. */

@@ -1,0 +1,164 @@
+/**
+ * Reading versions for the authority (§10.3, §14): a version's content loaded through the object
+ * store (each entry checked once by its learnable), the tenant's head, and the small cache of
+ * whole definitions (the active one of each busy tenant, and pinned ones).
+ *
+ * Owns: the whole-definition cache and what an erase must drop from it (`forget`).
+ * Does not own: writing versions (writes.ts), or what a version means (definitions/).
+ */
+import { DomainError } from '../errors.ts';
+import type { TenantId } from '../tenant.ts';
+import type { EntryContent, Learnable } from '../learnables/index.ts';
+import type { Activation, Definition, DefinitionStore, VersionId } from '../definitions/index.ts';
+import {
+  createObjectReader,
+  EMPTY_VERSION_ID,
+  emptyDefinition,
+  isVersionId,
+  loadDefinition,
+  MissingObjectError,
+  type ObjectCache,
+  type ObjectReader,
+} from '../definitions/index.ts';
+
+/** Whole definitions kept in memory (the active one of each busy tenant, and pinned ones). */
+const DEFINITION_CACHE_ENTRIES = 16;
+/** Entry contents remembered as checked, at most (then the memo starts again). */
+const MAX_VALIDATED = 1_000_000;
+
+/** The tenant's active activation, its content, and its definitionVersion (0: nothing learned). */
+export interface HeadState {
+  readonly head: Activation | null;
+  readonly base: Definition;
+  readonly n: number;
+}
+
+export interface Versions {
+  /** Objects of one tenant, through the shared object cache. */
+  readerFor(tenant: TenantId): ObjectReader;
+  /** A version's content; `checkStatus` refuses unknown and tombstoned ids (§14). */
+  load(tenant: TenantId, versionId: VersionId, checkStatus: boolean): Promise<Definition>;
+  headState(tenant: TenantId): Promise<HeadState>;
+  /** Keep a definition just committed (it will be asked for next). */
+  remember(tenant: TenantId, d: Definition): void;
+  /** §14: drop tombstoned versions and deleted objects from memory. */
+  forget(tenant: TenantId, versionIds: readonly VersionId[], objectHashes: readonly string[]): void;
+  /** §14: forgets every definition and object held in memory (an erase made by another process). */
+  forgetAll(): number;
+}
+
+export function createVersions(deps: {
+  readonly store: DefinitionStore;
+  readonly cache: ObjectCache;
+  readonly learnableOf: (collection: string) => Learnable | undefined;
+}): Versions {
+  const { store, cache, learnableOf } = deps;
+  const definitions = new Map<string, Definition>();
+  const validated = new Set<string>();
+
+  const readerFor = (tenant: TenantId): ObjectReader =>
+    createObjectReader((hashes) => store.getObjects(tenant, hashes), cache);
+
+  function remember(tenant: TenantId, d: Definition): void {
+    const key = `${tenant}\0${d.versionId}`;
+    definitions.delete(key);
+    definitions.set(key, d);
+    while (definitions.size > DEFINITION_CACHE_ENTRIES) {
+      const oldest = definitions.keys().next();
+      if (oldest.done === true) break;
+      definitions.delete(oldest.value);
+    }
+  }
+
+  /** Each stored entry is judged well formed by its learnable once per content hash. */
+  function checkEntry(
+    versionId: VersionId,
+    collection: string,
+    entry: string,
+    content: EntryContent,
+    hash: string,
+  ): void {
+    const key = `${collection}\0${hash}`;
+    if (validated.has(key)) return;
+    const l = learnableOf(collection);
+    if (l === undefined) return;
+    const v = l.validateContent(entry, content);
+    if (!v.ok) {
+      throw new DomainError(
+        'INTERNAL',
+        `The stored ${l.entryNoun} "${entry}" in version ${versionId} is not well formed (${v.reason}); restore the store from a backup.`,
+      );
+    }
+    if (validated.size > MAX_VALIDATED) validated.clear();
+    validated.add(key);
+  }
+
+  async function load(tenant: TenantId, versionId: VersionId, checkStatus: boolean): Promise<Definition> {
+    if (versionId === EMPTY_VERSION_ID) return emptyDefinition();
+    if (checkStatus) {
+      // Asked every time, not cached: another process may have tombstoned it (§14).
+      if (!isVersionId(versionId)) throw versionNotFound(tenant, versionId);
+      const status = await store.versionStatus(tenant, versionId);
+      if (status === 'unknown') throw versionNotFound(tenant, versionId);
+      if (status === 'tombstoned') throw versionTombstoned(tenant, versionId);
+    }
+    const cached = definitions.get(`${tenant}\0${versionId}`);
+    if (cached !== undefined) return cached;
+    try {
+      const d = await loadDefinition(versionId, readerFor(tenant), (collection, entry, content, hash) =>
+        checkEntry(versionId, collection, entry, content, hash),
+      );
+      remember(tenant, d);
+      return d;
+    } catch (e) {
+      if (e instanceof MissingObjectError) {
+        const status = await store.versionStatus(tenant, versionId);
+        if (status === 'tombstoned') throw versionTombstoned(tenant, versionId);
+        throw new DomainError(
+          'INTERNAL',
+          `Version ${versionId} of tenant "${tenant}" cannot be read: ${e.message}. Restore the store from a backup.`,
+          { cause: e },
+        );
+      }
+      throw e;
+    }
+  }
+
+  return {
+    readerFor,
+    load,
+    remember,
+    async headState(tenant) {
+      const head = await store.head(tenant);
+      const base = head === null ? emptyDefinition() : await load(tenant, head.versionId, false);
+      return { head, base, n: head?.definitionVersion ?? 0 };
+    },
+    forgetAll() {
+      const held = definitions.size + cache.size;
+      definitions.clear();
+      validated.clear();
+      cache.clear();
+      return held;
+    },
+    forget(tenant, versionIds, objectHashes) {
+      for (const h of objectHashes) cache.delete(h);
+      for (const v of versionIds) definitions.delete(`${tenant}\0${v}`);
+    },
+  };
+}
+
+function versionNotFound(tenant: TenantId, versionId: string): DomainError {
+  return new DomainError(
+    'DEFINITION_VERSION_NOT_FOUND',
+    `Tenant "${tenant}" has no version ${versionId}: use a versionId from its history.`,
+    { details: { versionId } },
+  );
+}
+
+function versionTombstoned(tenant: TenantId, versionId: string): DomainError {
+  return new DomainError(
+    'DEFINITION_VERSION_TOMBSTONED',
+    `Version ${versionId} of tenant "${tenant}" was tombstoned when a personal identifier was erased (§14): its content is gone and it can never be loaded or activated again. Use the active version instead.`,
+    { details: { versionId } },
+  );
+}
