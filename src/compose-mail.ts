@@ -10,12 +10,7 @@ import type { MailLimits } from './domain/mail/limits.ts';
 import type { Principal } from './domain/authority/principal.ts';
 import type { SubmitResult } from './domain/mail/ingest-store.ts';
 import { tenantId, type TenantId } from './domain/tenant.ts';
-import {
-  createMailIngest,
-  type IngestLog,
-  type MailIngest,
-  type MailSourceRef,
-} from './ingest/index.ts';
+import { createMailIngest, type IngestLog, type MailIngest, type MailSourceRef } from './ingest/index.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
 import { withCallContext } from './observability/request-context.ts';
 
