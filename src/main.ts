@@ -21,7 +21,7 @@ import { systemClock } from './domain/clock.ts';
 import type { Learnable } from './domain/learnables/learnable.ts';
 import { createLearnables } from './domain/learnables/registry.ts';
 import { createMatcherCache } from './domain/triage/definition-marks.ts';
-import { createTriageService } from './domain/triage/triage-service.ts';
+import { analysisKeeping, createTriageService } from './domain/triage/triage-service.ts';
 import { cacheEraser } from './domain/triage/cache-eraser.ts';
 import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
@@ -191,7 +191,13 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
                 return { definitionVersion: a.definitionVersion, versionId: a.definition.versionId };
               },
               compiled: () => matcherCache.versions(),
-              compile: async () => matcherCache.prepare((await source.active(t)).definition, learnables),
+              // The path a task takes (sliced, reading and keeping the tenant's analyses).
+              compile: async () =>
+                matcherCache.matcherFor(
+                  (await source.active(t)).definition,
+                  learnables,
+                  analysisKeeping(analyses, t),
+                ),
             }),
           );
     for (const m of matchers) m.warm(); // the first task of each tenant served need not wait for it

@@ -17,7 +17,7 @@ export type { MarkHit } from './definition-marks.ts';
 export type { DryRunLesson, DryRunResult } from './dry-run.ts';
 export { readMessage } from './read-message.ts';
 export type { MessageReading, TeachBlock } from './reading.ts';
-export { MAX_TEACH_ENTRIES, createTriageService } from './triage-service.ts';
+export { MAX_TEACH_ENTRIES, analysisKeeping, createTriageService } from './triage-service.ts';
 export type {
   DefinitionSource,
   RecheckKey,
