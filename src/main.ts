@@ -23,7 +23,7 @@ import {
 } from './domain/authority/index.ts';
 import { systemClock } from './domain/clock.ts';
 import { createLearnables, type Learnable } from './domain/learnables/index.ts';
-import { createMatcherCache, createTriageService, cacheEraser } from './domain/triage/index.ts';
+import { analysisKeeping, createMatcherCache, createTriageService, cacheEraser } from './domain/triage/index.ts';
 import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
@@ -227,7 +227,13 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
                 return { definitionVersion: a.definitionVersion, versionId: a.definition.versionId };
               },
               compiled: () => matcherCache.versions(),
-              compile: async () => matcherCache.prepare((await source.active(t)).definition, learnables),
+              // The path a task takes (sliced, reading and keeping the tenant's analyses).
+              compile: async () =>
+                matcherCache.matcherFor(
+                  (await source.active(t)).definition,
+                  learnables,
+                  analysisKeeping(analyses, t),
+                ),
             }),
           );
     for (const m of matchers) m.warm(); // the first task of each tenant served need not wait for it

@@ -427,7 +427,12 @@ export function runLearnableContract(o: LearnableContractOptions): void {
         expect(untaught.settled).toBe(false);
         const reader = l.reader!;
         if (reader.question === undefined) return; // this collection never asks
-        expect(reader.question(untaught)).toMatch(/\?.*[.!?]$/s);
+        // A question in words that says what was seen (before or after it), and never says twice
+        // that it cannot tell (issue 18).
+        const asked = reader.question(untaught);
+        expect(asked).toMatch(/\S.*\?/s);
+        expect(asked).toMatch(/[.!?]$/);
+        expect(asked.match(/can(?:'|no|’)t tell/gi)?.length ?? 0).toBeLessThanOrEqual(1);
         if (reader.suggest === undefined) return;
         // An empty corpus: nothing read yet.
         const none = {

@@ -16,7 +16,7 @@ export { createMatcherCache, definitionMarks } from './definition-marks.ts';
 export type { MarkHit } from './definition-marks.ts';
 export { readMessage } from './read-message.ts';
 export type { MessageReading, TeachBlock } from './reading.ts';
-export { MAX_TEACH_ENTRIES, createTriageService } from './triage-service.ts';
+export { MAX_TEACH_ENTRIES, analysisKeeping, createTriageService } from './triage-service.ts';
 export type { TaskPin, TriageOutcome, TriageQuestion, TriageService } from './triage-service.ts';
 export { discardedMessage } from './corpus.ts';
 export { cacheEraser } from './cache-eraser.ts';

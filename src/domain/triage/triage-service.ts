@@ -140,20 +140,29 @@ export const MAX_TEACH_ENTRIES = 200;
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * A tenant's kept regex analyses as the matcher cache reads and writes them (§13.2: kept per tenant);
+ * undefined without a store. Whoever compiles a version ahead of its first task (the server's
+ * warm-up) passes the same keeping, so the analyses are read and kept as a task would.
+ */
+export function analysisKeeping(
+  store: MarkAnalysisStore | undefined,
+  tenant: TenantId,
+): AnalysisKeeping | undefined {
+  if (store === undefined) return undefined;
+  return {
+    load: () => store.load(tenant, ANALYSER_VERSION),
+    save: (made) => store.save(tenant, ANALYSER_VERSION, made),
+  };
+}
+
 export function createTriageService(deps: TriageServiceDeps): TriageService {
   const clock = deps.clock ?? systemClock;
   const lastPurge = new Map<TenantId, number>();
 
   // A large version compiles in slices, never blocking the event loop for long (issue 3), reading
   // the tenant's kept analyses (§13.2: kept per tenant).
-  const keeping = (tenant: TenantId): AnalysisKeeping | undefined => {
-    const store = deps.analyses;
-    if (store === undefined) return undefined;
-    return {
-      load: () => store.load(tenant, ANALYSER_VERSION),
-      save: (made) => store.save(tenant, ANALYSER_VERSION, made),
-    };
-  };
+  const keeping = (tenant: TenantId): AnalysisKeeping | undefined => analysisKeeping(deps.analyses, tenant);
   const matcherFor = (tenant: TenantId, definition: PinnedDefinition['definition']): Promise<Matcher> =>
     deps.matcherCache.matcherFor(definition, deps.learnables, keeping(tenant));
 
