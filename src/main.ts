@@ -32,7 +32,7 @@ import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
 import { composeMailIngest } from './compose-mail.ts';
 import { createServer, type AppServer } from './server.ts';
-import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
+import { describeStore, openStore } from './store/open-store.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
@@ -72,7 +72,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const db = await openDatabase({ file: join(dataDir, DATABASE_FILE_NAME) });
+  // DATABASE_URL: PostgreSQL, shared by every replica; else the SQLite file under DATA_DIR.
+  const db = await openStore({ databaseUrl: config.databaseUrl, dataDir });
   try {
     const tokens = createSqliteTokenStore(db);
     const settings = { identificationMargin: config.identificationMargin };
@@ -233,7 +234,7 @@ async function main(): Promise<void> {
   const composition = await compose(config);
   const { localUrl: url } = await composition.server.listen(config.port, config.host);
   process.stdout.write(
-    `learnables-triage ${config.role === 'authority' ? 'authority' : 'agent'} listening on ${url} (data in ${resolve(config.dataDir)})\n`,
+    `learnables-triage ${config.role === 'authority' ? 'authority' : 'agent'} listening on ${url} (data in ${describeStore({ databaseUrl: config.databaseUrl, dataDir: resolve(config.dataDir) })})\n`,
   );
   let stopping = false;
   const stop = (): void => {

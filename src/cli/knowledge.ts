@@ -14,7 +14,7 @@ import type { Principal } from '../domain/authority/principal.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createLearnables } from '../domain/learnables/registry.ts';
 import { DEMO_TENANT, tenantId, type TenantId } from '../domain/tenant.ts';
-import { openDatabase } from '../store/database.ts';
+import { openStore } from '../store/open-store.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
 import { createSqliteTokenStore } from '../store/sqlite-token-store.ts';
 import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
@@ -76,8 +76,12 @@ export async function openKnowledge(
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  // An explicit --data-dir names a SQLite directory; otherwise the server's own DATABASE_URL or DATA_DIR.
   const dbFile = join(dataDir, DATABASE_FILE_NAME);
-  const db = await openDatabase({ file: dbFile });
+  const db = await openStore({
+    databaseUrl: typeof values['data-dir'] === 'string' ? undefined : config.databaseUrl,
+    dataDir,
+  });
   const tokens = createSqliteTokenStore(db);
   const authority = createAuthority({
     store: createSqliteDefinitionStore(db),

@@ -1,12 +1,9 @@
 // Invariant: the head and person handles a store remembers are never stale: a commit, an erasure or a new person through any store on the connection, or any commit by another connection (another process), is seen by the next read (§10.3, §14).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Activation } from '../domain/definitions/definition.ts';
 import { tenantId } from '../domain/tenant.ts';
-import { openDatabase } from './database.ts';
+import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
 import { createSqliteDefinitionStore } from './sqlite-definition-store.ts';
 
 const demo = tenantId('demo');
@@ -29,22 +26,18 @@ function activation(n: number, taughtBy = 'person-1'): Activation {
   };
 }
 
-describe('SQLite definition store: remembered reads', () => {
-  let dir: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const open: Kysely<any>[] = [];
+describe.each(STORE_ENGINES)('$name definition store: remembered reads', ({ name }) => {
+  const engine = useStoreEngine(name);
+  let first = true;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'lt-defs-'));
+    first = true;
   });
-  afterEach(async () => {
-    while (open.length > 0) await open.pop()!.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // The first connection of a test is a fresh store; every later one another connection to it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async function connect(): Promise<Kysely<any>> {
-    const db = await openDatabase({ file: join(dir, 'x.sqlite') });
-    open.push(db);
-    return db;
+    if (!first) return await engine.connect();
+    first = false;
+    return await engine.fresh();
   }
 
   it('sees a commit by another connection (another process) at the next read (§10.3)', async () => {

@@ -11,6 +11,8 @@ import * as m004 from './004-ingest.ts';
 import * as m005 from './005-mark-analyses.ts';
 import * as m006 from './006-writer.ts';
 import * as m007 from './007-raw-mail-retention.ts';
+import * as m008 from './008-change-generation.ts';
+import { advisoryLock } from '../dialect.ts';
 
 export interface Migration {
   readonly name: string;
@@ -26,7 +28,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '005-mark-analyses', up: m005.up },
   { name: '006-writer', up: m006.up },
   { name: '007-raw-mail-retention', up: m007.up },
+  { name: '008-change-generation', up: m008.up },
 ];
+
+/** The advisory lock every migrating transaction takes on PostgreSQL. */
+const MIGRATION_LOCK = 'learnables-triage migrations';
 
 /** Apply every pending migration, in order; returns the names applied. */
 export async function migrate(
@@ -34,12 +40,17 @@ export async function migrate(
   db: Kysely<any>,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<string[]> {
-  await db.schema
-    .createTable('schema_migrations')
-    .ifNotExists()
-    .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('applied_at', 'text', (c) => c.notNull())
-    .execute();
+  // Two processes starting on one database migrate one after the other (PostgreSQL: an advisory
+  // lock per transaction; SQLite: the write lock its first write takes).
+  await db.transaction().execute(async (trx) => {
+    await advisoryLock(trx, MIGRATION_LOCK, MIGRATION_LOCK);
+    await trx.schema
+      .createTable('schema_migrations')
+      .ifNotExists()
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('applied_at', 'text', (c) => c.notNull())
+      .execute();
+  });
   const applied: string[] = [];
   for (const m of migrations) {
     // Another process opening the same file may be migrating too: retry after it, then skip what it applied.
@@ -47,6 +58,7 @@ export async function migrate(
       try {
         const done = await db.transaction().execute(async (trx) => {
           // A write first, so the transaction holds the write lock before it reads (SQLite).
+          await advisoryLock(trx, MIGRATION_LOCK, MIGRATION_LOCK);
           await sql`update schema_migrations set name = name where name = ${m.name}`.execute(trx);
           const row = await trx
             .selectFrom('schema_migrations')
