@@ -41,7 +41,8 @@ const SETTINGS = {
     schema: z
       .string()
       .refine((u) => /^postgres(ql)?:\/\/[^\s/]+/i.test(u) && URL.canParse(u), {
-        message: 'must be a postgres:// URL naming the server and database; unset it to keep SQLite under DATA_DIR',
+        message:
+          'must be a postgres:// URL naming the server and database; unset it to keep SQLite under DATA_DIR',
       })
       .optional(),
     example: 'postgres://triage:secret@db.internal:5432/triage',

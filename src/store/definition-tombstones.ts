@@ -13,8 +13,8 @@ import { chunks, type ActivationRow } from './definition-rows.ts';
 import { advisoryLock } from './dialect.ts';
 import { DEFINITIONS_LOCK } from './definition-history.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
 export function createDefinitionTombstones(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
   db: Kysely<any>,
 ): Pick<DefinitionStore, 'tombstone' | 'tombstonedVersionIds'> {
   return {

@@ -12,8 +12,8 @@ import type { DefinitionStore } from '../domain/definitions/store.ts';
 import { identifierMatcher } from '../domain/definitions/scrub.ts';
 import { chunks } from './definition-rows.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
 export function createPeopleStore(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
   db: Kysely<any>,
 ): Pick<DefinitionStore, 'personId' | 'personHandle' | 'erasePerson'> {
   return {

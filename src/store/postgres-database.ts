@@ -28,10 +28,10 @@ export function isPostgresUrl(url: string | undefined): url is string {
 }
 
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
     oid === INT8_OID && format !== 'binary'
       ? (v: string) => Number(v)
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
 
 /** A pool on the URL whose int8 values are numbers (per pool: the driver's global parsers stay as they are). */

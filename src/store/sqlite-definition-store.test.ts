@@ -77,6 +77,31 @@ describe.each(STORE_ENGINES)('$name definition store: remembered reads', ({ name
     expect(await server.personHandle(demo, sam)).toBeNull();
   });
 
+  it('lets one of two writers racing for the same next version commit and tells the other conflict (§10.2)', async () => {
+    const one = createSqliteDefinitionStore(await connect());
+    const two = createSqliteDefinitionStore(await connect());
+    // Two SQLite connections in one thread cannot interleave (better-sqlite3 is synchronous): the
+    // loser waits out the busy timeout (5 s) and gets 'conflict', so one round there; PostgreSQL races for real.
+    const rounds = name === 'PostgreSQL' ? 5 : 1;
+    for (let n = 1; n <= rounds; n++) {
+      const results = await Promise.all(
+        [one, two].map((s, i) =>
+          s.commit(demo, {
+            expectedDefinitionVersion: n - 1,
+            objects: [{ hash: `${n}-${i}`.padEnd(64, '0'), body: `{"writer":${i}}` }],
+            activation: activation(n, `person-${i}`),
+          }),
+        ),
+      );
+      expect([...results].sort()).toEqual(['committed', 'conflict']);
+      const winner = results.indexOf('committed');
+      // The loser wrote nothing: its activation and its objects are both absent.
+      expect((await one.head(demo))?.taughtBy).toBe(`person-${winner}`);
+      const loserObject = `${n}-${1 - winner}`.padEnd(64, '0');
+      expect((await two.getObjects(demo, [loserObject])).size).toBe(0);
+    }
+  });
+
   it('hands out the remembered head frozen, so no reader can change what the next one gets', async () => {
     const store = createSqliteDefinitionStore(await connect());
     await store.commit(demo, { expectedDefinitionVersion: 0, objects: [], activation: activation(1) });

@@ -96,12 +96,13 @@ export async function startCluster(): Promise<Cluster> {
   }
   return {
     url: `postgres://app@127.0.0.1:${port}/postgres`,
-    async stop() {
+    stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+      return Promise.resolve();
     },
   };
 }
