@@ -33,6 +33,8 @@ import { parseMail } from './ingest/mail/parse.ts';
 import { composeMailIngest } from './compose-mail.ts';
 import { createServer, type AppServer } from './server.ts';
 import { describeStore, openStore } from './store/open-store.ts';
+import { eraseSignal, startEraseFeed, type EraseFeed } from './store/postgres-change-feed.ts';
+import { isPostgresUrl } from './store/postgres-database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
@@ -74,6 +76,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   mkdirSync(dataDir, { recursive: true });
   // DATABASE_URL: PostgreSQL, shared by every replica; else the SQLite file under DATA_DIR.
   const db = await openStore({ databaseUrl: config.databaseUrl, dataDir });
+  let eraseFeed: EraseFeed | null = null;
   try {
     const tokens = createSqliteTokenStore(db);
     const settings = { identificationMargin: config.identificationMargin };
@@ -95,6 +98,17 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       maxVersions: MATCHER_CACHE_VERSIONS,
       runtime: matchingRuntime,
     });
+    // §14 across replicas: an erase on any replica (or by the CLI) empties this one's reading caches;
+    // the feed carries only the tenant, so every remembered analysis goes (the next task compiles again).
+    const onPostgres = isPostgresUrl(config.databaseUrl);
+    eraseFeed = onPostgres
+      ? await startEraseFeed({
+          url: config.databaseUrl,
+          db,
+          onErased: () => void matchingRuntime.forgetSourcesMentioning(() => true),
+          log: (message, cause) => consoleFaultLog(message, cause),
+        })
+      : null;
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
       const remote = await createRemoteDefinitionSource({
@@ -121,6 +135,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         erasers: [
           ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
           cacheEraser(matchingRuntime, matcherCache),
+          // On PostgreSQL, every other replica drops its reading caches too (postgres-change-feed.ts).
+          ...(onPostgres ? [eraseSignal(db)] : []),
           bytesGone(db),
         ],
       });
@@ -183,10 +199,12 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         await retention.stop();
         await mail.stop();
         await server.close();
+        await eraseFeed?.stop();
         await db.destroy();
       },
     };
   } catch (e) {
+    await eraseFeed?.stop();
     await db.destroy();
     throw e;
   }

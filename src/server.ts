@@ -15,6 +15,7 @@ import express, { type Express, type Request, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import { engineOf } from './store/dialect.ts';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
 import type { MailReader, TriagePort } from './a2a/ports.ts';
 import { publicBaseUrl, type Config } from './config/config.ts';
@@ -115,6 +116,8 @@ export function createServer(deps: ServerDeps): AppServer {
       principalOf: (req: Request) => principalOf(req.res!),
       legacyCompat: agent.legacyCompat ?? true,
       log,
+      // Replicas on one PostgreSQL write the same task rows.
+      sharedTasks: engineOf(deps.db) === 'postgres',
     });
     app.use(`/${AGENT_CARD_PATH}`, a2a.cardRouter); // public (§7: the declaration is data-only)
     // §13.2: every A2A call needs a token; the tenant is the token's.

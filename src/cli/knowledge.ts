@@ -14,7 +14,9 @@ import type { Principal } from '../domain/authority/principal.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createLearnables } from '../domain/learnables/registry.ts';
 import { DEMO_TENANT, tenantId, type TenantId } from '../domain/tenant.ts';
+import { engineOf } from '../store/dialect.ts';
 import { openStore } from '../store/open-store.ts';
+import { eraseSignal } from '../store/postgres-change-feed.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
 import { createSqliteTokenStore } from '../store/sqlite-token-store.ts';
 import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
@@ -98,6 +100,8 @@ export async function openKnowledge(
         ingest: new SqliteIngestStore(db),
         now: () => systemClock.now(),
       }),
+      // On PostgreSQL the running replicas' memory is reached too (postgres-change-feed.ts).
+      ...(engineOf(db) === 'postgres' ? [eraseSignal(db)] : []),
       bytesGone(db),
     ],
   });

@@ -178,4 +178,30 @@ describe('two replicas on one PostgreSQL', () => {
     expect((await authorityCall(b.url, made.token, 'GET', '/definition')).status).toBe(401);
     expect((await authorityCall(a.url, made.token, 'GET', '/definition')).status).toBe(401);
   });
+  it('erases an identifier through B from the shared rows A serves, and tells every replica (§14)', async () => {
+    const sender = 'erase-me@gone.example';
+    const onA = await sdkClient(a.url, token);
+    const parked = await send(
+      onA.client,
+      onA.opts,
+      rfc822(mail(sender, 'Pre-alert PA-2026-0990', 'pa-990@gone.example')),
+    );
+    expect(JSON.stringify(parked)).toContain('erase-me@gone');
+    const erased = await authorityCall(b.url, token, 'POST', '/erase', {
+      identifier: sender,
+      taughtBy: 'dana@warehouse.example',
+      reason: 'a request to be forgotten',
+    });
+    expect(erased.status).toBe(200);
+    const changed = new Map(
+      (erased.body.stores as { store: string; changed: number }[]).map((x) => [x.store, x.changed]),
+    );
+    expect(changed.get('tasks (history, status messages, artifacts)')).toBeGreaterThanOrEqual(1);
+    expect(changed.get('replicas told to drop their reading caches')).toBe(1);
+    expect(changed.get('tables rewritten without their old row versions')).toBeGreaterThan(0);
+    // At once on A, which saved the task a moment ago (no recent copy of a shared row is served).
+    const read = await jsonRpc(a.url, token, 'GetTask', { id: parked.id });
+    expect(read.result.id).toBe(parked.id);
+    expect(JSON.stringify(read).toLowerCase()).not.toContain('erase-me@gone');
+  });
 });

@@ -11,7 +11,7 @@ import * as m004 from './004-ingest.ts';
 import * as m005 from './005-mark-analyses.ts';
 import * as m006 from './006-writer.ts';
 import * as m007 from './007-raw-mail-retention.ts';
-import * as m008 from './008-change-generation.ts';
+import * as m008 from './008-replica-changes.ts';
 import { advisoryLock } from '../dialect.ts';
 
 export interface Migration {
@@ -28,7 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '005-mark-analyses', up: m005.up },
   { name: '006-writer', up: m006.up },
   { name: '007-raw-mail-retention', up: m007.up },
-  { name: '008-change-generation', up: m008.up },
+  { name: '008-replica-changes', up: m008.up },
 ];
 
 /** The advisory lock every migrating transaction takes on PostgreSQL. */

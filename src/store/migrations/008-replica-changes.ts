@@ -1,10 +1,14 @@
 /**
- * 008: on PostgreSQL, a change generation for remembered reads (read-validity.ts). One row whose
+ * 008: on PostgreSQL, what replicas sharing the database tell each other. First, a change
+ * generation for remembered reads (read-validity.ts). One row whose
  * counter every statement writing tokens, activations, objects, tombstones or people increments, in
  * the writer's own transaction: a replica that sees an unchanged counter knows its remembered
  * tokens, heads and handles still hold, exactly as SQLite's `data_version` tells it for one file.
  * The counter moves only when the write commits (a sequence would move before), so a read never
- * remembers a value under a generation that does not include it. SQLite needs nothing here.
+ * remembers a value under a generation that does not include it. Second, `erase_generation`: one
+ * counter per tenant that every §14 erase moves (postgres-change-feed.ts), so every replica drops
+ * the caches that may hold the erased identifier; it holds no identifier itself. SQLite (one
+ * process serving a file) needs neither.
  */
 import { sql, type Kysely } from 'kysely';
 import { engineOf } from '../dialect.ts';
@@ -25,6 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
        begin update change_generation set n = n + 1 where id = 1; return null; end $$`,
     )
     .execute(db);
+  await sql`create table erase_generation (tenant text primary key, n bigint not null)`.execute(db);
   for (const table of WATCHED_TABLES) {
     await sql
       .raw(
