@@ -8,7 +8,7 @@
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { migrate } from './migrations/index.ts';
+import { migratedOrClosed } from './migrations/index.ts';
 
 /** Connections per process (a replica's requests, its lessons and its sweeps share them). */
 export const POOL_SIZE = 10;
@@ -45,13 +45,8 @@ export function createPool(options: OpenPostgresOptions): pg.Pool {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations, not a TS type
 export async function openPostgres(options: OpenPostgresOptions): Promise<Kysely<any>> {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: createPool(options) }) });
-  try {
-    await migrate(db);
-  } catch (e) {
-    await db.destroy();
-    throw e;
-  }
-  return db;
+  return await migratedOrClosed(
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+    new Kysely<any>({ dialect: new PostgresDialect({ pool: createPool(options) }) }),
+  );
 }

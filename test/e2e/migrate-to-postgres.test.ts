@@ -2,11 +2,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState, type Task } from '@a2a-js/sdk';
-import { runCli } from '../../src/cli/main.ts';
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
-import { authorityCall, jsonRpc } from '../support/calls.ts';
+import { authorityCall, cliRun, jsonRpc } from '../support/calls.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { sdkClient, send } from '../support/sdk-client.ts';
+import { reportOf, rfc822Message } from '../support/task-mail.ts';
 import { startInProcess, tempDataDir } from './host.ts';
 
 let database: TestDatabase;
@@ -20,41 +20,6 @@ afterAll(async () => {
   sqliteDir.remove();
 });
 
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, {
-    out: (l) => (out += `${l}\n`),
-    err: (l) => (err += `${l}\n`),
-    env: {},
-  });
-  return { code, out, err };
-}
-
-function rfc822(from: string, subject: string, messageId: string): { parts: Record<string, unknown>[] } {
-  const text = [
-    `From: Billing <${from}>`,
-    'To: imports@warehouse.example',
-    `Subject: ${subject}`,
-    `Message-ID: <${messageId}>`,
-    'Date: Mon, 17 Aug 2026 09:00:00 +0000',
-    'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    'Please find the shipment details below.',
-    '',
-  ].join('\r\n');
-  return {
-    parts: [{ raw: Buffer.from(text).toString('base64'), mediaType: 'message/rfc822', filename: 'm.eml' }],
-  };
-}
-
-function reportOf(task: Task): Record<string, any> {
-  const part = task.artifacts[0]?.parts.find((p) => p.content?.$case === 'data');
-  if (part?.content?.$case !== 'data') throw new Error(`task ${task.id} has no data artifact`);
-  return part.content.value as Record<string, any>;
-}
-
 describe('migrate-to-postgres', () => {
   it('moves a data directory into PostgreSQL with its history, versionIds, tokens and tasks', async () => {
     // 1. A server on SQLite: a parked question, a lesson, a task settled by it.
@@ -66,7 +31,11 @@ describe('migrate-to-postgres', () => {
     let settledId: string;
     try {
       const { client, opts } = await sdkClient(before.url, token);
-      parked = await send(client, opts, rfc822('desk@moved.example', 'Pre-alert PA-1', 'pa-1@moved.example'));
+      parked = await send(
+        client,
+        opts,
+        rfc822Message('desk@moved.example', 'Pre-alert PA-1', 'pa-1@moved.example'),
+      );
       expect(TaskState[parked.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
       const taught = await authorityCall(before.url, token, 'POST', '/lessons', {
         collection: 'customers',
@@ -79,7 +48,7 @@ describe('migrate-to-postgres', () => {
       const settled = await send(
         client,
         opts,
-        rfc822('desk@moved.example', 'Pre-alert PA-2', 'pa-2@moved.example'),
+        rfc822Message('desk@moved.example', 'Pre-alert PA-2', 'pa-2@moved.example'),
       );
       expect(TaskState[settled.status!.state]).toBe('TASK_STATE_COMPLETED');
       settledId = settled.id;
@@ -90,7 +59,7 @@ describe('migrate-to-postgres', () => {
     }
 
     // 2. The move.
-    const moved = await cli([
+    const moved = await cliRun([
       'migrate-to-postgres',
       '--data-dir',
       sqliteDir.dir,
@@ -128,7 +97,7 @@ describe('migrate-to-postgres', () => {
       const next = await send(
         client,
         opts,
-        rfc822('desk@moved.example', 'Pre-alert PA-3', 'pa-3@moved.example'),
+        rfc822Message('desk@moved.example', 'Pre-alert PA-3', 'pa-3@moved.example'),
       );
       expect(TaskState[next.status!.state]).toBe('TASK_STATE_COMPLETED');
       const dry = await authorityCall(after.url, token, 'POST', '/lessons:dry-run', {
@@ -144,16 +113,22 @@ describe('migrate-to-postgres', () => {
     }
 
     // 4. Moving again into the database that now holds data is refused, naming what it holds.
-    const again = await cli(['migrate-to-postgres', '--data-dir', sqliteDir.dir, '--to', database.url]);
+    const again = await cliRun(['migrate-to-postgres', '--data-dir', sqliteDir.dir, '--to', database.url]);
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/already holds data \(\d+ row\(s\) in "\w+"\); migrate into an empty database/);
   });
 
   it('says what to give when there is no target or no data directory', async () => {
-    const noTarget = await cli(['migrate-to-postgres', '--data-dir', sqliteDir.dir]);
+    const noTarget = await cliRun(['migrate-to-postgres', '--data-dir', sqliteDir.dir]);
     expect(noTarget.code).toBe(2);
     expect(noTarget.err).toContain('--to postgres://');
-    const noDir = await cli(['migrate-to-postgres', '--data-dir', '/nonexistent-lt', '--to', database.url]);
+    const noDir = await cliRun([
+      'migrate-to-postgres',
+      '--data-dir',
+      '/nonexistent-lt',
+      '--to',
+      database.url,
+    ]);
     expect(noDir.code).toBe(2);
     expect(noDir.err).toContain('there is no learnables-triage.sqlite in /nonexistent-lt');
   });

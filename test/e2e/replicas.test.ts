@@ -1,12 +1,12 @@
 // Invariant: two server processes on one PostgreSQL are one agent: a task started on one is read and answered on the other and finishes on its pinned version (§10.3); lessons posted to both at once serialize, one version and one `learned: false` (§10.2); a lesson taught on one reaches the other's next task; a token revoked in the shared database is refused by both on their next request (§13.2).
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TaskState, type Task } from '@a2a-js/sdk';
-import { runCli } from '../../src/cli/main.ts';
+import { TaskState } from '@a2a-js/sdk';
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
-import { authorityCall, jsonRpc } from '../support/calls.ts';
+import { authorityCall, cliRun, jsonRpc } from '../support/calls.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { sdkClient, send } from '../support/sdk-client.ts';
+import { reportOf, rfc822Message } from '../support/task-mail.ts';
 import { startChild, type ChildHost } from './host.ts';
 
 let database: TestDatabase;
@@ -30,33 +30,6 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function mail(from: string, subject: string, messageId: string): string {
-  return [
-    `From: Billing <${from}>`,
-    'To: imports@warehouse.example',
-    `Subject: ${subject}`,
-    `Message-ID: <${messageId}>`,
-    'Date: Mon, 17 Aug 2026 09:00:00 +0000',
-    'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    'Please find the shipment details below. Regards, the billing desk.',
-    '',
-  ].join('\r\n');
-}
-
-function rfc822(text: string): { parts: Record<string, unknown>[] } {
-  return {
-    parts: [{ raw: Buffer.from(text).toString('base64'), mediaType: 'message/rfc822', filename: 'm.eml' }],
-  };
-}
-
-function reportOf(task: Task): Record<string, any> {
-  const part = task.artifacts[0]?.parts.find((p) => p.content?.$case === 'data');
-  if (part?.content?.$case !== 'data') throw new Error(`task ${task.id} has no data artifact`);
-  return part.content.value as Record<string, any>;
-}
-
 function lesson(from: string, reason: string): Record<string, unknown> {
   return {
     collection: 'customers',
@@ -75,7 +48,7 @@ describe('two replicas on one PostgreSQL', () => {
     const first = await send(
       onA.client,
       onA.opts,
-      rfc822(mail(sender, 'Pre-alert PA-2026-0901', 'pa-1@origin.example')),
+      rfc822Message(sender, 'Pre-alert PA-2026-0901', 'pa-1@origin.example'),
     );
     expect(TaskState[first.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
     const pin = first.metadata?.[EXTENSION_URI]?.pin as { definitionVersion: number; versionId: string };
@@ -95,7 +68,7 @@ describe('two replicas on one PostgreSQL', () => {
     const next = await send(
       onA.client,
       onA.opts,
-      rfc822(mail(sender, 'Pre-alert PA-2026-0902', 'pa-2@origin.example')),
+      rfc822Message(sender, 'Pre-alert PA-2026-0902', 'pa-2@origin.example'),
     );
     expect(TaskState[next.status!.state]).toBe('TASK_STATE_COMPLETED');
     expect(reportOf(next).customer.winner).toBe('northgate');
@@ -144,15 +117,9 @@ describe('two replicas on one PostgreSQL', () => {
 
   it('refuses a token revoked in the shared database on both replicas at their next request (§13.2)', async () => {
     const cli = async (argv: string[]): Promise<string> => {
-      let out = '';
-      let err = '';
-      const code = await runCli(argv, {
-        out: (l) => (out += `${l}\n`),
-        err: (l) => (err += `${l}\n`),
-        env: { DATABASE_URL: database.url },
-      });
-      if (code !== 0) throw new Error(`learnables-triage ${argv.join(' ')} exited ${code}: ${err}`);
-      return out;
+      const r = await cliRun(argv, { DATABASE_URL: database.url });
+      if (r.code !== 0) throw new Error(`learnables-triage ${argv.join(' ')} exited ${r.code}: ${r.err}`);
+      return r.out;
     };
     const made = JSON.parse(
       await cli([
@@ -184,7 +151,7 @@ describe('two replicas on one PostgreSQL', () => {
     const parked = await send(
       onA.client,
       onA.opts,
-      rfc822(mail(sender, 'Pre-alert PA-2026-0990', 'pa-990@gone.example')),
+      rfc822Message(sender, 'Pre-alert PA-2026-0990', 'pa-990@gone.example'),
     );
     expect(JSON.stringify(parked)).toContain('erase-me@gone');
     const erased = await authorityCall(b.url, token, 'POST', '/erase', {

@@ -83,3 +83,15 @@ export async function migrate(
   }
   return applied;
 }
+
+/** `db` with every pending migration applied; destroyed (and the failure rethrown) when one fails. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Migration
+export async function migratedOrClosed(db: Kysely<any>): Promise<Kysely<any>> {
+  try {
+    await migrate(db);
+  } catch (e) {
+    await db.destroy();
+    throw e;
+  }
+  return db;
+}
