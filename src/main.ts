@@ -23,7 +23,12 @@ import {
 } from './domain/authority/index.ts';
 import { systemClock } from './domain/clock.ts';
 import { createLearnables, type Learnable } from './domain/learnables/index.ts';
-import { analysisKeeping, createMatcherCache, createTriageService, cacheEraser } from './domain/triage/index.ts';
+import {
+  analysisKeeping,
+  createMatcherCache,
+  createTriageService,
+  cacheEraser,
+} from './domain/triage/index.ts';
 import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
@@ -42,7 +47,9 @@ import {
   matcherCheck,
   type ReadinessCheck,
 } from './observability/readiness.ts';
-import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
+import { describeStore, openStore } from './store/open-store.ts';
+import { eraseSignal, startEraseFeed, type EraseFeed } from './store/postgres-change-feed.ts';
+import { isPostgresUrl } from './store/postgres-database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
 import { createEraseWatch, type EraseWatch } from './store/erase-generation.ts';
@@ -93,7 +100,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   warnWithoutPublicUrl(config, logger);
   const dataDir = resolve(config.dataDir);
   mkdirSync(dataDir, { recursive: true });
-  const db = await openDatabase({ file: join(dataDir, DATABASE_FILE_NAME) });
+  // DATABASE_URL: PostgreSQL, shared by every replica; else the SQLite file under DATA_DIR.
+  const db = await openStore({ databaseUrl: config.databaseUrl, dataDir });
+  let eraseFeed: EraseFeed | null = null;
   try {
     const tokens = createSqliteTokenStore(db);
     const settings = { identificationMargin: config.identificationMargin };
@@ -126,13 +135,26 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       forgetMemory();
       options.onMemoryForgotten?.();
     });
+    const onPostgres = isPostgresUrl(config.databaseUrl);
     const processErasers = (memory: readonly Eraser[] = []): Eraser[] => [
       ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
       cacheEraser(matchingRuntime, matcherCache),
       ...memory,
       eraseWatch.eraser,
+      // On PostgreSQL, every other replica drops its reading caches too (postgres-change-feed.ts).
+      ...(onPostgres ? [eraseSignal(db)] : []),
       bytesGone(db),
     ];
+    // §14 across replicas: an erase on any replica (or by the CLI) empties this one's reading caches;
+    // the feed carries only the tenant, so every remembered analysis goes (the next task compiles again).
+    eraseFeed = onPostgres
+      ? await startEraseFeed({
+          url: config.databaseUrl,
+          db,
+          onErased: () => void matchingRuntime.forgetSourcesMentioning(() => true),
+          log: faultLogOf(logger),
+        })
+      : null;
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
       const remote = await createRemoteDefinitionSource({
@@ -286,10 +308,12 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         await retention.stop();
         await mail.stop();
         await server.close();
+        await eraseFeed?.stop();
         await db.destroy();
       },
     };
   } catch (e) {
+    await eraseFeed?.stop();
     await db.destroy();
     throw e;
   }
@@ -370,7 +394,7 @@ async function main(): Promise<void> {
   const composition = await compose(config, { logger });
   const { localUrl: url } = await composition.server.listen(config.port, config.host);
   process.stdout.write(
-    `learnables-triage ${config.role === 'authority' ? 'authority' : 'agent'} listening on ${url} (data in ${resolve(config.dataDir)})\n`,
+    `learnables-triage ${config.role === 'authority' ? 'authority' : 'agent'} listening on ${url} (data in ${describeStore({ databaseUrl: config.databaseUrl, dataDir: resolve(config.dataDir) })})\n`,
   );
   let stopping = false;
   const stop = (): void => {

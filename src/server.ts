@@ -17,6 +17,7 @@ import express, { type Express, type Request, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import { engineOf } from './store/dialect.ts';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
 import type { MailReader, TriagePort } from './a2a/ports.ts';
 import { publicBaseUrl, type Config } from './config/config.ts';
@@ -160,6 +161,8 @@ export function createServer(deps: ServerDeps): AppServer {
       principalOf: (req: Request) => principalOf(req.res!),
       legacyCompat: agent.legacyCompat ?? true,
       log,
+      // Replicas on one PostgreSQL write the same task rows.
+      sharedTasks: engineOf(deps.db) === 'postgres',
     });
     // Public (§7: the declaration is data-only). A GET without A2A-Version gets the v1.0 card; a v0.3
     // client asks with A2A-Version: 0.3 or at the pre-1.0 path (card-version.ts).

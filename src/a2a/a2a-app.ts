@@ -47,6 +47,11 @@ export interface A2AAppDeps {
   readonly principalOf: (req: Request) => Principal;
   readonly legacyCompat?: boolean;
   readonly log?: (message: string, cause: unknown) => void;
+  /**
+   * Other processes write the same task rows (replicas on one PostgreSQL): no copy of a recently
+   * saved task is served, since another replica may have written the row since. Default false.
+   */
+  readonly sharedTasks?: boolean;
 }
 
 export interface A2AApp {
@@ -109,6 +114,8 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
   // are answered from memory instead of the database.
   const taskStore = recentTaskStore(deps.taskStore(tenantOwnerResolver), {
     ownerResolver: tenantOwnerResolver,
+    // Shared rows: no copy is ever young enough (every read goes to the database).
+    ...(deps.sharedTasks === true ? { ttlMs: -1 } : {}),
   });
   const executor = new TriageExecutor({
     triage: deps.triage,

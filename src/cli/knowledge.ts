@@ -12,7 +12,9 @@ import { createAuthority, type Authority, type Principal } from '../domain/autho
 import { systemClock } from '../domain/clock.ts';
 import { createLearnables } from '../domain/learnables/index.ts';
 import { DEMO_TENANT, tenantId, type TenantId } from '../domain/tenant.ts';
-import { openDatabase } from '../store/database.ts';
+import { engineOf } from '../store/dialect.ts';
+import { openStore } from '../store/open-store.ts';
+import { eraseSignal } from '../store/postgres-change-feed.ts';
 import { createSqliteDefinitionStore } from '../store/sqlite-definition-store.ts';
 import { createSqliteTokenStore } from '../store/sqlite-token-store.ts';
 import { SqliteCorpusStore } from '../store/sqlite-corpus-store.ts';
@@ -75,8 +77,12 @@ export async function openKnowledge(
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  // An explicit --data-dir names a SQLite directory; otherwise the server's own DATABASE_URL or DATA_DIR.
   const dbFile = join(dataDir, DATABASE_FILE_NAME);
-  const db = await openDatabase({ file: dbFile });
+  const db = await openStore({
+    databaseUrl: typeof values['data-dir'] === 'string' ? undefined : config.databaseUrl,
+    dataDir,
+  });
   const tokens = createSqliteTokenStore(db);
   const authority = createAuthority({
     store: createSqliteDefinitionStore(db),
@@ -95,6 +101,8 @@ export async function openKnowledge(
         now: () => systemClock.now(),
       }),
       eraseGenerationEraser(db),
+      // On PostgreSQL the running replicas' memory is reached too (postgres-change-feed.ts).
+      ...(engineOf(db) === 'postgres' ? [eraseSignal(db)] : []),
       bytesGone(db),
     ],
   });

@@ -12,6 +12,7 @@ import { dryRunCommand } from './commands/dry-run.ts';
 import { eraseCommand } from './commands/erase.ts';
 import { historyCommand } from './commands/history.ts';
 import { importCommand } from './commands/import.ts';
+import { migrateToPostgresCommand } from './commands/migrate-to-postgres.ts';
 import { readCommand } from './commands/read.ts';
 import { revertCommand } from './commands/revert.ts';
 import { rollbackCommand } from './commands/rollback.ts';
@@ -35,6 +36,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map(
     readCommand,
     dryRunCommand,
     corpusCommand,
+    migrateToPostgresCommand,
   ].map((c) => [c.name, c] as const),
 );
 

@@ -52,6 +52,28 @@ describe('loadConfig', () => {
   });
 });
 
+describe('DATABASE_URL', () => {
+  it('takes a postgres:// URL, and is unset (SQLite under DATA_DIR) by default', () => {
+    expect(loadConfig({}).databaseUrl).toBeUndefined();
+    const url = 'postgres://triage:pw@db.internal:5432/triage';
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+  });
+
+  it('refuses anything else, saying what to give, without printing the URL (it may hold a password)', () => {
+    let err: unknown;
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const message = (err as ConfigError).message;
+    expect(message).toMatch(/DATABASE_URL: \(hidden\) is not usable: must be a postgres:\/\/ URL/);
+    expect(message).toContain('unset it to keep SQLite under DATA_DIR');
+    expect(message).not.toContain('hunter2');
+  });
+});
+
 describe('settings that go together', () => {
   it('needs AUTHORITY_TOKEN with AUTHORITY_URL, and never prints the token', () => {
     expect(() => loadConfig({ AUTHORITY_URL: 'http://127.0.0.1:8081' })).toThrow(/AUTHORITY_TOKEN/);

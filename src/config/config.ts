@@ -33,6 +33,21 @@ export const SETTINGS = {
   /** The base URL clients reach this server at (the card's interface URLs); defaults to http://HOST:PORT. */
   publicUrl: { env: 'PUBLIC_URL', schema: httpUrl.optional(), example: 'https://triage.example.com' },
   dataDir: { env: 'DATA_DIR', schema: z.string().min(1).default('./data'), example: './data' },
+  /**
+   * A PostgreSQL server for every store (replicas share it); unset keeps the embedded SQLite file
+   * under DATA_DIR. Shown as "(hidden)" in errors: it may hold a password.
+   */
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    schema: z
+      .string()
+      .refine((u) => /^postgres(ql)?:\/\/[^\s/]+/i.test(u) && URL.canParse(u), {
+        message:
+          'must be a postgres:// URL naming the server and database; unset it to keep SQLite under DATA_DIR',
+      })
+      .optional(),
+    example: 'postgres://triage:secret@db.internal:5432/triage',
+  },
   /** The lead the best candidate needs over the next, as a share of all points (0 < m < 1). */
   identificationMargin: {
     env: 'IDENTIFICATION_MARGIN',
@@ -115,7 +130,7 @@ export class ConfigError extends DomainError {
   }
 }
 
-const SECRET_RE = /SECRET|PASSWORD|TOKEN|KEY/i;
+const SECRET_RE = /SECRET|PASSWORD|TOKEN|KEY|DATABASE_URL/i;
 
 /**
  * Parses the environment once. Empty strings count as unset. Throws ConfigError naming every bad

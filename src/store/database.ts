@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
-import { migrate } from './migrations/index.ts';
+import { migratedOrClosed } from './migrations/index.ts';
 
 /** How long a writer waits for another process's write lock before giving up, in ms. */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -40,13 +40,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely
   const db = new Kysely<any>({
     dialect: new SqliteDialect({ database: reusingStatements(sqlite, () => checkpointer?.stop()) }),
   });
-  try {
-    await migrate(db);
-  } catch (e) {
-    await db.destroy();
-    throw e;
-  }
-  return db;
+  return await migratedOrClosed(db);
 }
 
 /** Most compiled statements kept per database (the hot queries are a few dozen distinct texts). */

@@ -1,13 +1,17 @@
 /**
  * Whether a read remembered from the database still holds, per connection. SQLite's
  * `PRAGMA data_version` changes whenever another connection (another process: the CLI, a second
- * server) commits to the file; writes through this connection that a remembered read depends on
- * call `invalidate`. A remembered read is good while the generation it was read under is current.
- * Exact, not a TTL: the price is one pragma per check instead of the query it replaces.
+ * server) commits to the file; on PostgreSQL the `change_generation` counter (migration 008) moves
+ * with every committed write of the tables remembered reads come from, whichever replica wrote it,
+ * so a token revoked on one replica is refused by every other on its next request. Writes through
+ * this connection that a remembered read depends on call `invalidate`. A remembered read is good while the generation it was read under is current.
+ * Exact, not a TTL: the price is one pragma (one single-row read on PostgreSQL) per check instead
+ * of the query it replaces.
  *
  * One state per Kysely instance (one connection), shared by every store made on it.
  */
 import { sql, type Kysely } from 'kysely';
+import { engineOf } from './dialect.ts';
 
 interface Validity {
   dataVersion: number | null;
@@ -28,13 +32,22 @@ function validityOf(db: Kysely<unknown>): Validity {
 /** The current generation, after asking SQLite whether another connection has committed since. */
 export async function currentGeneration(db: Kysely<unknown>): Promise<number> {
   const v = validityOf(db);
-  const r = await sql<{ data_version: number }>`pragma data_version`.execute(db);
-  const version = Number(r.rows[0]?.data_version);
+  const version = engineOf(db) === 'postgres' ? await changeGeneration(db) : await dataVersion(db);
   if (version !== v.dataVersion) {
     v.dataVersion = version;
     v.generation++;
   }
   return v.generation;
+}
+
+async function dataVersion(db: Kysely<unknown>): Promise<number> {
+  const r = await sql<{ data_version: number }>`pragma data_version`.execute(db);
+  return Number(r.rows[0]?.data_version);
+}
+
+async function changeGeneration(db: Kysely<unknown>): Promise<number> {
+  const r = await sql<{ n: number }>`select n from change_generation where id = 1`.execute(db);
+  return Number(r.rows[0]?.n);
 }
 
 /** The generation as last checked (no query): for a read to compare against after it finished. */

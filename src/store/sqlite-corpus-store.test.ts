@@ -1,7 +1,7 @@
 // Invariant: the corpus keeps each message once per tenant, never shows one tenant another's mail, and purges by age (§13.1, §13.2).
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from './database.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
 import { SqliteCorpusStore } from './sqlite-corpus-store.ts';
 import { sql } from 'kysely';
 import { corpusKey, scanCorpus, type ReadingSummary } from '../domain/triage/index.ts';
@@ -30,18 +30,15 @@ function mail(over: Partial<MailMessage> = {}): MailMessage {
   };
 }
 
-let db: Kysely<unknown>;
-let store: SqliteCorpusStore;
+describe.each(STORE_ENGINES)('$name corpus store', ({ name }) => {
+  const engine = useStoreEngine(name);
+  let db: Kysely<unknown>;
+  let store: SqliteCorpusStore;
+  beforeEach(async () => {
+    db = await engine.fresh();
+    store = new SqliteCorpusStore(db);
+  });
 
-beforeEach(async () => {
-  db = await openDatabase({ file: ':memory:' });
-  store = new SqliteCorpusStore(db);
-});
-afterEach(async () => {
-  await db.destroy();
-});
-
-describe('SqliteCorpusStore', () => {
   it('keeps what each collection settled on by collection, a collection named "__proto__" included', async () => {
     const m = mail();
     const decided = new Map([

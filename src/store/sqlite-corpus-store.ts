@@ -1,7 +1,7 @@
 /**
- * CorpusStore over Kysely (SQLite via better-sqlite3; plain SQL that PostgreSQL can follow). Keeps the
- * parsed evidence as JSON, a case-folded haystack of the message's parts for substring prefilters
- * (`instr`), and the sender address for sender history. Every query is scoped by tenant (§13.2).
+ * CorpusStore over Kysely, on SQLite or PostgreSQL (one query text; the substring test from
+ * dialect.ts). Keeps the parsed evidence as JSON, a case-folded haystack of the message's parts for
+ * substring prefilters, and the sender address for sender history. Every query is scoped by tenant (§13.2).
  * Raw-mail retention and a §14 erase rewrite rows in place (`discardText`, `erase`).
  * Deliberately not here: matching, reading, deciding retention (the caller passes `olderThan`).
  */
@@ -18,6 +18,7 @@ import {
 import { erasedKey, scrubJson, scrubText, textMentions } from '../domain/definitions/index.ts';
 import { MAIL_PARTS, partText, type MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
+import { contains } from './dialect.ts';
 
 interface CorpusTables {
   corpus_messages: {
@@ -113,9 +114,7 @@ export class SqliteCorpusStore implements CorpusStore {
       q = q.where('seq', '>', after);
     }
     if (options.containing !== undefined && options.containing !== '') {
-      q = q.where((eb) =>
-        eb(eb.fn('instr', ['haystack', eb.val(options.containing!.toLowerCase())]), '>', 0),
-      );
+      q = q.where(contains(this.#db, 'haystack', options.containing.toLowerCase()));
     }
     if (options.fromAddress !== undefined)
       q = q.where('from_address', '=', options.fromAddress.toLowerCase());

@@ -1,12 +1,9 @@
 // Invariant: the head and person handles a store remembers are never stale: a commit, an erasure or a new person through any store on the connection, or any commit by another connection (another process), is seen by the next read (§10.3, §14).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Activation } from '../domain/definitions/index.ts';
 import { tenantId } from '../domain/tenant.ts';
-import { openDatabase } from './database.ts';
+import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
 import { createSqliteDefinitionStore } from './sqlite-definition-store.ts';
 
 const demo = tenantId('demo');
@@ -29,22 +26,18 @@ function activation(n: number, taughtBy = 'person-1'): Activation {
   };
 }
 
-describe('SQLite definition store: remembered reads', () => {
-  let dir: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const open: Kysely<any>[] = [];
+describe.each(STORE_ENGINES)('$name definition store: remembered reads', ({ name }) => {
+  const engine = useStoreEngine(name);
+  let first = true;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'lt-defs-'));
+    first = true;
   });
-  afterEach(async () => {
-    while (open.length > 0) await open.pop()!.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  // The first connection of a test is a fresh store; every later one another connection to it.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async function connect(): Promise<Kysely<any>> {
-    const db = await openDatabase({ file: join(dir, 'x.sqlite') });
-    open.push(db);
-    return db;
+    if (!first) return await engine.connect();
+    first = false;
+    return await engine.fresh();
   }
 
   it('sees a commit by another connection (another process) at the next read (§10.3)', async () => {
@@ -82,6 +75,31 @@ describe('SQLite definition store: remembered reads', () => {
     expect(await server.personHandle(demo, dana)).toBeNull();
     expect(await server.erasePerson(demo, 'sam@origin.example')).toBe(1);
     expect(await server.personHandle(demo, sam)).toBeNull();
+  });
+
+  it('lets one of two writers racing for the same next version commit and tells the other conflict (§10.2)', async () => {
+    const one = createSqliteDefinitionStore(await connect());
+    const two = createSqliteDefinitionStore(await connect());
+    // Two SQLite connections in one thread cannot interleave (better-sqlite3 is synchronous): the
+    // loser waits out the busy timeout (5 s) and gets 'conflict', so one round there; PostgreSQL races for real.
+    const rounds = name === 'PostgreSQL' ? 5 : 1;
+    for (let n = 1; n <= rounds; n++) {
+      const results = await Promise.all(
+        [one, two].map((s, i) =>
+          s.commit(demo, {
+            expectedDefinitionVersion: n - 1,
+            objects: [{ hash: `${n}-${i}`.padEnd(64, '0'), body: `{"writer":${i}}` }],
+            activation: activation(n, `person-${i}`),
+          }),
+        ),
+      );
+      expect([...results].sort()).toEqual(['committed', 'conflict']);
+      const winner = results.indexOf('committed');
+      // The loser wrote nothing: its activation and its objects are both absent.
+      expect((await one.head(demo))?.taughtBy).toBe(`person-${winner}`);
+      const loserObject = `${n}-${1 - winner}`.padEnd(64, '0');
+      expect((await two.getObjects(demo, [loserObject])).size).toBe(0);
+    }
   });
 
   it('hands out the remembered head frozen, so no reader can change what the next one gets', async () => {

@@ -15,6 +15,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Eraser } from '../domain/authority/index.ts';
 import type { SqliteCorpusStore } from './sqlite-corpus-store.ts';
 import type { SqliteIngestStore } from './sqlite-ingest-store.ts';
+import { engineOf } from './dialect.ts';
 import { eraseFromTasks } from './sqlite-task-mail.ts';
 import { eraseMarkAnalyses } from './sqlite-mark-analyses.ts';
 
@@ -65,6 +66,7 @@ export function sqliteErasers(deps: SqliteErasersDeps): Eraser[] {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see SqliteErasersDeps
 export function bytesGone(db: Kysely<any>): Eraser {
+  if (engineOf(db) === 'postgres') return postgresBytesGone(db);
   return {
     async erase() {
       // The checkpoint thread (database.ts) may be mid-checkpoint right after the erase's writes,
@@ -92,3 +94,30 @@ export function bytesGone(db: Kysely<any>): Eraser {
 const CHECKPOINT_ATTEMPTS = 5;
 /** The first wait between tries, in ms (then twice, three times as long, …). */
 const CHECKPOINT_RETRY_MS = 20;
+/** The tables an erase rewrites (the definitions' own and those of sqliteErasers). */
+const ERASED_TABLES = [
+  'activations',
+  'objects',
+  'people',
+  'mark_analyses',
+  'corpus_messages',
+  'tasks',
+  'ingest_claims',
+];
+
+/**
+ * The same on PostgreSQL: a rewritten row's old version stays in the table's pages until a vacuum;
+ * `VACUUM FULL` writes each table anew and drops the old files, so the erased bytes leave the
+ * tables. What it cannot reach: WAL segments not yet recycled, and base backups or replicas'
+ * archives, which the operator's retention must cover (README). Counts the tables rewritten. It
+ * locks each table for its rewrite (a fraction of a second at these sizes): erases are rare.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see SqliteErasersDeps
+function postgresBytesGone(db: Kysely<any>): Eraser {
+  return {
+    async erase() {
+      for (const table of ERASED_TABLES) await sql.raw(`vacuum full ${table}`).execute(db);
+      return [{ store: 'tables rewritten without their old row versions', changed: ERASED_TABLES.length }];
+    },
+  };
+}

@@ -1,7 +1,7 @@
 // Invariant: a dedupe key is claimed by exactly one caller until released or its lease runs out, and once done every later claim answers with the first task; mailbox places are per tenant.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import { openDatabase } from './database.ts';
+import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
 import { SqliteIngestStore } from './sqlite-ingest-store.ts';
 import { tenantId } from '../domain/tenant.ts';
 
@@ -9,20 +9,17 @@ const T = tenantId('acme');
 const OTHER = tenantId('other');
 const source = { kind: 'webhook', name: 'postmark' } as const;
 
-describe('SqliteIngestStore', () => {
+describe.each(STORE_ENGINES)('$name ingest store', ({ name }) => {
+  const engine = useStoreEngine(name);
   let db: Kysely<unknown>;
   let now = 1_000_000;
   let store: SqliteIngestStore;
 
   beforeEach(async () => {
-    db = await openDatabase({ file: ':memory:' });
+    db = await engine.fresh();
     now = 1_000_000;
     store = new SqliteIngestStore(db, { nowMs: () => now });
   });
-  afterEach(async () => {
-    await db.destroy();
-  });
-
   it('gives a key to the first claimer only, then answers done with its task', async () => {
     const first = await store.claim(T, 'mid:a@x', { source, leaseMs: 1000 });
     expect(first).toMatchObject({ kind: 'claimed', retaken: false });

@@ -1,28 +1,20 @@
 // Invariant: kept analyses are per tenant and per analyser version (§13.2); a §14 erase deletes the
 // tenant's rows and counts them, since a mark source may hold the erased identifier.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { tenantId } from '../domain/tenant.ts';
-import { openDatabase } from './database.ts';
+import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
 import { createSqliteMarkAnalyses, eraseMarkAnalyses } from './sqlite-mark-analyses.ts';
 
 const demo = tenantId('demo');
 const other = tenantId('other');
 
-describe('SQLite mark analyses', () => {
-  let dir: string;
+describe.each(STORE_ENGINES)('$name mark analyses', ({ name }) => {
+  const engine = useStoreEngine(name);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
   let db: Kysely<any>;
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'mark-analyses-'));
-    db = await openDatabase({ file: join(dir, 'db.sqlite') });
-  });
-  afterEach(async () => {
-    await db.destroy();
-    rmSync(dir, { recursive: true, force: true });
+    db = await engine.fresh();
   });
 
   it("gives a tenant back its own rows, by source, and never another tenant's", async () => {

@@ -1,21 +1,19 @@
 // Invariant: a task's pinned version is read from stored state, and only within the task's own tenant (§10.3, §13.4).
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { EXTENSION_URI } from '../domain/extension.ts';
 import { tenantId } from '../domain/tenant.ts';
-import { openDatabase } from './database.ts';
+import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
 import { createSqliteTaskPins } from './sqlite-task-pins.ts';
 
 const pin = { definitionVersion: 11, versionId: `sha256:${'a'.repeat(64)}` };
 
-describe('SQLite task pins', () => {
+describe.each(STORE_ENGINES)('$name task pins', ({ name }) => {
+  const engine = useStoreEngine(name);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let db: Kysely<any>;
   beforeEach(async () => {
-    db = await openDatabase({ file: ':memory:' });
-  });
-  afterEach(async () => {
-    await db.destroy();
+    db = await engine.fresh();
   });
 
   async function insertTask(tenant: string, owner: string, id: string, metadata: unknown): Promise<void> {

@@ -1,26 +1,21 @@
 // Invariant: a token verifies only as itself, bound to its tenant and roles, is stored only as a hash, and stops working when revoked (§13.2).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { tenantId } from '../domain/tenant.ts';
-import { openDatabase } from './database.ts';
+import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
 import { createSqliteTokenStore, hashToken, type TokenStore } from './sqlite-token-store.ts';
 
 const demo = tenantId('demo');
 const acme = tenantId('acme');
 
-describe('SQLite token store', () => {
+describe.each(STORE_ENGINES)('$name token store', ({ name }) => {
+  const engine = useStoreEngine(name);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let db: Kysely<any>;
   let store: TokenStore;
   beforeEach(async () => {
-    db = await openDatabase({ file: ':memory:' });
+    db = await engine.fresh();
     store = createSqliteTokenStore(db);
-  });
-  afterEach(async () => {
-    await db.destroy();
   });
 
   it('verifies a created token as its principal, tenant and roles (§13.2)', async () => {
@@ -82,11 +77,10 @@ describe('SQLite token store', () => {
     expect(listed!.revokedAt).not.toBeNull();
   });
 
-  it('stops verifying a token the moment another process (the CLI) revokes it (§13.2)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lt-tokens-'));
-    const serverDb = await openDatabase({ file: join(dir, 't.sqlite') });
-    const cliDb = await openDatabase({ file: join(dir, 't.sqlite') });
-    try {
+  it('stops verifying a token the moment another process (the CLI, another replica) revokes it (§13.2)', async () => {
+    const serverDb = db;
+    const cliDb = await engine.connect();
+    {
       const server = createSqliteTokenStore(serverDb);
       const cli = createSqliteTokenStore(cliDb);
       const { token, record } = await cli.create({
@@ -99,10 +93,6 @@ describe('SQLite token store', () => {
       expect(await server.verify(token)).toMatchObject({ id: 'app:y', tenant: demo });
       expect(await cli.revoke(demo, record.id)).toBe(true);
       expect(await server.verify(token)).toBeNull();
-    } finally {
-      await serverDb.destroy();
-      await cliDb.destroy();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 

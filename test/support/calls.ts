@@ -39,14 +39,17 @@ export async function jsonRpc(url: string, token: string, method: string, params
   return res.json();
 }
 
-/** Runs the CLI in-process with `argv`, capturing what it prints and its exit code. */
-export async function cliRun(argv: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+/** Runs the CLI in-process with `argv` (and `env`, e.g. DATABASE_URL), capturing what it prints and its exit code. */
+export async function cliRun(
+  argv: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const code = await runCli(argv, {
     out: (l) => (out += `${l}\n`),
     err: (l) => (err += `${l}\n`),
-    env: {},
+    env,
   });
   return { code, out, err };
 }

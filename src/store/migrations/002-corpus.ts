@@ -4,12 +4,15 @@
  * message's parts, so suggestions and dry runs can prefilter before confirming with re2.
  */
 import type { Kysely } from 'kysely';
+import { autoIncrementingKey } from '../dialect.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations run before any typed schema exists
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('corpus_messages')
-    .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('seq', autoIncrementingKey(db), (c) =>
+      autoIncrementingKey(db) === 'integer' ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    )
     .addColumn('tenant', 'text', (c) => c.notNull())
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('message_id', 'text')

@@ -13,6 +13,8 @@ import * as m006 from './006-writer.ts';
 import * as m007 from './007-raw-mail-retention.ts';
 import * as m008 from './008-webhook-tokens.ts';
 import * as m009 from './009-erase-generations.ts';
+import * as m010 from './010-replica-changes.ts';
+import { advisoryLock } from '../dialect.ts';
 
 export interface Migration {
   readonly name: string;
@@ -30,7 +32,11 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '007-raw-mail-retention', up: m007.up },
   { name: '008-webhook-tokens', up: m008.up },
   { name: '009-erase-generations', up: m009.up },
+  { name: '010-replica-changes', up: m010.up },
 ];
+
+/** The advisory lock every migrating transaction takes on PostgreSQL. */
+const MIGRATION_LOCK = 'learnables-triage migrations';
 
 /** Apply every pending migration, in order; returns the names applied. */
 export async function migrate(
@@ -38,12 +44,17 @@ export async function migrate(
   db: Kysely<any>,
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<string[]> {
-  await db.schema
-    .createTable('schema_migrations')
-    .ifNotExists()
-    .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('applied_at', 'text', (c) => c.notNull())
-    .execute();
+  // Two processes starting on one database migrate one after the other (PostgreSQL: an advisory
+  // lock per transaction; SQLite: the write lock its first write takes).
+  await db.transaction().execute(async (trx) => {
+    await advisoryLock(trx, MIGRATION_LOCK, MIGRATION_LOCK);
+    await trx.schema
+      .createTable('schema_migrations')
+      .ifNotExists()
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('applied_at', 'text', (c) => c.notNull())
+      .execute();
+  });
   const applied: string[] = [];
   for (const m of migrations) {
     // Another process opening the same file may be migrating too: retry after it, then skip what it applied.
@@ -51,6 +62,7 @@ export async function migrate(
       try {
         const done = await db.transaction().execute(async (trx) => {
           // A write first, so the transaction holds the write lock before it reads (SQLite).
+          await advisoryLock(trx, MIGRATION_LOCK, MIGRATION_LOCK);
           await sql`update schema_migrations set name = name where name = ${m.name}`.execute(trx);
           const row = await trx
             .selectFrom('schema_migrations')
@@ -74,4 +86,16 @@ export async function migrate(
     }
   }
   return applied;
+}
+
+/** `db` with every pending migration applied; destroyed (and the failure rethrown) when one fails. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see Migration
+export async function migratedOrClosed(db: Kysely<any>): Promise<Kysely<any>> {
+  try {
+    await migrate(db);
+  } catch (e) {
+    await db.destroy();
+    throw e;
+  }
+  return db;
 }
