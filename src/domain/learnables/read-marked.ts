@@ -90,6 +90,7 @@ const PART_WORDS: Readonly<Record<MailPart, string>> = {
   subject: 'the subject',
   body: 'the body',
   attachments: 'the attachments',
+  quoted: 'the quoted text',
 };
 
 /** "the subject", "the sender's address" */

@@ -10,6 +10,7 @@ import { DomainError } from '../../domain/errors.ts';
 import type { MailAddress, MailAttachment, MailMessage } from '../../domain/mail/mail-message.ts';
 import { limitExceeded, resolveMailLimits } from '../../domain/mail/limits.ts';
 import { messageInNfc } from '../../domain/mail/nfc.ts';
+import { withMailText } from '../../domain/mail/new-text.ts';
 import type { MailLimits } from '../../domain/mail/limits.ts';
 import { canonicalJson } from '../../domain/json.ts';
 import { looksLikeCsv, parseCsv } from './csv.ts';
@@ -236,8 +237,8 @@ export function messageFromFields(data: unknown, limits: Partial<MailLimits> = {
   };
   const contentHash = createHash('sha256').update(canonicalJson(fields)).digest('hex');
   const header = (): undefined => undefined;
-  // What a mark matches is what a person saw (NFC, learnables/pattern.ts).
-  return messageInNfc({
+  // What a mark matches is what a person saw (NFC, learnables/pattern.ts); its new text split once, here.
+  const message = messageInNfc({
     contentHash,
     messageId,
     from,
@@ -252,4 +253,5 @@ export function messageFromFields(data: unknown, limits: Partial<MailLimits> = {
     isForward: isForward(fields.subject, body),
     isAutomated: from !== null && isAutomated(header, from.address),
   });
+  return withMailText(message);
 }

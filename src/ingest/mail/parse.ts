@@ -13,6 +13,7 @@ import { DomainError, isDomainError } from '../../domain/errors.ts';
 import type { MailAddress, MailAttachment, MailMessage } from '../../domain/mail/mail-message.ts';
 import { limitExceeded, resolveMailLimits } from '../../domain/mail/limits.ts';
 import { messageInNfc } from '../../domain/mail/nfc.ts';
+import { withMailText } from '../../domain/mail/new-text.ts';
 import type { MailLimits } from '../../domain/mail/limits.ts';
 import { decodeText } from './charset.ts';
 import { looksLikeCsv, parseCsv } from './csv.ts';
@@ -34,7 +35,8 @@ export async function parseMail(raw: Buffer | string, limits?: Partial<MailLimit
   const contentHash = createHash('sha256').update(bytes).digest('hex');
   const deadline = Date.now() + resolved.parseTimeoutMs;
   const parsed = await readMessage(normaliseFraming(bytes), resolved, deadline, 0);
-  return messageInNfc({ contentHash, ...parsed }); // what a mark matches is what a person saw
+  // what a mark matches is what a person saw; its new text split from what it quotes, once, here
+  return withMailText(messageInNfc({ contentHash, ...parsed }));
 }
 
 type ParsedFields = Omit<MailMessage, 'contentHash'>;
