@@ -1,0 +1,83 @@
+/**
+ * Hits a marked collection's rule does not count, and the one sentence its reading says about them
+ * (§11: the report says why). Two reasons:
+ *   - `quoted`: the mark was found only in what the sender did not write in this message (the quoted
+ *     or forwarded text, a signature or disclaimer; mail/parts.ts), and it was not taught for it;
+ *   - `inherited-subject`: a cue in a subject inherited from an earlier mail (Re:, Fwd:, …) when the
+ *     new text carries another kind's cue (kinds/inherited-subject.ts).
+ *
+ * Owns: which hits in `quoted` count, and the wording. Does not own: scoring (read-marked.ts).
+ */
+import type { MarkHit } from './learnable.ts';
+import { displayText } from './literal-pattern.ts';
+import { listWords } from './marked-entries.ts';
+
+export type SetAsideReason = 'quoted' | 'inherited-subject';
+
+/** A hit the rule set aside, and why. */
+export interface SetAside {
+  readonly hit: MarkHit;
+  readonly why: SetAsideReason;
+}
+
+/** The learnable's own hits, split: those that count and those set aside. */
+export interface WeighedHits {
+  readonly hits: readonly MarkHit[];
+  readonly setAside: readonly SetAside[];
+}
+
+/**
+ * §6.2: the `how` sentence for this rule, true to it, for every marked learnable's card. `any`
+ * looks in every part but the quoted one (mail/mail-message.ts MAIL_PARTS).
+ */
+export const NEW_TEXT_HOW =
+  "The body is the new text only: what the sender wrote in this message, without the text it quotes or forwards, its signature or its disclaimer; a mark looks there only when its where is 'quoted', and 'any' means the from, subject, body and attachments.";
+
+/** How a `where` of 'quoted' is phrased in describes (§10.4). */
+export const QUOTED_WHERE_WORDS = 'the quoted text';
+
+/** A hit in the quoted part counts only for a mark taught for it (`where: "quoted"`). */
+export function countsWhere(hit: MarkHit): boolean {
+  return hit.part !== 'quoted' || hit.mark.where === 'quoted';
+}
+
+/**
+ * Splits hits by countsWhere. A mark that also counted elsewhere in the message is not reported:
+ * only marks found in the quoted part alone were set aside for that reason.
+ */
+export function setAsideQuoted(hits: readonly MarkHit[]): WeighedHits {
+  const counted = hits.filter(countsWhere);
+  const countedMarks = new Set(counted.map((h) => h.mark));
+  const setAside = hits
+    .filter((h) => !countsWhere(h) && !countedMarks.has(h.mark))
+    .map((hit) => ({ hit, why: 'quoted' as const }));
+  return { hits: counted, setAside };
+}
+
+const WHY: Readonly<Record<SetAsideReason, string>> = {
+  quoted: 'found only in the quoted or forwarded text, a signature or a disclaimer',
+  'inherited-subject': 'in a subject inherited from an earlier mail, while the new text says otherwise',
+};
+
+/**
+ * "Set aside: 'NGM-PO-48402' (Northgate Motors Ltd), found only in the quoted or forwarded text,
+ * a signature or a disclaimer." One sentence per reading, '' when nothing was set aside.
+ */
+export function setAsideSentence(setAside: readonly SetAside[], nameOf: (entry: string) => string): string {
+  if (setAside.length === 0) return '';
+  const clauses: string[] = [];
+  for (const why of ['quoted', 'inherited-subject'] as const) {
+    const seen = new Set<string>();
+    const items: string[] = [];
+    for (const { hit, why: w } of setAside) {
+      if (w !== why) continue;
+      const item = `'${displayText(hit.text)}' (${nameOf(hit.mark.entry)})`;
+      if (!seen.has(item)) {
+        seen.add(item);
+        items.push(item);
+      }
+    }
+    if (items.length > 0) clauses.push(`${listWords(items)}, ${WHY[why]}`);
+  }
+  return `Set aside: ${clauses.join('; ')}.`;
+}
