@@ -31,7 +31,7 @@ export interface WeighedHits {
  * looks in every part but the quoted one (mail/mail-message.ts MAIL_PARTS).
  */
 export const NEW_TEXT_HOW =
-  "The body is the new text only: what the sender wrote in this message, without the text it quotes or forwards, its signature or its disclaimer; a mark looks there only when its where is 'quoted', and 'any' means the from, subject, body and attachments.";
+  "The body is the new text only: what the sender wrote in this message, without what it quotes or forwards, its signature or its disclaimer. A mark counts in those only when taught for 'quoted'; 'any' means the from, subject, body and attachments.";
 
 /** How a `where` of 'quoted' is phrased in describes (§10.4). */
 export const QUOTED_WHERE_WORDS = 'the quoted text';

@@ -64,7 +64,8 @@ describe('customers descriptor (§6.1, §6.2)', () => {
   it("says the body is the new text, and that 'any' leaves the quoted text out (§6.2, issue 14)", () => {
     const how = customers.descriptor({ identificationMargin: 0.5 }).how;
     expect(how).toContain('The body is the new text only');
-    expect(how).toContain('without the text it quotes or forwards, its signature or its disclaimer');
+    expect(how).toContain('without what it quotes or forwards, its signature or its disclaimer');
+    expect(how).toContain("A mark counts in those only when taught for 'quoted'");
     expect(how).toContain("'any' means the from, subject, body and attachments");
   });
 });
