@@ -42,14 +42,17 @@ export function countsWhere(hit: MarkHit): boolean {
 }
 
 /**
- * Splits hits by countsWhere. A mark that also counted elsewhere in the message is not reported:
- * only marks found in the quoted part alone were set aside for that reason.
+ * Splits hits by countsWhere. Reported as set aside are the marks that would have counted had the
+ * text been new (taught for the body or anywhere) and counted nowhere else in the message.
  */
 export function setAsideQuoted(hits: readonly MarkHit[]): WeighedHits {
   const counted = hits.filter(countsWhere);
   const countedMarks = new Set(counted.map((h) => h.mark));
   const setAside = hits
-    .filter((h) => !countsWhere(h) && !countedMarks.has(h.mark))
+    .filter(
+      (h) =>
+        !countsWhere(h) && (h.mark.where === 'body' || h.mark.where === 'any') && !countedMarks.has(h.mark),
+    )
     .map((hit) => ({ hit, why: 'quoted' as const }));
   return { hits: counted, setAside };
 }
@@ -67,16 +70,16 @@ export function setAsideSentence(setAside: readonly SetAside[], nameOf: (entry: 
   if (setAside.length === 0) return '';
   const clauses: string[] = [];
   for (const why of ['quoted', 'inherited-subject'] as const) {
-    const seen = new Set<string>();
-    const items: string[] = [];
+    // the texts found, grouped by the entry they would have counted for, in order of appearance
+    const byEntry = new Map<string, string[]>();
     for (const { hit, why: w } of setAside) {
       if (w !== why) continue;
-      const item = `'${displayText(hit.text)}' (${nameOf(hit.mark.entry)})`;
-      if (!seen.has(item)) {
-        seen.add(item);
-        items.push(item);
-      }
+      const texts = byEntry.get(hit.mark.entry) ?? [];
+      const text = `'${displayText(hit.text)}'`;
+      if (!texts.includes(text)) texts.push(text);
+      byEntry.set(hit.mark.entry, texts);
     }
+    const items = [...byEntry].map(([entry, texts]) => `${listWords(texts)} (${nameOf(entry)})`);
     if (items.length > 0) clauses.push(`${listWords(items)}, ${WHY[why]}`);
   }
   return `Set aside: ${clauses.join('; ')}.`;
