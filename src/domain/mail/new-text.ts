@@ -101,19 +101,18 @@ function signatureStart(own: readonly string[]): number {
   for (let i = Math.max(firstText + 1, 1); i < start; i++) {
     if (isSignatureLine(own[i]!)) return i;
   }
-  // The earliest sign-off whose block up to the disclaimer is short and signature-like.
-  for (let i = Math.max(firstText + 1, 1); i < start; i++) {
-    if (isSignOff(own[i]!) && signatureLike(own.slice(i + 1, start))) return i;
+  // The earliest sign-off whose block up to the disclaimer is short and signature-like: found
+  // walking back from the end, so each line is looked at once.
+  let found = start;
+  let lines = 0;
+  for (let i = start - 1; i >= Math.max(firstText + 1, 1); i--) {
+    const line = own[i]!;
+    if (isSignOff(line)) found = i;
+    const text = line.trim();
+    if (text !== '') lines++;
+    if (lines > MAX_SIGNATURE_LINES || (text.length > MAX_SIGNATURE_SENTENCE && /[.!?]$/.test(text))) break;
   }
-  return start;
-}
-
-function signatureLike(block: readonly string[]): boolean {
-  const text = block.filter((l) => l.trim() !== '');
-  return (
-    text.length <= MAX_SIGNATURE_LINES &&
-    text.every((l) => !(l.trim().length > MAX_SIGNATURE_SENTENCE && /[.!?]$/.test(l.trim())))
-  );
+  return found;
 }
 
 /** The original sender of a forward (rule 3), or null. */

@@ -12,9 +12,42 @@
 /** Longest line looked at as a marker; a longer line is text. */
 export const MAX_MARKER_LINE = 400;
 
-/** "On Mon, 30 Mar 2026 at 16:40, Dana <d@x> wrote:", and its German, French, Spanish, Dutch, Italian, Portuguese and Arabic forms. */
-const ATTRIBUTION =
-  /^(?:on|am|le|el|op|il|em)\b.*\b(?:wrote|writes|schrieb|a écrit|a ecrit|escribió|escribio|schreef|ha scritto|escreveu)(?:\s*:?|\s.*:)\s*$|^في\s.{0,300}\sكتب(?:\s.{0,200})?\s*:\s*$/iu;
+/** How an attribution starts: "On", "Am", "Le", "El", "Op", "Il", "Em" (a date follows). */
+const ATTRIBUTION_START = /^\s*(?:on|am|le|el|op|il|em)\s/i;
+
+/** Its verb: "wrote", "schrieb", "a écrit", "escribió", "schreef", "ha scritto", "escreveu". */
+const ATTRIBUTION_VERBS = [
+  'wrote',
+  'writes',
+  'schrieb',
+  'a écrit',
+  'a ecrit',
+  'escribió',
+  'escribio',
+  'schreef',
+  'ha scritto',
+  'escreveu',
+] as const;
+
+/**
+ * "On Mon, 30 Mar 2026 at 16:40, Dana <d@x> wrote:" (the verb last), "Am … schrieb Dana <d@x>:" (the
+ * verb, then the writer and a colon), and Gmail's Arabic "في … كتب Dana <d@x>:". Found with
+ * indexOf rather than a backtracking pattern: linear in the line whatever it holds.
+ */
+function isAttribution(line: string): boolean {
+  const lower = line.toLowerCase().trimEnd();
+  if (lower.startsWith('في ')) return lower.includes(' كتب') && lower.endsWith(':');
+  if (!ATTRIBUTION_START.test(lower)) return false;
+  const colon = lower.endsWith(':');
+  const head = colon ? lower.slice(0, -1).trimEnd() : lower;
+  for (const verb of ATTRIBUTION_VERBS) {
+    // the verb last, after a space
+    if (head.endsWith(verb) && /\s/.test(head.charAt(head.length - verb.length - 1))) return true;
+    // or the verb between spaces, and the line ends with a colon
+    if (colon && head.includes(` ${verb} `)) return true;
+  }
+  return false;
+}
 
 /** "-----Original Message-----" in the languages of our senders; Outlook's underscore rule. */
 const ORIGINAL_MESSAGE =
@@ -59,10 +92,10 @@ const short = (line: string): boolean => line.length <= MAX_MARKER_LINE;
 export function attributionAt(lines: readonly string[], i: number): boolean {
   const line = lines[i] ?? '';
   if (!short(line)) return false;
-  if (ATTRIBUTION.test(line)) return true;
+  if (isAttribution(line)) return true;
   const next = lines[i + 1];
-  return next !== undefined && /^\s*(?:on|am|le|el|op|il|em)\b/iu.test(line) && short(next)
-    ? ATTRIBUTION.test(`${line} ${next}`)
+  return next !== undefined && ATTRIBUTION_START.test(line) && short(next)
+    ? isAttribution(`${line} ${next}`)
     : false;
 }
 
