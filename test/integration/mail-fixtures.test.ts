@@ -1,4 +1,4 @@
-// Every realistic fixture in fixtures/mail parses without error, and expected.json names every fixture once with readings drawn from the demo directory.
+// Every realistic fixture in fixtures/mail parses without error, and expected.json names every fixture once with readings drawn from the demo directory; each fixture with an expected split gives that new text and original sender (issue 14).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RegExpParser } from '@eslint-community/regexpp';
@@ -14,10 +14,12 @@ interface Expected {
   customer: string | null;
   kind: string | null;
   manifestFields?: Record<string, string | null>;
+  /** What the new text must keep and leave out, and a forward's original sender (issue 14). */
+  newText?: { has: string[]; hasNot: string[]; forwardedFrom: string | null };
   notes: string;
 }
 
-const PARTS = ['from', 'subject', 'body', 'attachments', 'any'];
+const PARTS = ['from', 'subject', 'body', 'attachments', 'any', 'quoted'];
 
 const files = readdirSync(MAIL)
   .filter((f) => f.endsWith('.eml'))
@@ -97,6 +99,31 @@ describe('mail fixtures', () => {
       }
     }
   });
+
+  it('covers each phenomenon of issue 14 with fixtures: quotes, forwards, signatures, disclaimers, HTML quoting', () => {
+    const split = expected.filter((e) => e.newText !== undefined);
+    expect(split.length).toBeGreaterThanOrEqual(20);
+    expect(split.filter((e) => e.newText!.forwardedFrom !== null).length).toBeGreaterThanOrEqual(5);
+    // the cases whose reading must not settle
+    expect(split.filter((e) => e.customer === null).length).toBeGreaterThanOrEqual(3);
+    expect(split.filter((e) => e.kind === null && /inherited/.test(e.notes)).length).toBeGreaterThanOrEqual(
+      1,
+    );
+  });
+
+  it.each(expected.filter((e) => e.newText !== undefined).map((e) => [e.file, e] as const))(
+    'splits %s into the new text and what it quotes, forwards or signs with',
+    async (file, e) => {
+      const m = await parseMail(readFileSync(join(MAIL, file)));
+      const t = m.text!;
+      for (const kept of e.newText!.has) expect(t.newText).toContain(kept);
+      for (const left of e.newText!.hasNot) {
+        expect(t.newText).not.toContain(left);
+        expect(`${t.signature}\n${t.quoted}`).toContain(left); // set apart, not lost
+      }
+      expect(t.forwardedFrom?.address ?? null).toBe(e.newText!.forwardedFrom);
+    },
+  );
 
   it.each(files)('parses %s', async (file) => {
     const raw = readFileSync(join(MAIL, file));

@@ -20,9 +20,11 @@
 import type { EntryContent, Learnable, LearnableSettings } from './learnable.ts';
 import { MAIL_PARTS, type MailPart } from '../mail/index.ts';
 import { displayText } from './literal-pattern.ts';
+import { setAsideQuoted, setAsideSentence, type SetAside, type WeighedHits } from './set-aside.ts';
 import type {
   IndexedMark,
   MarkHit,
+  ReadInput,
   PersonDecision,
   Reader,
   Reading,
@@ -66,6 +68,8 @@ export interface CollectionReading {
   /** A sentence a person understands: "Reads as Northgate Motors Ltd, on billing@origin.example". */
   readonly reads: string;
   readonly candidates: readonly Candidate[];
+  /** Why some matched marks did not count (quoted text, an inherited subject); absent when none (set-aside.ts). */
+  readonly setAside?: string;
 }
 
 /** Collections this small list every entry as a candidate, matched or not (§11's example shows a 0.0). */
@@ -93,6 +97,7 @@ const PART_WORDS: Readonly<Record<MailPart, string>> = {
   subject: 'the subject',
   body: 'the body',
   attachments: 'the attachments',
+  quoted: 'the quoted text',
 };
 
 /** "the subject", "the sender's address" */
@@ -129,7 +134,27 @@ export function readMarkedCollection(input: {
   readonly settings: LearnableSettings;
   readonly resolvePerson: ResolvePerson;
   readonly words: ReadingWords;
+  /** Hits the learnable's own rule set aside before scoring (kinds: an inherited subject). */
+  readonly setAside?: readonly SetAside[];
 }): CollectionReading {
+  const { learnable, entries, words } = input;
+  const collection = learnable.collection;
+  // The new text (issue 14): a hit in the quoted part counts only for a mark taught for it.
+  const weighed = setAsideQuoted(input.hits.filter((h) => h.mark.collection === collection));
+  const setAside = [...(input.setAside ?? []), ...weighed.setAside];
+  const reading = scoreHits({ ...input, hits: weighed.hits });
+  if (setAside.length === 0) return reading;
+  const sentence = setAsideSentence(setAside, (entry) => {
+    const content = entries?.get(entry);
+    return words.name(
+      content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry,
+    );
+  });
+  return { ...reading, reads: `${ensureStop(reading.reads)} ${sentence}`, setAside: sentence };
+}
+
+/** The scoring rule (the header's) on hits that count. */
+function scoreHits(input: Parameters<typeof readMarkedCollection>[0]): CollectionReading {
   const { learnable, entries, settings, resolvePerson, words } = input;
   const collection = learnable.collection;
   const tallies = new Map<string, Tally>();
@@ -264,13 +289,24 @@ export function markedReader(config: {
   readonly shownAs: string;
   readonly words: ReadingWords;
   readonly suggest: MarkedSuggest;
+  /** The learnable's own weighing of its hits before the shared rule (kinds: an inherited subject). */
+  readonly weigh?: (input: ReadInput) => WeighedHits;
 }): Reader {
   const { shownAs, words } = config;
   return {
     shownAs,
     reads: [],
     read(input) {
-      return asReading(shownAs, readMarkedCollection({ ...input, learnable: config.learnable, words }));
+      const weighed = config.weigh?.(input);
+      return asReading(
+        shownAs,
+        readMarkedCollection({
+          ...input,
+          ...(weighed === undefined ? {} : { hits: weighed.hits, setAside: weighed.setAside }),
+          learnable: config.learnable,
+          words,
+        }),
+      );
     },
     // One sentence: what was seen, then the question (issue 18: it must not say "cannot tell" twice).
     question(reading) {

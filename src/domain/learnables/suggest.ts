@@ -71,6 +71,7 @@ export const PART_NAME: Readonly<Record<MailPart, string>> = {
   subject: 'subject',
   body: 'body',
   attachments: 'attachments',
+  quoted: 'quoted text', // mail/parts.ts: the quoted, forwarded and signature text
 };
 
 /** The input of `suggest` from a reader's context. */

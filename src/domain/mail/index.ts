@@ -16,6 +16,17 @@ export type {
 export { DEFAULT_MAIL_LIMITS, limitExceeded, resolveMailLimits } from './limits.ts';
 export type { MailLimits } from './limits.ts';
 export { MAIL_PARTS } from './mail-message.ts';
-export type { MailAddress, MailAttachment, MailMessage, MailPart, ManifestTable } from './mail-message.ts';
-export { partText } from './parts.ts';
+export type {
+  MailAddress,
+  MailAttachment,
+  MailMessage,
+  MailPart,
+  MailText,
+  ManifestTable,
+} from './mail-message.ts';
+export { partText, scannedParts } from './parts.ts';
 export { messageInNfc } from './nfc.ts';
+export { mailTextOf, splitMailText, withMailText } from './new-text.ts';
+export { isForwardSeparator } from './reply-markers.ts';
+export { isInheritedSubject, subjectPrefixes, FORWARD_PREFIXES, REPLY_PREFIXES } from './subject-prefix.ts';
+export type { SubjectPrefixes } from './subject-prefix.ts';

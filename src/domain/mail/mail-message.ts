@@ -37,6 +37,12 @@ export interface MailMessage {
   readonly date: string | null;
   /** Plain body; HTML converted to text. */
   readonly body: string;
+  /**
+   * The body split into what the sender wrote in this message and what it quotes, forwards or
+   * signs with (new-text.ts), computed once where the message is built. Absent on messages stored
+   * before it existed: `mailTextOf` computes it then.
+   */
+  readonly text?: MailText;
   readonly attachments: readonly MailAttachment[];
   /** In-Reply-To / References present (a reply). */
   readonly isReply: boolean;
@@ -46,6 +52,27 @@ export interface MailMessage {
   readonly isAutomated: boolean;
 }
 
-/** The parts of a message a mark can name in `where`. */
-export const MAIL_PARTS = ['from', 'subject', 'body', 'attachments'] as const;
+/**
+ * A message body split by what the sender wrote now (src/domain/mail/new-text.ts). Joined back in
+ * order, the pieces are the body (less blank lines at the seams).
+ */
+export interface MailText {
+  /** What the sender wrote in this message: the body before any quote, forward, signature or disclaimer. */
+  readonly newText: string;
+  /** The sender's sign-off, signature block and disclaimer after the new text; '' when none. */
+  readonly signature: string;
+  /** The quoted and forwarded text (reply headers, `>` lines, forwarded blocks); '' when none. */
+  readonly quoted: string;
+  /** A forward's original sender: the From of the forwarded block this message passes on; null otherwise. */
+  readonly forwardedFrom: MailAddress | null;
+}
+
+/**
+ * The parts of a message a mark can look in. `body` is the new text only; `quoted` is what the
+ * sender did not write in this message (the quoted and forwarded text, the signature and the
+ * disclaimer). Marks on `body` or `any` are looked for in `quoted` too (scannedParts), but a hit
+ * there counts only for a mark taught for it (`where: "quoted"`): the others are only reported as
+ * set aside (learnables/read-marked.ts).
+ */
+export const MAIL_PARTS = ['from', 'subject', 'body', 'attachments', 'quoted'] as const;
 export type MailPart = (typeof MAIL_PARTS)[number];

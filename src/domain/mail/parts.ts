@@ -1,5 +1,6 @@
 /** The text of each part a mark can look in. One definition, used by matching, dry-run and suggestions. */
 import type { MailMessage, MailPart } from './mail-message.ts';
+import { mailTextOf } from './new-text.ts';
 
 export function partText(message: MailMessage, part: MailPart): string {
   switch (part) {
@@ -11,10 +12,24 @@ export function partText(message: MailMessage, part: MailPart): string {
     case 'subject':
       return message.subject;
     case 'body':
-      return message.body;
+      // only what the sender wrote in this message (new-text.ts)
+      return mailTextOf(message).newText;
     case 'attachments':
       return message.attachments
         .map((a) => (a.text === null ? a.filename : `${a.filename}\n${a.text}`))
         .join('\n');
+    case 'quoted': {
+      const { signature, quoted } = mailTextOf(message);
+      return signature === '' ? quoted : quoted === '' ? signature : `${signature}\n${quoted}`;
+    }
   }
+}
+
+/**
+ * The parts a mark on `parts` is looked for in: a mark on the body is looked for in the quoted part
+ * too, so that a reading can say it was found there only and set aside (a hit in `quoted` counts
+ * only for a mark taught for it). Both matchers (match-parts.ts, naive-matcher.ts) use this.
+ */
+export function scannedParts(parts: readonly MailPart[]): readonly MailPart[] {
+  return parts.includes('body') && !parts.includes('quoted') ? [...parts, 'quoted'] : parts;
 }

@@ -13,7 +13,7 @@
  * Does not own: analysing (atoms.ts), building the automaton (aho-corasick.ts) or matching
  * (match-parts.ts).
  */
-import { MAIL_PARTS, type MailPart } from '../mail/index.ts';
+import { MAIL_PARTS, scannedParts, type MailPart } from '../mail/index.ts';
 import { boundedLiteral } from './bounded-literal.ts';
 import { decodeAnalysis, encodeAnalysis, type RegexAnalysis } from './mark-analysis.ts';
 import type { Mark } from './matcher.ts';
@@ -167,7 +167,8 @@ export class MarkPlanner {
     for (let m = from; m < to; m++) {
       const mark = marks[m] as Mark;
       let mask = 0;
-      for (const part of mark.parts) mask |= PART_BIT[part];
+      // a body mark is looked for in the quoted part too (mail/parts.ts scannedParts)
+      for (const part of scannedParts(mark.parts)) mask |= PART_BIT[part];
       this.p.partMask[m] = mask;
       const { literal, boundary: ends } = boundedLiteral(mark.source);
       if (literal !== null) {

@@ -6,7 +6,7 @@
 import RE2 from 're2';
 import { MAIL_PARTS } from '../mail/index.ts';
 import type { MailMessage } from '../mail/index.ts';
-import { partText } from '../mail/index.ts';
+import { partText, scannedParts } from '../mail/index.ts';
 import type { Mark, MarkHit, Matcher } from './matcher.ts';
 
 /** A matcher that runs every mark's own re2 on each part it names; hits in mark order, then part order. */
@@ -18,8 +18,9 @@ export function createNaiveMatcher<M extends Mark>(marks: readonly M[]): Matcher
       const texts = MAIL_PARTS.map((part) => partText(message, part));
       const hits: MarkHit<M>[] = [];
       for (const { mark, re } of compiled) {
+        const parts = scannedParts(mark.parts); // a body mark is looked for in the quoted part too
         MAIL_PARTS.forEach((part, i) => {
-          if (!mark.parts.includes(part)) return;
+          if (!parts.includes(part)) return;
           const m = re.exec(texts[i] as string);
           if (m !== null) hits.push({ mark, part, text: m[0] });
         });

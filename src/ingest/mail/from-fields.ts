@@ -11,6 +11,7 @@ import {
   limitExceeded,
   resolveMailLimits,
   messageInNfc,
+  withMailText,
   type MailAddress,
   type MailAttachment,
   type MailMessage,
@@ -241,8 +242,8 @@ export function messageFromFields(data: unknown, limits: Partial<MailLimits> = {
   };
   const contentHash = createHash('sha256').update(canonicalJson(fields)).digest('hex');
   const header = (): undefined => undefined;
-  // What a mark matches is what a person saw (NFC, learnables/pattern.ts).
-  return messageInNfc({
+  // What a mark matches is what a person saw (NFC, learnables/pattern.ts); its new text split once, here.
+  const message = messageInNfc({
     contentHash,
     messageId,
     from,
@@ -257,4 +258,5 @@ export function messageFromFields(data: unknown, limits: Partial<MailLimits> = {
     isForward: isForward(fields.subject, body),
     isAutomated: from !== null && isAutomated(header, from.address),
   });
+  return withMailText(message);
 }

@@ -14,6 +14,7 @@ import {
   limitExceeded,
   resolveMailLimits,
   messageInNfc,
+  withMailText,
   type MailAddress,
   type MailAttachment,
   type MailMessage,
@@ -39,7 +40,8 @@ export async function parseMail(raw: Buffer | string, limits?: Partial<MailLimit
   const contentHash = createHash('sha256').update(bytes).digest('hex');
   const deadline = Date.now() + resolved.parseTimeoutMs;
   const parsed = await readMessage(normaliseFraming(bytes), resolved, deadline, 0);
-  return messageInNfc({ contentHash, ...parsed }); // what a mark matches is what a person saw
+  // what a mark matches is what a person saw; its new text split from what it quotes, once, here
+  return withMailText(messageInNfc({ contentHash, ...parsed }));
 }
 
 type ParsedFields = Omit<MailMessage, 'contentHash'>;

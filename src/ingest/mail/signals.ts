@@ -4,50 +4,16 @@
  * suggestion rule "a sender address is evidence about the sender, not always about the customer".
  * It does not decide anything about customers.
  */
+import { isForwardSeparator, subjectPrefixes } from '../../domain/mail/index.ts';
 
-/** Reply prefixes in the languages our senders write (stripped while looking for a forward prefix). */
-const REPLY_PREFIXES = new Set(['re', 'aw', 'sv', 'antw', 'res', 'rif', 'odp', 'ynt', 'رد']);
-/** Forward prefixes: English, German (WG), French (TR), Spanish (RV), Dutch (Doorst), Portuguese (Enc), Swedish (VB), Finnish (VL), Arabic. */
-const FORWARD_PREFIXES = new Set([
-  'fwd',
-  'fw',
-  'wg',
-  'tr',
-  'rv',
-  'doorst',
-  'enc',
-  'vb',
-  'vl',
-  'إعادة توجيه',
-  'توجيه',
-]);
-
-const PREFIX = /^\s*([\p{L}]+(?: [\p{L}]+)?)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]\s*/u;
-
-/** Whether the subject's leading chain of Re:/Fwd:-style prefixes contains a forward prefix. */
+/** Whether the subject's leading chain of Re:/Fwd:-style prefixes contains a forward prefix (the prefixes: domain/mail/subject-prefix.ts). */
 export function hasForwardPrefix(subject: string): boolean {
-  let rest = subject;
-  for (let i = 0; i < 20; i++) {
-    const m = PREFIX.exec(rest);
-    if (m === null) return false;
-    const word = m[1]!.toLowerCase();
-    if (FORWARD_PREFIXES.has(word)) return true;
-    if (!REPLY_PREFIXES.has(word)) return false;
-    rest = rest.slice(m[0].length);
-  }
-  return false;
+  return subjectPrefixes(subject).forwardInChain;
 }
 
-/**
- * Forwarded-message separators that mail clients write into the body (Gmail, Apple Mail, Thunderbird,
- * Outlook on the web) in the languages our senders use. Outlook's "Original Message" is left out: it
- * introduces replies as often as forwards.
- */
-const FORWARD_BLOCK =
-  /^[\s>]*(?:-{2,}\s*(?:forwarded message|weitergeleitete nachricht|message transf[ée]r[ée]|mensaje reenviado|mensagem encaminhada|doorgestuurd bericht|messaggio inoltrato|الرسالة الم[ُ]?عاد توجيهها)\s*-{2,}|begin forwarded message\s*:|anfang der weitergeleiteten nachricht\s*:|début du message réexpédié\s*:|inicio del mensaje reenviado\s*:)/imu;
-
+/** Whether a line of the body, quoted or not, is a forwarded-message separator (domain/mail/reply-markers.ts). */
 export function hasForwardBlock(body: string): boolean {
-  return FORWARD_BLOCK.test(body);
+  return body.split('\n').some((line) => isForwardSeparator(line.replace(/^[\s>]+/, '')));
 }
 
 export function isForward(subject: string, body: string): boolean {

@@ -40,9 +40,9 @@ describe('customers descriptor (§6.1, §6.2)', () => {
       name: 'where',
       label: 'Where to look for it',
       kind: 'choice',
-      choices: ['from', 'subject', 'body', 'attachments', 'any'],
+      choices: ['from', 'subject', 'body', 'attachments', 'any', 'quoted'],
       default: 'from',
-      help: "Narrower is safer. 'any' matches the whole message.",
+      help: "Narrower is safer. 'body' is what the sender wrote, without quoted or forwarded text; 'any' matches the whole message but that; 'quoted' only the quoted and forwarded text.",
     });
     expect(d.lessonFields[2]).toMatchObject({
       label: "Customer's name, only for a new customer",
@@ -58,7 +58,15 @@ describe('customers descriptor (§6.1, §6.2)', () => {
     expect(at(0.3)).not.toBe(at(0.5));
     expect(at(0.5)).toMatch(/scores one point for its customer/);
     expect(at(0.5)).toMatch(/share of all points scored/);
-    expect(at(0.5)).toMatch(/Nothing matches, nothing is claimed\.$/);
+    expect(at(0.5)).toMatch(/Nothing matches, nothing is claimed\. /);
+  });
+
+  it("says the body is the new text, and that 'any' leaves the quoted text out (§6.2, issue 14)", () => {
+    const how = customers.descriptor({ identificationMargin: 0.5 }).how;
+    expect(how).toContain('The body is the new text only');
+    expect(how).toContain('without what it quotes or forwards, its signature or its disclaimer');
+    expect(how).toContain("A mark counts in those only when taught for 'quoted'");
+    expect(how).toContain("'any' means the from, subject, body and attachments");
   });
 });
 
@@ -71,10 +79,13 @@ describe('customers absorb and describe (§10.1, §10.4)', () => {
       "matches 'PA-2026-0901' anywhere in the message",
     );
     expect(customers.describe({ pattern: 'PA-2026-0901' })).toBe("matches 'PA-2026-0901' in the from");
+    expect(customers.describe({ pattern: 'PA-2026-0901', where: 'quoted' })).toBe(
+      "matches 'PA-2026-0901' in the quoted text",
+    );
     expect(customers.describe({ label: 'Northgate Motors Ltd' })).toBe("is called 'Northgate Motors Ltd'");
   });
 
-  it('refuses a where outside the five choices, naming them', () => {
+  it('refuses a where outside the six choices, naming them', () => {
     const r = customers.absorb(
       'northgate',
       undefined,
@@ -83,7 +94,8 @@ describe('customers absorb and describe (§10.1, §10.4)', () => {
     );
     expect(r).toEqual({
       outcome: 'refused',
-      reason: '"header" is not a place to look; choose one of from, subject, body, attachments and any.',
+      reason:
+        '"header" is not a place to look; choose one of from, subject, body, attachments, any and quoted.',
     });
   });
 
@@ -129,7 +141,7 @@ describe('customers absorb and describe (§10.1, §10.4)', () => {
       },
       {
         source: 'PA-2026-0901',
-        parts: ['from', 'subject', 'body', 'attachments'],
+        parts: ['from', 'subject', 'body', 'attachments', 'quoted'],
         mark: 'PA-2026-0901',
         where: 'any',
         provenance: stamp(2),

@@ -10,19 +10,21 @@
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 import { customersReader } from './reader.ts';
+import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
 export const CUSTOMER_NEW_ENTRY_FIELD = "Customer's name, only for a new customer";
 
 /** `where` choices for a customer mark, in declaration order (§6.1). */
-export const CUSTOMER_WHERE = ['from', 'subject', 'body', 'attachments', 'any'] as const;
+export const CUSTOMER_WHERE = ['from', 'subject', 'body', 'attachments', 'any', 'quoted'] as const;
 
 /** §6.2 `how`, generated from the rule the reader applies and its real margin. */
 export function customersHow(settings: LearnableSettings): string {
-  return markScoringHow(
+  const scoring = markScoringHow(
     { intro: 'Each customer carries marks - text that gives them away', mark: 'mark', holder: 'customer' },
     settings,
   );
+  return `${scoring} ${NEW_TEXT_HOW}`; // the new text (issue 14, ../set-aside.ts)
 }
 
 export function customersDescriptor(settings: LearnableSettings): LearnableDescriptor {
@@ -46,7 +48,7 @@ export function customersDescriptor(settings: LearnableSettings): LearnableDescr
         kind: 'choice',
         choices: [...CUSTOMER_WHERE],
         default: 'from',
-        help: "Narrower is safer. 'any' matches the whole message.",
+        help: "Narrower is safer. 'body' is what the sender wrote, without quoted or forwarded text; 'any' matches the whole message but that; 'quoted' only the quoted and forwarded text.",
       },
       {
         name: 'label',
@@ -69,7 +71,7 @@ export function customerLabelFromName(entryName: string): string {
 export function phraseCustomerMark(pattern: string, where: string): string {
   return where === 'any'
     ? `matches '${pattern}' anywhere in the message`
-    : `matches '${pattern}' in the ${where}`;
+    : `matches '${pattern}' in ${where === 'quoted' ? QUOTED_WHERE_WORDS : `the ${where}`}`;
 }
 
 export function createCustomersLearnable(): ReturnType<typeof createMarkedLearnable> {

@@ -4,7 +4,7 @@
  *
  * Owns: what counts as evidence of a kind. Does not own: judging it (../suggest.ts).
  */
-import type { MailMessage } from '../../mail/index.ts';
+import { subjectPrefixes, type MailMessage } from '../../mail/index.ts';
 import { findReferences } from '../references.ts';
 import { MIN_EVIDENCE_CHARS, type Evidence } from '../suggest.ts';
 
@@ -16,12 +16,7 @@ export const MAX_CUE_WORDS = 4;
  * forward prefixes ("Booking confirmation HBL/2026/00412/A" -> "Booking confirmation").
  */
 export function subjectPhraseEvidence(message: MailMessage): Evidence[] {
-  let subject = message.subject.trim();
-  for (;;) {
-    const stripped = subject.replace(/^(?:re|fwd?|aw|wg|tr|rv|sv|vs|antw|r)\s*(?:\[\d+\])?\s*:\s*/iu, '');
-    if (stripped === subject) break;
-    subject = stripped;
-  }
+  const subject = subjectPrefixes(message.subject).rest;
   const firstRef = findReferences(subject)[0];
   let head = firstRef === undefined ? subject : subject.slice(0, firstRef.index);
   // The first phrase: up to a digit or a clause break, at most four words.

@@ -17,7 +17,7 @@ describe('kinds', () => {
     expect(d).toMatchObject({ collection: 'kinds', entry: 'kind of message', decidedBy: 'rules' });
     expect(d.lessonFields.map((f) => f.name)).toEqual(['cue', 'where', 'label']);
     expect(d.lessonFields[1]).toMatchObject({
-      choices: ['subject', 'body', 'attachments', 'any'],
+      choices: ['subject', 'body', 'attachments', 'any', 'quoted'],
       default: 'subject',
     });
   });
@@ -34,6 +34,29 @@ describe('kinds', () => {
     );
   });
 
+  it('states that an inherited subject is weaker evidence than the new text (§6.2, issue 14)', () => {
+    const how = kinds.descriptor({ identificationMargin: 0.5 }).how;
+    expect(how).toContain('The body is the new text only');
+    expect(how).toContain('is inherited from an earlier mail, so it is weaker evidence than the new text');
+    expect(how).toContain('when the new text carries a cue, the subject cues of other kinds do not count');
+  });
+
+  it('looks for a subject cue in the new text too, and for no other cue (issue 14)', () => {
+    const r = kinds.absorb('invoice', undefined, { cue: 'invoice' }, stamp(1));
+    if (r.outcome !== 'learned') throw new Error('not learned');
+    const both = kinds.absorb(
+      'invoice',
+      r.content,
+      { cue: 'POD_\\w+\\.pdf', where: 'attachments' },
+      stamp(2),
+    );
+    if (both.outcome !== 'learned') throw new Error('not learned');
+    expect(kinds.marks('invoice', both.content).map((m) => [m.where, m.parts])).toEqual([
+      ['subject', ['subject', 'body']],
+      ['attachments', ['attachments']],
+    ]);
+  });
+
   it('phrases a cue in its own words (§10.4)', () => {
     expect(kinds.describe({ cue: 'pre-?alert' })).toBe("is marked by 'pre-?alert' in the subject");
     expect(kinds.describe({ cue: 'POD_\\w+\\.pdf', where: 'attachments' })).toBe(
@@ -48,7 +71,7 @@ describe('kinds', () => {
     const r = kinds.absorb('invoice', undefined, { cue: 'rechnung', where: 'from' }, stamp(1));
     expect(r).toEqual({
       outcome: 'refused',
-      reason: '"from" is not a place to look; choose one of subject, body, attachments and any.',
+      reason: '"from" is not a place to look; choose one of subject, body, attachments, any and quoted.',
     });
     const p = kinds.absorb('invoice', undefined, { pattern: 'rechnung' }, stamp(1));
     expect(p.outcome).toBe('refused');

@@ -11,19 +11,22 @@
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 import { kindsReader } from './reader.ts';
+import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
+import { INHERITED_SUBJECT_HOW, subjectCueParts } from './inherited-subject.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
 export const KIND_NEW_ENTRY_FIELD = 'Name of the kind, only for a new kind';
 
 /** `where` choices for a cue, in declaration order. The sender says whose, not what kind. */
-export const KIND_WHERE = ['subject', 'body', 'attachments', 'any'] as const;
+export const KIND_WHERE = ['subject', 'body', 'attachments', 'any', 'quoted'] as const;
 
 /** §6.2 `how`: the customers' rule applied to cues, with the same margin. */
 export function kindsHow(settings: LearnableSettings): string {
-  return markScoringHow(
+  const scoring = markScoringHow(
     { intro: 'Each kind of message carries cues - words that mark it', mark: 'cue', holder: 'kind' },
     settings,
   );
+  return `${scoring} ${NEW_TEXT_HOW} ${INHERITED_SUBJECT_HOW}`; // issue 14
 }
 
 export function kindsDescriptor(settings: LearnableSettings): LearnableDescriptor {
@@ -47,7 +50,7 @@ export function kindsDescriptor(settings: LearnableSettings): LearnableDescripto
         kind: 'choice',
         choices: [...KIND_WHERE],
         default: 'subject',
-        help: "The subject is usually enough. 'any' looks in the whole message.",
+        help: "The subject is usually enough. 'body' is what the sender wrote, without quoted or forwarded text; 'any' looks in the whole message but that; 'quoted' only in the quoted and forwarded text.",
       },
       {
         name: 'label',
@@ -71,7 +74,7 @@ export function kindLabelFromName(entryName: string): string {
 export function phraseCue(cue: string, where: string): string {
   return where === 'any'
     ? `is marked by '${cue}' anywhere in the message`
-    : `is marked by '${cue}' in the ${where}`;
+    : `is marked by '${cue}' in ${where === 'quoted' ? QUOTED_WHERE_WORDS : `the ${where}`}`;
 }
 
 export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable> {
@@ -97,5 +100,11 @@ export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable>
     newEntryField: KIND_NEW_ENTRY_FIELD,
     descriptor: kindsDescriptor,
   });
-  return { ...learnable, reader: kindsReader(learnable) };
+  return {
+    ...learnable,
+    // a subject cue is also looked for in the new text, for an inherited subject (inherited-subject.ts)
+    marks: (entryName, content) =>
+      learnable.marks(entryName, content).map((m) => ({ ...m, parts: subjectCueParts(m.where, m.parts) })),
+    reader: kindsReader(learnable),
+  };
 }

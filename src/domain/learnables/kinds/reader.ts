@@ -12,6 +12,7 @@ import type { MarkHit, Reader } from '../learnable.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { subjectPhraseEvidence } from './evidence.ts';
 import { kindSuggestionValue } from './suggest-value.ts';
+import { weighInheritedSubject } from './inherited-subject.ts';
 
 /** "Pre-alert" -> "a pre-alert", "Invoice" -> "an invoice", "POD" -> "a POD". */
 export function kindName(label: string): string {
@@ -50,6 +51,7 @@ export function kindsReader(learnable: Learnable): Reader {
     learnable,
     shownAs: 'kind',
     words: KIND_WORDS,
+    weigh: weighInheritedSubject,
     suggest: (reading, l, context) =>
       suggest(
         suggestInput(reading, l, kindSuggestionValue, context),

@@ -1,0 +1,53 @@
+/**
+ * An inherited subject is weaker evidence of a message's kind than its new text (issue 14). A reply
+ * keeps the subject of the mail it answers ("RE: Invoice INV-2026-3310") while its new text may be
+ * about something else ("please send the signed proof of delivery"); the kinds learnable's `how`
+ * states the rule this applies:
+ *
+ *   - a cue taught for the subject is also looked for in the new text (`subjectCueParts`), and a
+ *     hit there counts only when the subject is inherited (it starts with Re:, Fwd:, AW:, WG:, …);
+ *   - in a message with an inherited subject, when the new text (body or attachments) carries a
+ *     cue, the subject's cues of kinds the new text does not carry are set aside: the new text
+ *     decides, and two kinds in the new text ask. When the new text carries none, the subject stands.
+ *
+ * Owns: that rule, before the shared scoring (../read-marked.ts). Does not own: what "inherited" is
+ * (mail/subject-prefix.ts) or the new text (mail/new-text.ts).
+ */
+import { isInheritedSubject, type MailPart } from '../../mail/index.ts';
+import type { MarkHit, ReadInput } from '../learnable.ts';
+import type { SetAside, WeighedHits } from '../set-aside.ts';
+
+const COLLECTION = 'kinds';
+
+/** §6.2: the rule above in the kinds learnable's `how`, true to it. */
+export const INHERITED_SUBJECT_HOW =
+  'A subject that starts with Re:, Fwd:, AW:, WG: or the like is inherited from an earlier mail, so it is weaker evidence than the new text: there a subject cue is also looked for in the new text, and when the new text carries a cue, the subject cues of other kinds do not count.';
+
+/** The parts a cue taught for `where` is looked for in: a subject cue also in the new text. */
+export function subjectCueParts(where: string, parts: readonly MailPart[]): readonly MailPart[] {
+  return where === 'subject' && !parts.includes('body') ? [...parts, 'body'] : parts;
+}
+
+/** A subject cue's hit in the new text (found there because of subjectCueParts). */
+const subjectCueInNewText = (h: MarkHit): boolean => h.mark.where === 'subject' && h.part === 'body';
+/** New-text evidence of a kind: a hit in the body or the attachments. */
+const inNewText = (h: MarkHit): boolean => h.part === 'body' || h.part === 'attachments';
+
+/** The kinds' hits the shared rule scores, and those the inherited-subject rule set aside. */
+export function weighInheritedSubject(input: Pick<ReadInput, 'hits' | 'message'>): WeighedHits {
+  const own = input.hits.filter((h) => h.mark.collection === COLLECTION);
+  if (!isInheritedSubject(input.message.subject)) {
+    // a fresh subject is this message's own: its cues are looked for in the subject only
+    return { hits: own.filter((h) => !subjectCueInNewText(h)), setAside: [] };
+  }
+  const newTextKinds = new Set(own.filter(inNewText).map((h) => h.mark.entry));
+  if (newTextKinds.size === 0) return { hits: own, setAside: [] };
+  const hits: MarkHit[] = [];
+  const setAside: SetAside[] = [];
+  for (const h of own) {
+    if (h.part === 'subject' && !newTextKinds.has(h.mark.entry))
+      setAside.push({ hit: h, why: 'inherited-subject' });
+    else hits.push(h);
+  }
+  return { hits, setAside };
+}
