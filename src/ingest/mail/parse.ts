@@ -14,6 +14,7 @@ import type { MailAddress, MailAttachment, MailMessage } from '../../domain/mail
 import { limitExceeded, resolveMailLimits } from '../../domain/mail/limits.ts';
 import { messageInNfc } from '../../domain/mail/nfc.ts';
 import type { MailLimits } from '../../domain/mail/limits.ts';
+import { readDocument } from './attachments/index.ts';
 import { decodeText } from './charset.ts';
 import { looksLikeCsv, parseCsv } from './csv.ts';
 import { htmlToText } from './html-text.ts';
@@ -329,6 +330,8 @@ async function readAttachment(
     return readAttachedMessage(content, filename, type, limits, deadline, depth);
   }
 
+  const document = await readDocument({ content, type, filename }, limits, deadline); // PDF, XLSX: attachments/
+  if (document !== null) return [document];
   let text: string | null = null;
   let table = null;
   const csv = looksLikeCsv(type, filename);
