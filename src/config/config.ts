@@ -84,6 +84,7 @@ const SETTINGS = {
   maxXlsxCells: { env: 'MAX_XLSX_CELLS', ...documentLimit('maxXlsxCells') },
   maxXlsxInflatedBytes: { env: 'MAX_XLSX_INFLATED_BYTES', ...documentLimit('maxXlsxInflatedBytes') },
   documentTimeoutMs: { env: 'DOCUMENT_TIMEOUT_MS', ...documentLimit('documentTimeoutMs') },
+  documentMemoryMb: { env: 'DOCUMENT_MEMORY_MB', ...documentLimit('documentMemoryMb') },
   /** IMAP mailboxes to poll (JSON array; passwords from the variables named by passwordEnv). */
   mailboxes: MAILBOXES_SETTING,
   /** Inbound-mail webhook endpoints (JSON array; tokens from the variables named by tokenEnv). */
@@ -183,6 +184,7 @@ export function mailLimitsOf(
     maxXlsxCells: documents.maxXlsxCells,
     maxXlsxInflatedBytes: documents.maxXlsxInflatedBytes,
     documentTimeoutMs: documents.documentTimeoutMs,
+    documentMemoryMb: documents.documentMemoryMb,
   });
 }
 

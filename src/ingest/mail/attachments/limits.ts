@@ -22,6 +22,11 @@ export interface DocumentLimits {
   readonly maxXlsxInflatedBytes: number;
   /** Longest the reading of one document may take, in milliseconds. Default 5,000; then it is given up, with a note. */
   readonly documentTimeoutMs: number;
+  /**
+   * Heap of the thread one document is read in, in MiB (V8's old generation). Default 256; a
+   * document that needs more ends its thread and is kept by name, with a note.
+   */
+  readonly documentMemoryMb: number;
 }
 
 export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = Object.freeze({
@@ -30,6 +35,7 @@ export const DEFAULT_DOCUMENT_LIMITS: DocumentLimits = Object.freeze({
   maxXlsxCells: 200_000,
   maxXlsxInflatedBytes: 32 * 1024 * 1024,
   documentTimeoutMs: 5_000,
+  documentMemoryMb: 256,
 });
 
 /** The setting (environment variable) an operator raises to move each bound. */
@@ -39,6 +45,7 @@ export const DOCUMENT_LIMIT_SETTINGS: Readonly<Record<keyof DocumentLimits, stri
   maxXlsxCells: 'MAX_XLSX_CELLS',
   maxXlsxInflatedBytes: 'MAX_XLSX_INFLATED_BYTES',
   documentTimeoutMs: 'DOCUMENT_TIMEOUT_MS',
+  documentMemoryMb: 'DOCUMENT_MEMORY_MB',
 });
 
 /** The bounds a caller set, defaults for the rest; a bound that is not a positive whole number is refused. */

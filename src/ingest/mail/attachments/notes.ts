@@ -41,6 +41,14 @@ export const documentNote = {
     capitalised(
       `reading ${named(kind, filename)} took over ${formatNumber(ms)} ms (${setting('documentTimeoutMs')}); ${WHAT[kind]} not read.`,
     ),
+  noTimeLeft: (kind: DocumentKind, filename: string): string =>
+    capitalised(
+      `${named(kind, filename)} was not reached before the message's time ran out (PARSE_TIMEOUT_MS); ${WHAT[kind]} not read.`,
+    ),
+  outOfMemory: (kind: DocumentKind, filename: string, mb: number): string =>
+    capitalised(
+      `reading ${named(kind, filename)} needed more than ${formatNumber(mb)} MiB of memory (${setting('documentMemoryMb')}); ${WHAT[kind]} not read.`,
+    ),
   pagesLeft: (filename: string, read: number, total: number): string =>
     capitalised(
       `only the first ${formatNumber(read)} of the ${formatNumber(total)} pages of ${named('pdf', filename)} were read (${setting('maxPdfPages')}).`,

@@ -1,21 +1,21 @@
 /**
  * Documents attached to a mail → the attachment text and manifest model (mail-message.ts) that
  * `attachments` marks and the `mappings` learnable read, as a CSV's is: a PDF's text (pdf-text.ts),
- * an XLSX's rows (xlsx-rows.ts). Each document is read within its bounds (limits.ts): bytes, pages,
- * cells, inflated bytes, and time (the document's own timeout, never past the message's parse
- * deadline). An encrypted, image-only, broken, oversized or too slow document is never a failed
- * message: it is kept by name with a `note` saying what was not read (issue 14, issue 16).
+ * an XLSX's rows (xlsx-rows.ts). Each document is read in a worker thread within its bounds
+ * (limits.ts): bytes, pages, cells, inflated bytes, heap, and time (the document's own timeout,
+ * never past the message's parse deadline). An encrypted, image-only, broken, oversized, too slow
+ * or too hungry document is never a failed message: it is kept by name with a `note` saying what
+ * was not read (issue 14, issue 16).
  *
- * Owns: recognising a document, its bounds, and its note. Deliberately not: text-like attachments
- * and CSV (parse.ts), or anything about who sent the mail.
+ * Owns: recognising a document and holding it to its bounds. Deliberately not: text-like
+ * attachments and CSV (parse.ts), or anything about who sent the mail.
  */
 import type { MailLimits } from '../../../domain/mail/limits.ts';
-import type { MailAttachment, ManifestTable } from '../../../domain/mail/mail-message.ts';
+import type { MailAttachment } from '../../../domain/mail/mail-message.ts';
+import { readInWorker } from './document-worker.ts';
 import { resolveDocumentLimits, type DocumentLimits } from './limits.ts';
 import { documentNote, type DocumentKind } from './notes.ts';
-import { readPdfText } from './pdf-text.ts';
-import { readXlsxRows } from './xlsx-rows.ts';
-import { inspectZip } from './zip-guard.ts';
+import type { DocumentRead } from './read-bytes.ts';
 
 export interface AttachedDocument {
   readonly content: Buffer;
@@ -40,12 +40,6 @@ export function documentKindOf(doc: AttachedDocument): DocumentKind | 'old-excel
   return null;
 }
 
-interface Read {
-  readonly text: string | null;
-  readonly table: ManifestTable | null;
-  readonly note?: string;
-}
-
 /**
  * The attachment read as a document, or null when it is none (the caller reads it as before).
  * `limits` are the mail limits, carrying the document limits when configured (defaults otherwise);
@@ -60,90 +54,48 @@ export async function readDocument(
   if (kind === null) return null;
   const bounds = resolveDocumentLimits(limits);
   const kept = { filename: doc.filename, contentType: doc.type, sizeBytes: doc.content.length };
-  const read = await readWithin(kind, doc, bounds, limits.maxTextChars, deadline);
-  return { ...kept, ...read };
+  const read = await readWithin(kind, doc, bounds, deadline);
+  return { ...kept, ...boundText(read, kind, doc.filename, limits.maxTextChars) };
 }
 
 async function readWithin(
   kind: DocumentKind | 'old-excel',
   doc: AttachedDocument,
   bounds: DocumentLimits,
-  maxTextChars: number,
   deadline: number,
-): Promise<Read> {
-  if (kind === 'old-excel') return { text: null, table: null, note: documentNote.oldExcel(doc.filename) };
+): Promise<DocumentRead> {
+  const unread = (note: string): DocumentRead => ({ text: null, table: null, note });
+  if (kind === 'old-excel') return unread(documentNote.oldExcel(doc.filename));
   if (doc.content.length > bounds.maxDocumentBytes) {
-    return {
-      text: null,
-      table: null,
-      note: documentNote.tooLarge(kind, doc.filename, doc.content.length, bounds.maxDocumentBytes),
-    };
+    return unread(documentNote.tooLarge(kind, doc.filename, doc.content.length, bounds.maxDocumentBytes));
   }
-  const timeoutMs = Math.max(0, Math.min(bounds.documentTimeoutMs, deadline - Date.now()));
-  let abort = (): void => {};
-  const reading =
-    kind === 'pdf'
-      ? (() => {
-          const pdf = readPdfText(doc.content, bounds.maxPdfPages);
-          abort = pdf.abort;
-          return pdf.outcome.then((o) => fromPdf(o, doc.filename));
-        })()
-      : readXlsx(doc, bounds);
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<Read>((resolve) => {
-    timer = setTimeout(() => {
-      abort();
-      resolve({ text: null, table: null, note: documentNote.timedOut(kind, doc.filename, timeoutMs) });
-    }, timeoutMs);
-  });
-  try {
-    return boundText(await Promise.race([reading, timedOut]), kind, doc.filename, maxTextChars);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function fromPdf(outcome: Awaited<ReturnType<typeof readPdfText>['outcome']>, filename: string): Read {
+  const timeoutMs = bounds.documentTimeoutMs;
+  const outcome = await readInWorker(
+    { kind, bytes: doc.content, filename: doc.filename, bounds },
+    { timeoutMs, waitUntil: deadline, memoryMb: bounds.documentMemoryMb },
+  );
   switch (outcome.kind) {
-    case 'encrypted':
-      return { text: null, table: null, note: documentNote.encrypted(filename) };
-    case 'no-text-layer':
-      return { text: null, table: null, note: documentNote.noTextLayer(filename) };
-    case 'broken':
-      return { text: null, table: null, note: documentNote.broken('pdf', filename, outcome.why) };
-    case 'text':
-      return {
-        text: outcome.text,
-        table: null,
-        ...(outcome.pagesRead < outcome.pages
-          ? { note: documentNote.pagesLeft(filename, outcome.pagesRead, outcome.pages) }
-          : {}),
-      };
+    case 'read':
+      return outcome.read;
+    case 'timeout':
+      return unread(documentNote.timedOut(kind, doc.filename, timeoutMs));
+    case 'no-time':
+      return unread(documentNote.noTimeLeft(kind, doc.filename));
+    case 'memory':
+      return unread(documentNote.outOfMemory(kind, doc.filename, bounds.documentMemoryMb));
+    case 'crashed':
+      return unread(documentNote.broken(kind, doc.filename, outcome.why));
   }
-}
-
-async function readXlsx(doc: AttachedDocument, bounds: DocumentLimits): Promise<Read> {
-  const zip = await inspectZip(doc.content, bounds.maxXlsxInflatedBytes);
-  if (zip.kind === 'bomb') {
-    return { text: null, table: null, note: documentNote.zipBomb(doc.filename, bounds.maxXlsxInflatedBytes) };
-  }
-  if (zip.kind === 'broken') {
-    return { text: null, table: null, note: documentNote.broken('xlsx', doc.filename, zip.why) };
-  }
-  const rows = await readXlsxRows(doc.content, bounds.maxXlsxCells);
-  if (rows.kind === 'broken') {
-    return { text: null, table: null, note: documentNote.broken('xlsx', doc.filename, rows.why) };
-  }
-  return {
-    text: rows.text === '' ? null : rows.text,
-    table: rows.table,
-    ...(rows.cut ? { note: documentNote.cellsLeft(doc.filename, rows.cellsRead) } : {}),
-  };
 }
 
 /** Text past maxTextChars is cut there, with a note (a document never fails the message); control characters go. */
-function boundText(read: Read, kind: DocumentKind, filename: string, maxTextChars: number): Read {
-  if (read.text === null) return read;
+function boundText(
+  read: DocumentRead,
+  kind: DocumentKind | 'old-excel',
+  filename: string,
+  maxTextChars: number,
+): DocumentRead {
+  if (read.text === null || kind === 'old-excel') return read;
   const text = read.text
     .replace(/\r\n?/g, '\n')
     // eslint-disable-next-line no-control-regex
