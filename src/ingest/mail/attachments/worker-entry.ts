@@ -24,7 +24,11 @@ export interface DocumentAnswer {
 
 const port = parentPort;
 if (port !== null) {
-  // pdf.js and exceljs are loaded by now (static imports): the parent starts a job's clock from here
+  // pdf.js's in-thread worker half (2 MB of code) is loaded before the first job, as pdf.js and
+  // exceljs are by the static imports: the parent starts a job's clock at 'ready'
+  const workerModule: string = 'pdfjs-dist/legacy/build/pdf.worker.mjs'; // untyped: pdf.js ships no .d.ts for it
+  const pdfWorker: unknown = await import(workerModule);
+  (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfWorker;
   port.postMessage('ready');
   port.on('message', (job: DocumentJob) => {
     const bytes = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
