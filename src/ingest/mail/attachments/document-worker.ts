@@ -7,7 +7,8 @@
  *
  * A job's time bound runs from when a ready thread takes it: starting a thread (loading pdf.js and
  * exceljs, 0.4-1 s, several seconds on a loaded machine) is the agent's cost, not the document's.
- * Waiting for a thread is bounded by `waitUntil` (the message's parse deadline). At most
+ * Waiting for a busy thread is bounded by `waitUntil` (the message's parse deadline); waiting for
+ * the first one to start, by STARTUP_MS (a loaded machine took over 10 s to start one). At most
  * DOCUMENT_WORKERS threads read at once; an idle thread is ended after IDLE_MS and never keeps the
  * process alive.
  *
@@ -19,6 +20,8 @@ import type { DocumentAnswer, DocumentJob } from './worker-entry.ts';
 
 /** Threads reading documents at once, per process (the reference machine has two cores). */
 export const DOCUMENT_WORKERS = 2;
+/** How long a job may wait for the first thread to start, in milliseconds, whatever the message's deadline. */
+const STARTUP_MS = 60_000;
 /** An idle thread is ended after this long, in milliseconds, so memory returns to the idle level. */
 const IDLE_MS = 30_000;
 
@@ -75,7 +78,11 @@ class DocumentWorkerPool {
           resolve(outcome);
         },
       };
-      pending.timer = setTimeout(() => this.timedOut(pending), Math.max(1, waitUntil - Date.now()));
+      // no thread ready yet: starting one is the agent's cost, so the wait may outlast the message's
+      // deadline, up to STARTUP_MS (a thread that cannot start fails the job sooner)
+      const cold = !this.slots.some((slot) => slot.ready);
+      const waitMs = Math.max(1, waitUntil - Date.now(), cold ? STARTUP_MS : 0);
+      pending.timer = setTimeout(() => this.timedOut(pending), waitMs);
       this.queue.push(pending);
       this.dispatch();
     });
