@@ -9,8 +9,7 @@ import { startInProcess, type Host } from './host.ts';
 let host: Host;
 let sdk: SdkClient;
 beforeAll(async () => {
-  // a generous parse deadline: the first document starts a reader thread, seconds on a loaded machine
-  host = await startInProcess({ PARSE_TIMEOUT_MS: '60000' });
+  host = await startInProcess();
   sdk = await sdkClient(host.url, host.token!);
 });
 afterAll(async () => {
