@@ -33,7 +33,7 @@ import { describeChoices, resolveAnswer, type EntryChoice } from './answers.ts';
 import { SKILL_RECHECK, SKILL_TRIAGE } from './agent-card.ts';
 import { ACCEPTED_INPUT, classifyInput, type MailInput } from './input.ts';
 import type { MailReader, TaskPin, TriageOutcome, TriagePort, TriageQuestion } from './ports.ts';
-import { presentReading, readingSummary } from './presentation.ts';
+import { presentReading, readingSummary, withNotes } from './presentation.ts';
 import { teachBlockJson } from './teach-block.ts';
 import { principalOfContext } from './user.ts';
 
@@ -233,7 +233,7 @@ export class TriageExecutor implements AgentExecutor {
   private advance(turn: Turn, outcome: TriageOutcome, state: TriageTaskState): void {
     const open = outcome.questions.find((q) => state.answers[q.collection] === undefined);
     if (open !== undefined) {
-      this.ask(turn, open, state, open.text);
+      this.ask(turn, open, state, withNotes(open.text, outcome.reading));
       return;
     }
     this.parked.delete(turn.rc.taskId);

@@ -98,8 +98,31 @@ describe('mail limits (one config, every path)', () => {
   it('defaults to the limits module and takes MAX_* overrides', async () => {
     const { loadConfig, mailLimitsOf } = await import('./config.ts');
     const { DEFAULT_MAIL_LIMITS } = await import('../domain/mail/index.ts');
-    expect(mailLimitsOf(loadConfig({}))).toEqual(DEFAULT_MAIL_LIMITS);
+    const { DEFAULT_DOCUMENT_LIMITS } = await import('../ingest/mail/attachments/index.ts');
+    expect(mailLimitsOf(loadConfig({}))).toEqual({ ...DEFAULT_MAIL_LIMITS, ...DEFAULT_DOCUMENT_LIMITS });
     expect(mailLimitsOf(loadConfig({ MAX_MESSAGE_BYTES: '1048576' })).maxMessageBytes).toBe(1_048_576);
+  });
+  it('carries the bounds on attached documents (PDF, XLSX) with the mail limits, each with its setting', async () => {
+    const { loadConfig, mailLimitsOf } = await import('./config.ts');
+    const limits = mailLimitsOf(
+      loadConfig({
+        MAX_DOCUMENT_BYTES: '1000',
+        MAX_PDF_PAGES: '3',
+        MAX_XLSX_CELLS: '40',
+        MAX_XLSX_INFLATED_BYTES: '5000',
+        DOCUMENT_TIMEOUT_MS: '250',
+      }),
+    );
+    expect(limits).toMatchObject({
+      maxDocumentBytes: 1000,
+      maxPdfPages: 3,
+      maxXlsxCells: 40,
+      maxXlsxInflatedBytes: 5000,
+      documentTimeoutMs: 250,
+    });
+    expect(() => loadConfig({ MAX_PDF_PAGES: '0' })).toThrow(
+      /MAX_PDF_PAGES: "0" is not usable.*MAX_PDF_PAGES=50/s,
+    );
   });
   it('names a bad limit with an example of a good one', async () => {
     const { loadConfig } = await import('./config.ts');

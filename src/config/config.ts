@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
 import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/index.ts';
+import { DEFAULT_DOCUMENT_LIMITS, type DocumentLimits } from '../ingest/mail/attachments/index.ts';
 import { INBOUND_WEBHOOKS_SETTING, MAILBOXES_SETTING, resolveIngestSecrets } from './ingest-settings.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -20,6 +21,11 @@ const port = z.coerce.number().int().min(0).max(65535);
 const limit = (name: keyof MailLimits) => ({
   schema: z.coerce.number().int().positive().default(DEFAULT_MAIL_LIMITS[name]),
   example: String(DEFAULT_MAIL_LIMITS[name]),
+});
+/** A bound on reading one attached document (src/ingest/mail/attachments/limits.ts owns the defaults). */
+const documentLimit = (name: keyof DocumentLimits) => ({
+  schema: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS[name]),
+  example: String(DEFAULT_DOCUMENT_LIMITS[name]),
 });
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
@@ -99,6 +105,17 @@ export const SETTINGS = {
   maxTextChars: { env: 'MAX_TEXT_CHARS', ...limit('maxTextChars') },
   parseTimeoutMs: { env: 'PARSE_TIMEOUT_MS', ...limit('parseTimeoutMs') },
   maxNestingDepth: { env: 'MAX_NESTING_DEPTH', ...limit('maxNestingDepth') },
+  /**
+   * Bounds on reading one attached document, a PDF's text or an XLSX's rows (docs/attachments.md;
+   * src/ingest/mail/attachments/limits.ts documents each). Past one, the document is kept by name
+   * with a note in the reading; the message is still read.
+   */
+  maxDocumentBytes: { env: 'MAX_DOCUMENT_BYTES', ...documentLimit('maxDocumentBytes') },
+  maxPdfPages: { env: 'MAX_PDF_PAGES', ...documentLimit('maxPdfPages') },
+  maxXlsxCells: { env: 'MAX_XLSX_CELLS', ...documentLimit('maxXlsxCells') },
+  maxXlsxInflatedBytes: { env: 'MAX_XLSX_INFLATED_BYTES', ...documentLimit('maxXlsxInflatedBytes') },
+  documentTimeoutMs: { env: 'DOCUMENT_TIMEOUT_MS', ...documentLimit('documentTimeoutMs') },
+  documentMemoryMb: { env: 'DOCUMENT_MEMORY_MB', ...documentLimit('documentMemoryMb') },
   /** IMAP mailboxes to poll (JSON array; passwords from the variables named by passwordEnv). */
   mailboxes: MAILBOXES_SETTING,
   /** Inbound-mail webhook endpoints (JSON array; tokens from the variables named by tokenEnv). */
@@ -177,8 +194,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   return Object.freeze(out) as Config;
 }
 
-/** The mail limits this configuration sets (defaults where unset). */
-export function mailLimitsOf(config: Pick<Config, keyof MailLimits>): MailLimits {
+/**
+ * The mail limits this configuration sets (defaults where unset), with the bounds on attached
+ * documents, which travel with them to every parser.
+ */
+export function mailLimitsOf(
+  config: Pick<Config, keyof MailLimits> & Partial<Pick<Config, keyof DocumentLimits>>,
+): MailLimits & DocumentLimits {
+  const documents = { ...DEFAULT_DOCUMENT_LIMITS, ...config };
   return Object.freeze({
     maxMessageBytes: config.maxMessageBytes,
     maxAttachmentBytes: config.maxAttachmentBytes,
@@ -187,6 +210,12 @@ export function mailLimitsOf(config: Pick<Config, keyof MailLimits>): MailLimits
     maxTextChars: config.maxTextChars,
     parseTimeoutMs: config.parseTimeoutMs,
     maxNestingDepth: config.maxNestingDepth,
+    maxDocumentBytes: documents.maxDocumentBytes,
+    maxPdfPages: documents.maxPdfPages,
+    maxXlsxCells: documents.maxXlsxCells,
+    maxXlsxInflatedBytes: documents.maxXlsxInflatedBytes,
+    documentTimeoutMs: documents.documentTimeoutMs,
+    documentMemoryMb: documents.documentMemoryMb,
   });
 }
 

@@ -13,7 +13,7 @@ export type {
   SpentTokenStore,
   TokenSpend,
 } from './ingest-store.ts';
-export { DEFAULT_MAIL_LIMITS, limitExceeded, resolveMailLimits } from './limits.ts';
+export { DEFAULT_MAIL_LIMITS, formatNumber, limitExceeded, resolveMailLimits } from './limits.ts';
 export type { MailLimits } from './limits.ts';
 export { MAIL_PARTS } from './mail-message.ts';
 export type {

@@ -60,7 +60,7 @@ export function resolveMailLimits(limits?: Partial<MailLimits>): MailLimits {
   return Object.freeze(resolved);
 }
 
-function formatNumber(n: number): string {
+export function formatNumber(n: number): string {
   return n.toLocaleString('en-US');
 }
 

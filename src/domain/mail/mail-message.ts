@@ -17,10 +17,16 @@ export interface MailAttachment {
   readonly filename: string;
   readonly contentType: string;
   readonly sizeBytes: number;
-  /** Text of a text-like attachment (text/*, csv, json, xml); null otherwise. */
+  /** Text of a text-like attachment (text/*, csv, json, xml) or a document's text (PDF, XLSX); null otherwise. */
   readonly text: string | null;
-  /** A CSV manifest parsed into rows; null when not a CSV. */
+  /** A manifest parsed into rows (a CSV, or an XLSX's first sheet); null otherwise. */
   readonly table: ManifestTable | null;
+  /**
+   * Why the attachment's text or rows were not read, or read only in part, in words for the person
+   * reading the result ("the PDF invoice.pdf is encrypted; its text was not read"); absent when
+   * nothing was held back. Set by the ingest adapters for documents (PDF, XLSX).
+   */
+  readonly note?: string;
 }
 
 export interface MailMessage {

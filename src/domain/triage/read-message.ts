@@ -51,7 +51,13 @@ export function readMessage(
     const r = made.get(l.collection);
     if (r !== undefined) readings.set(l.collection, r);
   }
-  return { versionId: definition.versionId, definitionVersion, readings };
+  const notes = message.attachments.flatMap((a) => (a.note === undefined ? [] : [a.note]));
+  return {
+    versionId: definition.versionId,
+    definitionVersion,
+    readings,
+    ...(notes.length > 0 ? { notes } : {}),
+  };
 }
 
 /**

@@ -21,4 +21,10 @@ export interface MessageReading {
   readonly definitionVersion: number;
   /** One reading per collection, in the learnables' declaration order (names are data: a Map). */
   readonly readings: ReadonlyMap<string, Reading>;
+  /**
+   * What the agent could not read of the message, in words (an encrypted PDF, a zip-bomb XLSX):
+   * each attachment's note, in order; absent when there is none. Not evidence, and not a failure:
+   * the readings above are of what could be read.
+   */
+  readonly notes?: readonly string[];
 }

@@ -131,7 +131,15 @@ describe('parseMail', () => {
         text: '{"awb":"176-1"}',
         table: null,
       },
-      { filename: 'POD.pdf', contentType: 'application/pdf', sizeBytes: 15, text: null, table: null },
+      // a PDF is now opened (attachments/): these bytes are no PDF, so it is kept by name with a note
+      {
+        filename: 'POD.pdf',
+        contentType: 'application/pdf',
+        sizeBytes: 15,
+        text: null,
+        table: null,
+        note: 'The PDF POD.pdf cannot be read (it is not a valid PDF); its text was not read.',
+      },
     ]);
   });
 

@@ -20,6 +20,7 @@ import {
   type MailMessage,
   type MailLimits,
 } from '../../domain/mail/index.ts';
+import { readDocument } from './attachments/index.ts';
 import { decodeText } from './charset.ts';
 import { looksLikeCsv, parseCsv } from './csv.ts';
 import { htmlToText } from './html-text.ts';
@@ -336,6 +337,8 @@ async function readAttachment(
     return readAttachedMessage(content, filename, type, limits, deadline, depth);
   }
 
+  const document = await readDocument({ content, type, filename }, limits, deadline); // PDF, XLSX: attachments/
+  if (document !== null) return [document];
   let text: string | null = null;
   let table = null;
   const csv = looksLikeCsv(type, filename);
