@@ -24,6 +24,7 @@ import type {
   IndexedMark,
   MarkHit,
   PersonDecision,
+  ReadInput,
   Reader,
   Reading,
   ResolvePerson,
@@ -83,7 +84,15 @@ export interface ReadingWords {
   settled(label: string, hits: readonly MarkHit[]): string;
   /** How an entry is named in an unsettled sentence ("Northgate Motors Ltd", "a pre-alert"). */
   name(label: string): string;
+  /**
+   * Issue 14 (only with `strength`): the sentence when the leader's marks are weaker than another
+   * entry's, e.g. the sender's address says one customer and the body another.
+   */
+  disagree?(leader: string, leaderParts: string, stronger: string, strongerParts: string): string;
 }
+
+/** How much a mark matched in `part` says about the entry (higher says more); issue 14. */
+export type MarkStrength = (part: MailPart) => number;
 
 const PART_WORDS: Readonly<Record<MailPart, string>> = {
   from: "the sender's address",
@@ -126,8 +135,10 @@ export function readMarkedCollection(input: {
   readonly settings: LearnableSettings;
   readonly resolvePerson: ResolvePerson;
   readonly words: ReadingWords;
+  /** Issue 14: when given, a leader never settles against an entry matched by a stronger mark. */
+  readonly strength?: MarkStrength;
 }): CollectionReading {
-  const { learnable, entries, settings, resolvePerson, words } = input;
+  const { learnable, entries, settings, resolvePerson, words, strength } = input;
   const collection = learnable.collection;
   const tallies = new Map<string, Tally>();
   for (const hit of input.hits) {
@@ -190,6 +201,21 @@ export function readMarkedCollection(input: {
   const best = ranked[0]!;
   const next = ranked[1];
   const lead = (best.marks.size - (next?.marks.size ?? 0)) / total;
+  // Issue 14: evidence that disagrees is not a decision. When another entry matched a mark of a
+  // stronger kind than any of the leader's (the body names B, only the sender says A), ask.
+  const strongest = (t: Tally): number =>
+    Math.max(...[...t.marks.values()].flat().map((h) => strength?.(h.part) ?? 0));
+  const stronger =
+    strength === undefined ? undefined : ranked.slice(1).find((t) => strongest(t) > strongest(best));
+  if (stronger !== undefined && words.disagree !== undefined) {
+    const reads = words.disagree(
+      words.name(labelOf(best.entry)),
+      partsOf([...best.marks.values()].flat()),
+      words.name(labelOf(stronger.entry)),
+      partsOf([...stronger.marks.values()].flat()),
+    );
+    return { collection, settled: false, reads, candidates };
+  }
   if (lead + EPSILON >= settings.identificationMargin) {
     const hits = [...best.marks.values()].flat();
     return {
@@ -261,13 +287,28 @@ export function markedReader(config: {
   readonly shownAs: string;
   readonly words: ReadingWords;
   readonly suggest: MarkedSuggest;
+  /** Issue 14 (customers): mark strengths, and hits a reader sets aside before scoring. */
+  readonly strength?: MarkStrength;
+  readonly keepHit?: (hit: MarkHit, input: ReadInput) => boolean;
+  /** Issue 14 (customers): notes for the report once a person decided against matched marks. */
+  readonly decidedNotes?: (report: CollectionReading, entry: string) => readonly string[];
 }): Reader {
-  const { shownAs, words } = config;
+  const { shownAs, words, strength, keepHit } = config;
   return {
     shownAs,
     reads: [],
     read(input) {
-      return asReading(shownAs, readMarkedCollection({ ...input, learnable: config.learnable, words }));
+      const hits = keepHit === undefined ? input.hits : input.hits.filter((h) => keepHit(h, input));
+      return asReading(
+        shownAs,
+        readMarkedCollection({
+          ...input,
+          hits,
+          learnable: config.learnable,
+          words,
+          ...(strength === undefined ? {} : { strength }),
+        }),
+      );
     },
     question(reading) {
       return `${words.question} ${ensureStop(reportOf(reading).reads)}`;
@@ -276,12 +317,17 @@ export function markedReader(config: {
       return config.suggest(reportOf(reading), config.learnable, context);
     },
     decided(reading, decision) {
-      const { candidates } = reportOf(reading);
-      return decidedReport(
+      const report = reportOf(reading);
+      const done = decidedReport(
         reading,
         decision,
-        (entry) => candidates.find((c) => c.name === entry)?.label ?? entry,
+        (entry) => report.candidates.find((c) => c.name === entry)?.label ?? entry,
       );
+      const notes =
+        decision === undefined || config.decidedNotes === undefined
+          ? []
+          : config.decidedNotes(report, decision.entry);
+      return notes.length === 0 ? done : { ...done, report: { ...(done.report as object), notes } };
     },
   };
 }

@@ -14,7 +14,16 @@ import type { MailMessage, MailPart } from '../../mail/index.ts';
 import { partText } from '../../mail/index.ts';
 import { listAnd } from '../read-marked.ts';
 import { findReferences } from '../references.ts';
-import { labelOf, MIN_EVIDENCE_CHARS, PART_NAME, type Evidence, type SuggestInput } from '../suggest.ts';
+import type { SenderHistory } from '../learnable.ts';
+import {
+  labelOf,
+  MIN_EVIDENCE_CHARS,
+  MIN_RECURRING_MESSAGES,
+  PART_NAME,
+  type Evidence,
+  type SuggestInput,
+} from '../suggest.ts';
+import { referenceFamily } from './families.ts';
 import { namedEntries } from './label-index.ts';
 import { isSharedDomain } from './shared-domains.ts';
 
@@ -55,63 +64,110 @@ const NAME_CONNECTORS = new Set([
 export async function customerEvidence(input: SuggestInput, notes: string[]): Promise<Evidence[]> {
   const { message } = input;
   const out: Evidence[] = [];
-  const sender = await senderWritesForOthers(input);
-  const writesForOthers = sender?.reason ?? null;
-  if (writesForOthers === null && message.from !== null) {
+  const references = (['subject', 'body', 'attachments'] as const).flatMap((part) =>
+    findReferences(partText(message, part)).map((ref) => ({ part, text: ref.text })),
+  );
+
+  // The customer's own reference family, when the corpus shows it recurring for one customer only
+  // (issue 14): it covers every sender of that customer's next shipment. A series seen with two
+  // customers (a forwarder's job numbers, a platform's bills) is refused by the judge (../suggest.ts).
+  const families = new Set<string>();
+  for (const ref of references) {
+    const family = referenceFamily(ref.text);
+    if (family === null || families.has(`${ref.part}|${family.source}`)) continue;
+    families.add(`${ref.part}|${family.source}`);
     out.push({
-      text: message.from.address,
-      shape: 'address',
-      part: 'from',
-      label: 'the address this message came from',
+      text: ref.text,
+      shape: 'reference',
+      part: ref.part,
+      label: `references shaped ${family.shown} in the ${PART_NAME[ref.part]}`,
+      source: family.source,
+      hint: family.prefix,
+      recurs: {
+        min: MIN_RECURRING_MESSAGES,
+        label: (n, owner) =>
+          `references shaped ${family.shown} (like ${ref.text}) in the ${PART_NAME[ref.part]}, on ${n} messages already read, all ${owner}`,
+      },
     });
-  } else if (writesForOthers !== null) {
-    notes.push(`I won't suggest the sender's address, because ${writesForOthers}`);
   }
 
-  // The sender's domain, when all mail already read from it is one customer's, the domain is named
-  // like that customer (a broker's never is) and nobody's shared domain: new staff of a known
-  // customer. The only objection to the sender that still allows it is its own history, when that
-  // history is the same customer. Offered before the narrower address.
-  if (message.from !== null && (sender === null || sender.history !== undefined)) {
+  const sender = await senderWritesForOthers(input);
+  // The sender's domain, when the mail already read from it is one customer's, on enough messages,
+  // the domain is named like that customer (a broker's never is) and nobody's shared domain: new
+  // staff of a known customer. The only objection to the sender that still allows it is its own
+  // history, when that history is the same customer.
+  if (message.from !== null && (sender.reason === null || sender.historyOnly)) {
     const domain = message.from.address.split('@')[1] ?? '';
     if (domain !== '' && !isSharedDomain(domain)) {
       const seen = await input.probe.domain(domain, input.learnable.collection);
       const [owner, more] = [...seen.settled.keys()];
+      const history = sender.history?.settled;
       const historyAgrees =
-        sender?.history === undefined || (sender.history.size === 1 && sender.history.has(owner ?? ''));
+        history === undefined || history.size === 0 || (history.size === 1 && history.has(owner ?? ''));
       if (
         owner !== undefined &&
         more === undefined &&
         historyAgrees &&
         domainNamedLike(domain, labelOf(input, owner))
       ) {
-        out.unshift({
+        out.push({
           text: `@${domain}`,
           shape: 'domain',
           part: 'from',
-          label: `the domain this message came from (@${domain}), which ${labelOf(input, owner)}'s mail comes from`,
+          label: `the domain this message came from (@${domain})`,
+          recurs: {
+            min: MIN_RECURRING_MESSAGES,
+            label: (n, name) =>
+              `the domain this message came from (@${domain}), on ${n} messages already read, all ${name}`,
+          },
         });
       }
     }
   }
 
-  // A known customer the message names (its label), when exactly one is named.
+  if (sender.reason === null && message.from !== null) {
+    const earlier = sender.history?.messages ?? 0;
+    out.push({
+      text: message.from.address,
+      shape: 'address',
+      part: 'from',
+      // Issue 14: a first-sight address says only what is known about it.
+      label:
+        earlier === 0
+          ? 'the address this message came from (first message from this address)'
+          : `the address this message came from (${earlier} earlier message${earlier === 1 ? '' : 's'} from it, none decided)`,
+    });
+  } else if (sender.reason !== null) {
+    notes.push(`I won't suggest the sender's address, because ${sender.reason}`);
+  }
+
+  // A known customer the message names (its label), when exactly one is named and its name is not
+  // inside another customer's name (issue 14: "Acme Trading" inside "Acme Trading & Contracting").
   const named = namedCustomers(input);
   if (named.length === 1) {
     const n = named[0]!;
-    out.push({
-      text: n.text,
-      shape: 'words',
-      part: n.part,
-      label: `the name "${n.text}" in the ${PART_NAME[n.part]}`,
-    });
+    const sibling = siblingContaining(input, n.entry, n.text);
+    if (sibling !== null) {
+      notes.push(`the name "${n.text}" is inside ${sibling}'s name, so a name mark would claim ${sibling}'s mail`);
+    } else {
+      out.push({
+        text: n.text,
+        shape: 'words',
+        part: n.part,
+        label: `the name "${n.text}" in the ${PART_NAME[n.part]}`,
+      });
+    }
   } else if (named.length > 1) {
     notes.push(`it names ${listAnd(named.map((n) => `"${n.text}"`))}, so a name cannot tell them apart`);
   }
 
   // The client the text says it writes for ("on behalf of our client X").
   const client = clientNamed(message.body);
-  if (client !== null && !out.some((e) => e.text.toLowerCase() === client.toLowerCase())) {
+  if (
+    client !== null &&
+    !out.some((e) => e.text.toLowerCase() === client.toLowerCase()) &&
+    siblingContaining(input, null, client) === null
+  ) {
     out.push({
       text: client,
       shape: 'words',
@@ -120,27 +176,32 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     });
   }
 
-  // Shipment references, taken whole, subject first.
-  for (const part of ['subject', 'body', 'attachments'] as const) {
-    for (const ref of findReferences(partText(message, part))) {
-      out.push({
-        text: ref.text,
-        shape: 'reference',
-        part,
-        label: `the reference ${ref.text} in the ${PART_NAME[part]}`,
-      });
-    }
+  // Shipment references, taken whole, subject first: the fallback (§8).
+  for (const ref of references) {
+    out.push({
+      text: ref.text,
+      shape: 'reference',
+      part: ref.part,
+      label: `the reference ${ref.text} in the ${PART_NAME[ref.part]}`,
+    });
   }
   return out;
 }
 
+interface SenderVerdict {
+  /** Why the sender may write for more than one customer, in words; null when nothing says so. */
+  readonly reason: string | null;
+  /** True when the only objection is its own history (which may still allow its domain). */
+  readonly historyOnly?: boolean;
+  readonly history?: SenderHistory;
+}
+
 /**
  * Why the sender may write for more than one customer, in words (with the customers its mail was
- * read as, when that is the only reason); null when nothing says so.
+ * read as, when that is the only reason). An address already answered for two customers is a
+ * forwarder (issue 14) and is never suggested.
  */
-async function senderWritesForOthers(
-  input: SuggestInput,
-): Promise<{ reason: string; history?: ReadonlyMap<string, number> } | null> {
+async function senderWritesForOthers(input: SuggestInput): Promise<SenderVerdict> {
   const { message, reading, probe } = input;
   const from = message.from;
   if (from === null || from.address === '') return { reason: 'the message has no sender address' };
@@ -160,14 +221,45 @@ async function senderWritesForOthers(
     };
   }
   const history = await probe.sender(from.address, input.learnable.collection);
-  if (history.settled.size > 0) {
-    const names = [...history.settled.keys()].map((n) => labelOf(input, n));
+  const names = [...history.settled.keys()].map((n) => labelOf(input, n));
+  if (history.settled.size > 1) {
     return {
-      reason: `mail from ${from.address} has already been read as ${listAnd(names)}, so it may write for more than one customer`,
-      history: history.settled,
+      reason: `mail from ${from.address} has already been read as ${listAnd(names)}: it writes for others (a forwarder)`,
+      history,
     };
   }
+  if (history.settled.size === 1) {
+    return {
+      reason: `mail from ${from.address} has already been read as ${listAnd(names)}, so it may write for more than one customer`,
+      historyOnly: true,
+      history,
+    };
+  }
+  return { reason: null, history };
+}
+
+/**
+ * Another customer whose name contains `text` as whole words (issue 14: "Acme Trading" inside
+ * "Acme Trading & Contracting"), shown by its label; null when none. `entry` is the customer
+ * `text` names, left out.
+ */
+function siblingContaining(input: SuggestInput, entry: string | null, text: string): string | null {
+  const { entries } = input;
+  if (entries === undefined) return null;
+  const wanted = text.toLowerCase();
+  for (const name of entries.keys()) {
+    if (name === entry) continue;
+    const label = labelOf(input, name);
+    if (label.length <= text.length) continue;
+    const at = label.toLowerCase().indexOf(wanted);
+    if (at >= 0 && !isWordChar(label.charAt(at - 1)) && !isWordChar(label.charAt(at + text.length)))
+      return label;
+  }
   return null;
+}
+
+function isWordChar(c: string): boolean {
+  return c !== '' && /[\p{L}\p{N}]/u.test(c);
 }
 
 /** The on-behalf phrase the message uses, if any. */
@@ -207,14 +299,21 @@ export function clientNamed(body: string): string | null {
   return name.length >= MIN_EVIDENCE_CHARS ? name : null;
 }
 
-/** Known entries whose label the subject or body names, as whole words (subject first). */
+/**
+ * Known entries whose label the subject or body names, as whole words (subject first); a name
+ * found only inside a longer name the same part names ("Acme Trading" in "Acme Trading &
+ * Contracting") is that longer name's, not its own.
+ */
 function namedCustomers(input: SuggestInput): { entry: string; text: string; part: MailPart }[] {
   const { learnable, entries, message } = input;
   if (entries === undefined) return [];
   const out = new Map<string, { entry: string; text: string; part: MailPart }>();
   for (const part of ['subject', 'body'] as const) {
-    for (const n of namedEntries(learnable, entries, partText(message, part))) {
-      if (!out.has(n.entry)) out.set(n.entry, { ...n, part });
+    const found = namedEntries(learnable, entries, partText(message, part));
+    for (const n of found) {
+      const inner = n.text.toLowerCase();
+      const inside = found.some((o) => o.text.length > n.text.length && o.text.toLowerCase().includes(inner));
+      if (!inside && !out.has(n.entry)) out.set(n.entry, { ...n, part });
     }
   }
   return [...out.values()];
