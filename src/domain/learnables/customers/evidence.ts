@@ -148,7 +148,9 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     const n = named[0]!;
     const sibling = siblingContaining(input, n.entry, n.text);
     if (sibling !== null) {
-      notes.push(`the name "${n.text}" is inside ${sibling}'s name, so a name mark would claim ${sibling}'s mail`);
+      notes.push(
+        `the name "${n.text}" is inside ${sibling}'s name, so a name mark would claim ${sibling}'s mail`,
+      );
     } else {
       out.push({
         text: n.text,

@@ -10,7 +10,13 @@
  * against a matched sender mark names that mark and the one-lesson revert.
  */
 import type { EntryContent, Learnable } from '../learnable.ts';
-import { listAnd, markedReader, shownTexts, type CollectionReading, type ReadingWords } from '../read-marked.ts';
+import {
+  listAnd,
+  markedReader,
+  shownTexts,
+  type CollectionReading,
+  type ReadingWords,
+} from '../read-marked.ts';
 import type { MarkHit, Reader } from '../learnable.ts';
 import { displayText } from '../literal-pattern.ts';
 import { partText, type MailMessage, type MailPart } from '../../mail/index.ts';
