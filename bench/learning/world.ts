@@ -184,6 +184,7 @@ export interface World {
 export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
   const r = createRandom(options.seed);
   const usedLabels = new Set<string>();
+  const usedPrefixes = new Set<string>();
   const customers: Customer[] = [];
   for (let i = 0; i < options.customers; i++) {
     let base = '';
@@ -201,7 +202,10 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
       label,
       domain,
       staff,
-      refPrefix: (slug.slice(0, 3) + String.fromCharCode(65 + (i % 26))).toUpperCase(),
+      refPrefix: uniquePrefix(
+        usedPrefixes,
+        (slug.slice(0, 3) + String.fromCharCode(65 + (i % 26))).toUpperCase(),
+      ),
       // Most customers exist from week 1; a tail joins later (new business).
       joinsInWeek: r.chance(0.85) ? 1 : r.int(2, options.weeks),
     });
@@ -236,7 +240,10 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
         label,
         domain,
         staff: [staffAddress(r, domain, slug)],
-        refPrefix: (slug.slice(0, 3) + suffix + String.fromCharCode(65 + (i % 26))).toUpperCase(),
+        refPrefix: uniquePrefix(
+          usedPrefixes,
+          (slug.slice(0, 3) + suffix + String.fromCharCode(65 + (i % 26))).toUpperCase(),
+        ),
         joinsInWeek: 1,
       };
       customers.push(c);
@@ -311,6 +318,17 @@ interface Reply {
   readonly to: StreamMessage;
   /** The earlier message is another customer's (its subject inherited, its text quoted). */
   readonly hijack: boolean;
+}
+
+/**
+ * A customer's own prefix, unique in the world: a series two customers share is modelled on
+ * purpose (forwarders' jobs, platforms' bills), never by accident of naming.
+ */
+function uniquePrefix(used: Set<string>, wanted: string): string {
+  let p = wanted;
+  for (let n = 0; used.has(p); n++) p = `${wanted}${String.fromCharCode(65 + (n % 26))}`;
+  used.add(p);
+  return p;
 }
 
 function staffAddress(r: Random, domain: string, slug: string): string {

@@ -89,6 +89,39 @@ describe('senders who write for others (issue 14)', () => {
     );
   });
 
+  it('never suggests a first-sight address whose domain is not named like the customer its mail names', async () => {
+    const tom = { address: 'tom.novak@seamark1.example', name: '' };
+    const o = await suggestFor(mail({ from: tom, body: 'Details for our shipment (Al Hamra Trading).' }));
+    expect('suggestion' in o && o.suggestion.suggestionLabel).toBe('the name "Al Hamra Trading" in the body');
+    expect(JSON.stringify(o)).not.toContain('seamark1');
+    // Its own staff, at a domain named like it, still get their address suggested.
+    const own = { address: 'rana@alhamra-trading.example', name: '' };
+    const s = expectSuggestion(
+      await suggestFor(mail({ from: own, body: 'Our shipment (Al Hamra Trading).' })),
+    );
+    expect(s.suggestionLabel).toBe('the address this message came from (first message from this address)');
+  });
+
+  it('never suggests the address of a desk writing for one of two sibling companies', async () => {
+    const lessons: TestLesson[] = [
+      ...directory,
+      { collection: 'customers', entry: 'acme', value: { label: 'Acme Trading' } },
+      { collection: 'customers', entry: 'acmecon', value: { label: 'Acme Trading & Contracting' } },
+    ];
+    const desk = { address: 'desk@acmetradinggroup.example', name: '' };
+    const longer = await suggestFor(
+      mail({ from: desk, body: 'For Acme Trading & Contracting, 3 pieces' }),
+      lessons,
+    );
+    expect(expectSuggestion(longer).suggestionLabel).toBe(
+      'the name "Acme Trading & Contracting" in the body',
+    );
+    const shorter = await suggestFor(mail({ from: desk, body: 'For Acme Trading, 3 pieces' }), lessons);
+    expect('none' in shorter && shorter.none).toContain(
+      "I won't suggest the sender's address, because the message names Acme Trading, whose name nests with Acme Trading & Contracting's, so one desk may write for both",
+    );
+  });
+
   it('labels a first-sight address as such', async () => {
     const s = expectSuggestion(await suggestFor(mail({ from: { address: 'omar@newco.example', name: '' } })));
     expect(s.suggestionLabel).toBe('the address this message came from (first message from this address)');

@@ -216,6 +216,23 @@ async function senderWritesForOthers(input: SuggestInput): Promise<SenderVerdict
     return { reason: 'the message is a forward, so the sender is passing on someone else’s mail' };
   const behalf = onBehalfPhrase(message);
   if (behalf !== null) return { reason: `the text says it is written for someone else ("${behalf}")` };
+  // Issue 14: a sender who names a customer its domain is not named like, or one of two sibling
+  // companies, may write for others (a forwarder's person, a group desk), even on first sight.
+  const named = namedCustomers(input);
+  if (named.length === 1) {
+    const label = labelOf(input, named[0]!.entry);
+    const domain = from.address.split('@')[1] ?? '';
+    if (domain !== '' && !isSharedDomain(domain) && !domainNamedLike(domain, label))
+      return {
+        reason: `the message names ${label}, and ${domain} is not named like it, so the sender may write for others`,
+      };
+    const sibling =
+      siblingContaining(input, named[0]!.entry, label) ?? siblingInside(input, named[0]!.entry, label);
+    if (sibling !== null)
+      return {
+        reason: `the message names ${label}, whose name nests with ${sibling}'s, so one desk may write for both`,
+      };
+  }
   const taught = reading.candidates.filter((c) => c.evidence.some((e) => e.part === 'from'));
   if (taught.length > 0) {
     return {
@@ -256,6 +273,22 @@ function siblingContaining(input: SuggestInput, entry: string | null, text: stri
     const at = label.toLowerCase().indexOf(wanted);
     if (at >= 0 && !isWordChar(label.charAt(at - 1)) && !isWordChar(label.charAt(at + text.length)))
       return label;
+  }
+  return null;
+}
+
+/** Another customer whose name stands inside `label` as whole words, shown by its label; null when none. */
+function siblingInside(input: SuggestInput, entry: string, label: string): string | null {
+  const { entries } = input;
+  if (entries === undefined) return null;
+  const lower = label.toLowerCase();
+  for (const name of entries.keys()) {
+    if (name === entry) continue;
+    const other = labelOf(input, name);
+    if (other.length < MIN_EVIDENCE_CHARS || other.length >= label.length) continue;
+    const at = lower.indexOf(other.toLowerCase());
+    if (at >= 0 && !isWordChar(label.charAt(at - 1)) && !isWordChar(label.charAt(at + other.length)))
+      return other;
   }
   return null;
 }
