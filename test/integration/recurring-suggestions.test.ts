@@ -47,6 +47,14 @@ describe('reference families (issue 14, §8)', () => {
     expect(hits(mail({ body: 'NGM-2026-0777' }))).toBe(false); // only the part it was seen in
   });
 
+  it('draws no family from a reply’s inherited subject', async () => {
+    await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
+    await seen(mail({ subject: 'Invoice NGM-2026-0513' }), 'northgate');
+    const reply = { ...onBehalf('NGM-2026-0777'), subject: 'Re: POD NGM-2026-0777', isReply: true };
+    const s = expectSuggestion(await suggestFor(reply));
+    expect(s.suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
+  });
+
   it('offers the whole reference, never the family, when only one message carries it', async () => {
     await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
     const s = expectSuggestion(await suggestFor(onBehalf('NGM-2026-0777')));

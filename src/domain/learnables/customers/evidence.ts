@@ -71,8 +71,11 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
   // The customer's own reference family, when the corpus shows it recurring for one customer only
   // (issue 14): it covers every sender of that customer's next shipment. A series seen with two
   // customers (a forwarder's job numbers, a platform's bills) is refused by the judge (../suggest.ts).
+  // A reply's subject is inherited from the mail it answers (another customer's, in a hijacked
+  // thread), so a family is drawn from it only when the message is not a reply.
   const families = new Set<string>();
   for (const ref of references) {
+    if (ref.part === 'subject' && message.isReply) continue;
     const family = referenceFamily(ref.text);
     if (family === null || families.has(`${ref.part}|${family.source}`)) continue;
     families.add(`${ref.part}|${family.source}`);
