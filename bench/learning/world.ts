@@ -251,10 +251,14 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
     }
   }
   // Issue 14: person-looking forwarders, each writing for a handful of customers.
-  const people = Array.from({ length: options.personForwarders ?? 0 }, (_, i) => ({
-    sender: { address: personForwarderAddress(r, FIRST, i), display: '', role: 'person-forwarder' },
-    clients: Array.from({ length: r.int(3, 8) }, () => r.pick(customers)),
-  }));
+  const people = Array.from({ length: options.personForwarders ?? 0 }, (_, i) => {
+    const sender: Sender = {
+      address: personForwarderAddress(r, FIRST, i),
+      display: '',
+      role: 'person-forwarder',
+    };
+    return { sender, clients: Array.from({ length: r.int(3, 8) }, () => r.pick(customers)) };
+  });
   const platforms = [
     { address: 'noreply@bookings.cargoportal.example', display: 'CargoPortal Bookings' },
     { address: 'notifications@track.shiplink.example', display: 'ShipLink' },
