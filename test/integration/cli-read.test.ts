@@ -49,7 +49,7 @@ describe('learnables-triage read and dry-run', () => {
     expect(r.out).toMatch(/^Whose: Still cannot tell whose this is: nothing matched\./m);
     expect(r.out).toMatch(/^Question: I can't tell whose shipment this is\./m);
     expect(r.out).toMatch(
-      /Proposed lesson, from the address this message came from: \{.*billing@origin\\\\.example/,
+      /Proposed lesson, from the address this message came from \(first message from this address\): \{.*billing@origin\\\\.example/,
     );
   });
 
