@@ -89,7 +89,9 @@ describe('triage', () => {
       "I can't tell whose shipment this is. Who should it go to? Still cannot tell whose this is: nothing matched.",
     );
     expect(q.teach.entries).toEqual(['gulftrade', 'northgate']);
-    expect(q.teach.suggestionLabel).toBe('the address this message came from (first message from this address)');
+    expect(q.teach.suggestionLabel).toBe(
+      'the address this message came from (first message from this address)',
+    );
     expect(q.teach.lessonFields).toEqual(
       learnables[0]!.descriptor({ identificationMargin: 0.5 }).lessonFields,
     );

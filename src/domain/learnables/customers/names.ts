@@ -17,34 +17,37 @@ import { namedEntries } from './label-index.ts';
  * `text` names, left out.
  */
 export function siblingContaining(input: SuggestInput, entry: string | null, text: string): string | null {
-  const { entries } = input;
-  if (entries === undefined) return null;
-  const wanted = text.toLowerCase();
-  for (const name of entries.keys()) {
-    if (name === entry) continue;
-    const label = labelOf(input, name);
-    if (label.length <= text.length) continue;
-    const at = label.toLowerCase().indexOf(wanted);
-    if (at >= 0 && !isWordChar(label.charAt(at - 1)) && !isWordChar(label.charAt(at + text.length)))
-      return label;
-  }
-  return null;
+  return otherLabel(input, entry, (label) => label.length > text.length && standsInside(text, label));
 }
 
 /** Another customer whose name stands inside `label` as whole words, shown by its label; null when none. */
 export function siblingInside(input: SuggestInput, entry: string, label: string): string | null {
-  const { entries } = input;
-  if (entries === undefined) return null;
-  const lower = label.toLowerCase();
-  for (const name of entries.keys()) {
+  return otherLabel(
+    input,
+    entry,
+    (other) =>
+      other.length >= MIN_EVIDENCE_CHARS && other.length < label.length && standsInside(other, label),
+  );
+}
+
+/** The first label of an entry other than `entry` that `test` accepts. */
+function otherLabel(
+  input: SuggestInput,
+  entry: string | null,
+  test: (label: string) => boolean,
+): string | null {
+  for (const name of input.entries?.keys() ?? []) {
     if (name === entry) continue;
-    const other = labelOf(input, name);
-    if (other.length < MIN_EVIDENCE_CHARS || other.length >= label.length) continue;
-    const at = lower.indexOf(other.toLowerCase());
-    if (at >= 0 && !isWordChar(label.charAt(at - 1)) && !isWordChar(label.charAt(at + other.length)))
-      return other;
+    const label = labelOf(input, name);
+    if (test(label)) return label;
   }
   return null;
+}
+
+/** Whether `inner` stands in `outer` as whole words (case-insensitive). */
+function standsInside(inner: string, outer: string): boolean {
+  const at = outer.toLowerCase().indexOf(inner.toLowerCase());
+  return at >= 0 && !isWordChar(outer.charAt(at - 1)) && !isWordChar(outer.charAt(at + inner.length));
 }
 
 function isWordChar(c: string): boolean {
