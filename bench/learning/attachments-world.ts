@@ -87,8 +87,9 @@ export function attachmentOnlyMessage(
     'Kind regards,',
     'Operations',
   ].join('\r\n');
+  const subject = 'Pre-alert: documents attached';
   const raw =
-    `From: ${from}\r\nTo: imports@forwarder.example\r\nSubject: Pre-alert: documents attached\r\n` +
+    `From: ${from}\r\nTo: imports@forwarder.example\r\nSubject: ${subject}\r\n` +
     `Message-ID: <${messageId}>\r\nDate: Mon, ${day} Sep 2026 10:${String(m.seq % 60).padStart(2, '0')}:00 +0000\r\n` +
     `MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary="${boundary}"\r\n\r\n` +
     `--${boundary}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n` +
@@ -101,7 +102,10 @@ export function attachmentOnlyMessage(
     raw,
     messageId,
     truth: { customer: m.customer.name, kind: 'pre-alert' },
+    subject,
+    text: body,
     sender: m.sender,
+    phenomena: [],
     narrowest: { pattern: escapeRe(ref), where: 'attachments' },
     kindNarrowest: { pattern: 'Pre-alert', where: 'subject' },
     document,

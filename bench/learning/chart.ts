@@ -8,13 +8,14 @@ const COLOURS: Readonly<Record<string, string>> = {
   taught: '#1b7f3b',
   discard: '#b3261e',
   'redeploy-weekly': '#1f5fbf',
+  careful: '#8a5a00',
 };
 
 function esc(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export function learningChart(runs: readonly RunResult[], target = 5): string {
+export function learningChart(runs: readonly RunResult[], target = 4): string {
   const width = 640;
   const height = 360;
   const left = 56;

@@ -1,12 +1,16 @@
 /**
  * `npm run bench:learning [outDir] [--messages=N] [--customers=N] [--weeks=N] [--seed=N]`: the
- * learning curve (issue 6). The seeded stream of world.ts is played three times against a fresh
- * real server each time, through its public interfaces only: taught (every answer becomes a lesson
- * at once), discard (answers never taught) and redeploy weekly (lessons posted at each week's end).
+ * learning curve (issues 6 and 14). The seeded stream of world.ts is played four times against a
+ * fresh real server each time, through its public interfaces only: taught (every answer becomes a
+ * lesson at once, suggestions accepted), careful (issue 14's careful person: never accepts a
+ * suggestion, types the narrowest mark she sees), discard (answers never taught) and redeploy weekly
+ * (lessons posted at each week's end).
  *
- * Prints one table per week, judges the targets (questions/100 <= 5 by the last week and < 15 in
- * week two, zero misroutes, discard above 60), groups the last week's questions by why they were
- * asked, and writes learning.json and learning.svg to the output folder (default bench-results/).
+ * Prints one table per week (with kind accuracy), judges issue 14's targets (taught at or below
+ * careful from week 2; the last week at most 4 per hundred; zero misroutes; kind accuracy >= 98 %
+ * with kind questions <= 2 per hundred in the last week; discard flat), misroutes by cause, the
+ * accepted suggestions by type, groups the last week's questions by why they were asked, and
+ * writes learning.json and learning.svg to the output folder (default bench-results/).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,10 +26,12 @@ import { createWorld, DEFAULT_WORLD, type WorldOptions } from './world.ts';
 export const DEFAULT_MESSAGES_PER_WEEK = DEFAULT_WORLD.messagesPerWeek;
 
 export const TARGETS = {
-  lastWeekMax: 5,
-  weekTwoBelow: 15,
+  lastWeekMax: 4,
   misroutes: 0,
-  discardAbove: 60,
+  kindAccuracyMin: 98,
+  kindQuestionsMax: 2,
+  /** Discard is flat: its last week within this many questions/100 of its first. */
+  discardFlatWithin: 10,
 } as const;
 
 function option(argv: readonly string[], name: string, fallback: number): number {
@@ -43,33 +49,64 @@ export interface Verdict {
   readonly value: number;
 }
 
-export function judge(taught: RunResult, discard: RunResult): Verdict[] {
+export function judge(taught: RunResult, discard: RunResult, careful: RunResult): Verdict[] {
   const last = taught.weeks[taught.weeks.length - 1]!;
-  const two = taught.weeks[1];
   const misroutes = taught.weeks.reduce((n, w) => n + w.misroutes, 0);
-  const discardMin = Math.min(...discard.weeks.map((w) => w.questionsPer100));
+  const behind = taught.weeks
+    .filter((w) => w.week >= 2)
+    .map((w) => w.questionsPer100 - (careful.weeks.find((c) => c.week === w.week)?.questionsPer100 ?? 0));
+  const worst = Math.max(...behind, Number.NEGATIVE_INFINITY);
+  const kindQuestions = round1((100 * last.kindQuestions) / Math.max(1, last.messages));
+  const discardDrift = Math.abs(
+    discard.weeks[discard.weeks.length - 1]!.questionsPer100 - discard.weeks[0]!.questionsPer100,
+  );
   return [
+    {
+      target: 'taught at or below careful in every week from week 2 (worst taught - careful)',
+      met: worst <= 0,
+      value: round1(worst),
+    },
     {
       target: `questions/100 <= ${TARGETS.lastWeekMax} in week ${last.week}`,
       met: last.questionsPer100 <= TARGETS.lastWeekMax,
       value: last.questionsPer100,
     },
-    ...(two === undefined
-      ? []
-      : [
-          {
-            target: `questions/100 < ${TARGETS.weekTwoBelow} in week 2`,
-            met: two.questionsPer100 < TARGETS.weekTwoBelow,
-            value: two.questionsPer100,
-          },
-        ]),
     { target: 'zero misroutes (taught)', met: misroutes === TARGETS.misroutes, value: misroutes },
     {
-      target: `discard stays above ${TARGETS.discardAbove} questions/100`,
-      met: discardMin > TARGETS.discardAbove,
-      value: discardMin,
+      target: `kind accuracy >= ${TARGETS.kindAccuracyMin} % by the rules in week ${last.week}`,
+      met: last.kindAccuracy >= TARGETS.kindAccuracyMin,
+      value: last.kindAccuracy,
+    },
+    {
+      target: `kind questions/100 <= ${TARGETS.kindQuestionsMax} in week ${last.week}`,
+      met: kindQuestions <= TARGETS.kindQuestionsMax,
+      value: kindQuestions,
+    },
+    {
+      target: `discard flat (last week within ${TARGETS.discardFlatWithin} of the first)`,
+      met: discardDrift <= TARGETS.discardFlatWithin,
+      value: round1(discardDrift),
     },
   ];
+}
+
+function round1(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+/** Misroutes by the phenomena their message carried. */
+export function misroutesByCause(run: RunResult): [string, number][] {
+  const by = new Map<string, number>();
+  for (const m of run.misroutes) by.set(m.cause, (by.get(m.cause) ?? 0) + 1);
+  return [...by].sort((a, b) => b[1] - a[1]);
+}
+
+/** Accepted suggestions by type over the whole run. */
+export function acceptedByType(run: RunResult): [string, number][] {
+  const by = new Map<string, number>();
+  for (const w of run.weeks)
+    for (const [k, n] of Object.entries(w.acceptedByType)) by.set(k, (by.get(k) ?? 0) + n);
+  return [...by].sort((a, b) => b[1] - a[1]);
 }
 
 /** The last week's questions grouped by collection, sender role and why they were asked. */
@@ -93,14 +130,19 @@ function printTable(runs: readonly RunResult[]): void {
   const taught = runs.find((r) => r.mode === 'taught')!;
   const others = runs.filter((r) => r.mode !== 'taught');
   console.log(
-    `\n${'week'.padEnd(5)}${pad('msgs', 6)}${pad('q/100', 7)}${pad('cust', 6)}${pad('kind', 6)}${pad('taught', 8)}` +
-      `${pad('refused', 9)}${pad('misroutes', 11)}${others.map((r) => pad(`${r.mode} q/100`, 22)).join('')}`,
+    `\n${'week'.padEnd(5)}${pad('msgs', 6)}${pad('q/100', 7)}${pad('cust', 6)}${pad('kind', 6)}${pad('kind%', 7)}${pad('taught', 8)}` +
+      `${pad('refused', 9)}${pad('misroutes', 11)}${others.map((r) => pad(`${r.mode} q/100 (mis)`, 26)).join('')}`,
   );
   for (const w of taught.weeks) {
     console.log(
-      `${String(w.week).padEnd(5)}${pad(w.messages, 6)}${pad(w.questionsPer100, 7)}${pad(w.customerQuestions, 6)}${pad(w.kindQuestions, 6)}` +
+      `${String(w.week).padEnd(5)}${pad(w.messages, 6)}${pad(w.questionsPer100, 7)}${pad(w.customerQuestions, 6)}${pad(w.kindQuestions, 6)}${pad(w.kindAccuracy, 7)}` +
         `${pad(w.lessonsTaught, 8)}${pad(w.lessonsRefused, 9)}${pad(w.misroutes, 11)}` +
-        others.map((r) => pad(r.weeks.find((x) => x.week === w.week)?.questionsPer100 ?? '-', 22)).join(''),
+        others
+          .map((r) => {
+            const x = r.weeks.find((y) => y.week === w.week);
+            return pad(x === undefined ? '-' : `${x.questionsPer100} (${x.misroutes})`, 26);
+          })
+          .join(''),
     );
   }
 }
@@ -122,7 +164,7 @@ async function main(argv: readonly string[]): Promise<void> {
   );
   // The three runs go side by side, each against its own server process. A fresh world per run:
   // the generator mutates its customers' staff lists as weeks pass.
-  const modes = ['taught', 'discard', 'redeploy-weekly'] as const satisfies readonly Mode[];
+  const modes = ['taught', 'discard', 'redeploy-weekly', 'careful'] as const satisfies readonly Mode[];
   const runs: RunResult[] = await Promise.all(
     modes.map((mode) => simulate(createWorld(options), mode, (line) => console.log(line))),
   );
@@ -130,10 +172,21 @@ async function main(argv: readonly string[]): Promise<void> {
   printTable(runs);
   const taught = runs[0]!;
   const discard = runs[1]!;
-  const verdicts = judge(taught, discard);
+  const careful = runs[3]!;
+  const verdicts = judge(taught, discard, careful);
   console.log('\nTargets:');
   for (const v of verdicts)
     console.log(`  ${v.met ? 'met    ' : 'NOT MET'}  ${v.target} (measured ${v.value})`);
+  for (const run of runs) {
+    const causes = misroutesByCause(run);
+    if (causes.length > 0)
+      console.log(`\nMisroutes by cause (${run.mode}): ${causes.map(([c, n]) => `${c} ${n}`).join(', ')}`);
+  }
+  const types = acceptedByType(taught);
+  console.log(
+    `\nSuggestions accepted (taught run), by type: ${types.map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}; ` +
+      `declined as another customer's: ${taught.weeks.reduce((n, w) => n + w.suggestionsDeclined, 0)}`,
+  );
   const asking = whyStillAsking(taught);
   console.log(
     `\nWhy the last week still asks (taught run, ${asking.reduce((n, g) => n + g.count, 0)} questions):`,
@@ -181,6 +234,8 @@ async function main(argv: readonly string[]): Promise<void> {
       misroutes: r.misroutes,
       answersNotTaken: r.answersNotTaken,
     })),
+    acceptedByType: types,
+    misroutesByCause: Object.fromEntries(runs.map((r) => [r.mode, misroutesByCause(r)])),
     lastWeekQuestions: asking.map((g) => ({ group: g.group, count: g.count, example: g.example })),
   };
   writeFileSync(join(outDir, 'learning.json'), `${JSON.stringify(json, null, 2)}\n`);

@@ -5,7 +5,10 @@
  * that identifies the message). Everything goes through the public interfaces (harness.ts).
  *
  * Modes: `taught` posts each lesson at once; `redeploy-weekly` collects the week's lessons and posts
- * them at the end of the week; `discard` never teaches (the answers are thrown away).
+ * them at the end of the week; `discard` never teaches (the answers are thrown away); `careful` is
+ * issue 14's careful person: she never accepts a suggestion and types the narrowest mark she sees,
+ * at once. In the taught modes the operator declines a suggestion whose label says it was read as
+ * another customer than the one she answers (she reads the label; forEntry orders the choices).
  */
 import {
   AgentClient,
@@ -19,7 +22,7 @@ import {
 } from './harness.ts';
 import { KINDS, type StreamMessage, type World } from './world.ts';
 
-export type Mode = 'taught' | 'redeploy-weekly' | 'discard';
+export type Mode = 'taught' | 'redeploy-weekly' | 'discard' | 'careful';
 
 export interface WeekStats {
   week: number;
@@ -37,6 +40,14 @@ export interface WeekStats {
   misroutes: number;
   /** The same for the kind. */
   kindMisreads: number;
+  /** Tasks whose kind was decided by the rules (kind accuracy is 1 - misreads / this). */
+  kindByRules: number;
+  /** Percent of kinds decided by the rules that were right. */
+  kindAccuracy: number;
+  /** Suggestions accepted, by type (family, domain, address, name, client, reference, cue). */
+  acceptedByType: Record<string, number>;
+  /** Suggestions declined because their label named another customer. */
+  suggestionsDeclined: number;
   /** Show-back after a lesson that did not read the message as the entry just taught. */
   showBackMisses: number;
   /** Questions where the agent would not take the true entry as the answer (the task stays parked). */
@@ -72,7 +83,16 @@ export interface RunResult {
   weeks: WeekStats[];
   questions: QuestionRecord[];
   refusals: Refusal[];
-  misroutes: { week: number; seq: number; truth: string; read: string; reads: string; sender: string }[];
+  misroutes: {
+    week: number;
+    seq: number;
+    truth: string;
+    read: string;
+    reads: string;
+    sender: string;
+    /** Issue 14's phenomena the message carried, or "plain". */
+    cause: string;
+  }[];
   answersNotTaken: { week: number; seq: number; collection: string; entry: string; said: string }[];
   seconds: number;
 }
@@ -85,6 +105,8 @@ interface PendingLesson {
   value: Record<string, unknown>;
   typed: string;
   suggested: boolean;
+  /** The suggestion's label, when it is one. */
+  label?: string;
 }
 
 export async function simulate(
@@ -114,6 +136,7 @@ export async function simulate(
     const askedSenders = new Set<string>(); // senders the operator answered a customer question for
     const refusedFor = new Set<string>(); // collection|identifier the operator was refused on
     const maxWeek = Math.max(...world.stream.map((m) => m.week));
+    const labels = new Map(world.customers.map((c) => [c.name, c.label]));
 
     for (let week = 1; week <= maxWeek; week++) {
       // New business joins the directory at the start of its first week.
@@ -138,6 +161,10 @@ export async function simulate(
         suggestionsAccepted: 0,
         misroutes: 0,
         kindMisreads: 0,
+        kindByRules: 0,
+        kindAccuracy: 100,
+        acceptedByType: {},
+        suggestionsDeclined: 0,
         showBackMisses: 0,
         answersNotTaken: 0,
       };
@@ -200,14 +227,17 @@ export async function simulate(
           });
 
           if (mode !== 'discard') {
-            const lessons = lessonsFor(teach, collection, entry, typed);
+            const truthLabel = collection === 'customers' ? (labels.get(entry) ?? entry) : entry;
+            const lessons = lessonsFor(teach, collection, entry, typed, mode === 'careful', truthLabel);
+            if (teach.suggested !== undefined && mode !== 'careful' && !lessons.some((l) => l.suggested))
+              stats.suggestionsDeclined++;
             // Redeploy weekly: the operator writes the lesson down; it goes in at the week's end.
             if (mode === 'redeploy-weekly') pending.push(lessons);
             else
               for (const lesson of lessons) {
                 const ok = await post(lesson);
                 if (ok) {
-                  if (lesson.suggested) stats.suggestionsAccepted++;
+                  if (lesson.suggested) accepted(stats, lesson);
                   // Show-back (§11): the operator checks the message now reads as what was taught.
                   const shown = reportOf(await agent.recheck(task.id));
                   const reading = shown?.[collection === 'customers' ? 'customer' : 'kind'];
@@ -255,9 +285,11 @@ export async function simulate(
             read: String(customer.winner),
             reads: String(customer.reads),
             sender: m.sender.address,
+            cause: m.phenomena.length === 0 ? 'plain' : m.phenomena.join('+'),
           });
         }
         const kind = report?.kind;
+        if (kind?.decidedBy === 'rules') stats.kindByRules++;
         if (kind?.decidedBy === 'rules' && kind.winner !== m.truth.kind) stats.kindMisreads++;
         seenSenders.add(m.sender.address);
         seenSenders.add(`kinds|${m.kindNarrowest.pattern}`);
@@ -268,13 +300,14 @@ export async function simulate(
         for (const lesson of alternatives) {
           const ok = await post(lesson);
           if (ok) {
-            if (lesson.suggested) stats.suggestionsAccepted++;
+            if (lesson.suggested) accepted(stats, lesson);
             break;
           }
           refusedFor.add(`${lesson.collection}|${lesson.typed}`);
         }
       }
       stats.questionsPer100 = round1((100 * stats.questions) / Math.max(1, stats.messages));
+      stats.kindAccuracy = round1(100 - (100 * stats.kindMisreads) / Math.max(1, stats.kindByRules));
       weeks.push(stats);
       progress(
         `  ${mode}: week ${week}: ${stats.messages} messages, ${stats.questionsPer100} questions/100, ` +
@@ -333,15 +366,18 @@ function lessonsFor(
   collection: string,
   entry: string,
   typed: { pattern: string; where: string },
+  careful: boolean,
+  truthLabel: string,
 ): PendingLesson[] {
   const out: PendingLesson[] = [];
-  if (teach.suggested !== undefined) {
+  if (teach.suggested !== undefined && !careful && !labelNamesAnother(teach.suggestionLabel, truthLabel)) {
     out.push({
       collection,
       entry,
       value: { ...teach.suggested },
       typed: JSON.stringify(teach.suggested),
       suggested: true,
+      ...(teach.suggestionLabel === undefined ? {} : { label: teach.suggestionLabel }),
     });
   }
   const textField = teach.lessonFields.find((f) => f.kind === 'text');
@@ -353,6 +389,30 @@ function lessonsFor(
     out.push({ collection, entry, value, typed: typed.pattern, suggested: false });
   }
   return out;
+}
+
+/** Whether a suggestion's label says it was read as someone other than `truthLabel`. */
+function labelNamesAnother(label: string | undefined, truthLabel: string): boolean {
+  const said = /(?:, all |already read as )(.+)$/.exec(label ?? '');
+  return said !== null && said[1] !== truthLabel;
+}
+
+/** The type of an accepted suggestion, from its label's opening words. */
+export function suggestionType(label: string | undefined): string {
+  const l = label ?? '';
+  if (l.startsWith('references shaped')) return 'family';
+  if (l.startsWith('the domain')) return 'domain';
+  if (l.startsWith('the address')) return 'address';
+  if (l.startsWith('the name')) return 'name';
+  if (l.startsWith('the client')) return 'client';
+  if (l.startsWith('the reference')) return 'reference';
+  return 'other';
+}
+
+function accepted(stats: WeekStats, lesson: PendingLesson): void {
+  stats.suggestionsAccepted++;
+  const type = lesson.collection === 'customers' ? suggestionType(lesson.label) : `${lesson.collection} cue`;
+  stats.acceptedByType[type] = (stats.acceptedByType[type] ?? 0) + 1;
 }
 
 function causeOf(

@@ -4,8 +4,20 @@
  * platform senders whose messages differ only by a name or reference, multi-segment references,
  * new senders every week and CSV manifests with varying headings. Every message carries its truth.
  *
+ * Issue 14's phenomena (phenomena.ts) are mixed in: person-looking forwarders, group desks for
+ * sibling companies, replies quoting other mail and thread hijacks, reply subjects with another
+ * kind's cue, shared series beside each customer's own reference family.
+ *
  * Pure and deterministic: the same seed gives the same stream, byte for byte.
  */
+import {
+  forwarderJob,
+  NEW_TEXT_KIND,
+  personForwarderAddress,
+  platformBill,
+  quoted,
+  type Phenomenon,
+} from './phenomena.ts';
 
 /** mulberry32: small, fast, good enough for test data. */
 export function createRandom(seed: number): Random {
@@ -54,7 +66,7 @@ export interface Customer {
 export interface Sender {
   readonly address: string;
   readonly display: string;
-  readonly role: 'staff' | 'forwarder' | 'platform';
+  readonly role: 'staff' | 'forwarder' | 'platform' | 'person-forwarder' | 'group-desk';
 }
 
 export interface StreamMessage {
@@ -63,11 +75,16 @@ export interface StreamMessage {
   readonly raw: string;
   readonly messageId: string;
   readonly truth: { readonly customer: string; readonly kind: Kind };
+  /** The subject and the body text as sent (a reply quotes them). */
+  readonly subject: string;
+  readonly text: string;
   readonly sender: Sender;
   /** Narrowest mark a person would type to identify this message's customer (operator model). */
   readonly narrowest: { readonly pattern: string; readonly where: 'from' | 'subject' | 'body' };
   /** What a person would type to mark this message's kind: the subject's words before the reference. */
-  readonly kindNarrowest: { readonly pattern: string; readonly where: 'subject' };
+  readonly kindNarrowest: { readonly pattern: string; readonly where: 'subject' | 'body' };
+  /** Issue 14's phenomena this message carries (empty for a plain message). */
+  readonly phenomena: readonly Phenomenon[];
 }
 
 const SYL = [
@@ -143,6 +160,10 @@ export interface WorldOptions {
   readonly forwarders: number;
   readonly weeks: number;
   readonly messagesPerWeek: number;
+  /** Issue 14: forwarders whose address looks like a person's and says nothing of its clients. */
+  readonly personForwarders?: number;
+  /** Issue 14: pairs of sibling companies ("X Trading", "X Trading & Contracting") with one group desk. */
+  readonly siblingPairs?: number;
 }
 
 export const DEFAULT_WORLD: WorldOptions = {
@@ -151,6 +172,8 @@ export const DEFAULT_WORLD: WorldOptions = {
   forwarders: 12,
   weeks: 6,
   messagesPerWeek: 400,
+  personForwarders: 8,
+  siblingPairs: 6,
 };
 
 export interface World {
@@ -161,6 +184,7 @@ export interface World {
 export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
   const r = createRandom(options.seed);
   const usedLabels = new Set<string>();
+  const usedPrefixes = new Set<string>();
   const customers: Customer[] = [];
   for (let i = 0; i < options.customers; i++) {
     let base = '';
@@ -178,7 +202,10 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
       label,
       domain,
       staff,
-      refPrefix: (slug.slice(0, 3) + String.fromCharCode(65 + (i % 26))).toUpperCase(),
+      refPrefix: uniquePrefix(
+        usedPrefixes,
+        (slug.slice(0, 3) + String.fromCharCode(65 + (i % 26))).toUpperCase(),
+      ),
       // Most customers exist from week 1; a tail joins later (new business).
       joinsInWeek: r.chance(0.85) ? 1 : r.int(2, options.weeks),
     });
@@ -189,12 +216,56 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
     const clients = Array.from({ length: r.int(4, 15) }, () => r.pick(customers));
     return { address, display: `${name} Ops`, clients };
   });
+  // Issue 14: sibling companies whose names nest, written for by one group desk.
+  const desks = new Map<Customer, Sender>();
+  for (let k = 0; k < (options.siblingPairs ?? 0); k++) {
+    let base = '';
+    do base = cap(r.pick(SYL) + r.pick(SYL) + r.pick(SYL));
+    while (usedLabels.has(base));
+    usedLabels.add(base);
+    const slug = base.toLowerCase();
+    const desk: Sender = {
+      address: `desk@${slug}group.example`,
+      display: `${base} Group`,
+      role: 'group-desk',
+    };
+    for (const [label, suffix] of [
+      [`${base} Trading`, 't'],
+      [`${base} Trading & Contracting`, 'c'],
+    ] as const) {
+      const i = customers.length;
+      const domain = `${slug}${suffix === 'c' ? '-contracting' : ''}.example`;
+      const c: Customer = {
+        name: `c${String(i).padStart(3, '0')}-${slug}${suffix}`,
+        label,
+        domain,
+        staff: [staffAddress(r, domain, slug)],
+        refPrefix: uniquePrefix(
+          usedPrefixes,
+          (slug.slice(0, 3) + suffix + String.fromCharCode(65 + (i % 26))).toUpperCase(),
+        ),
+        joinsInWeek: 1,
+      };
+      customers.push(c);
+      desks.set(c, desk);
+    }
+  }
+  // Issue 14: person-looking forwarders, each writing for a handful of customers.
+  const people = Array.from({ length: options.personForwarders ?? 0 }, (_, i) => {
+    const sender: Sender = {
+      address: personForwarderAddress(r, FIRST, i),
+      display: '',
+      role: 'person-forwarder',
+    };
+    return { sender, clients: Array.from({ length: r.int(3, 8) }, () => r.pick(customers)) };
+  });
   const platforms = [
     { address: 'noreply@bookings.cargoportal.example', display: 'CargoPortal Bookings' },
     { address: 'notifications@track.shiplink.example', display: 'ShipLink' },
   ];
 
   const stream: StreamMessage[] = [];
+  const last = new Map<string, StreamMessage>();
   let seq = 0;
   for (let week = 1; week <= options.weeks; week++) {
     // New senders every week: some customers hire staff.
@@ -210,7 +281,13 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
       const roll = r.next();
       let sender: Sender;
       let onBehalf = false;
-      if (roll < 0.72) {
+      const desk = desks.get(customer);
+      const person = people.find((p) => p.clients.includes(customer));
+      if (desk !== undefined && roll < 0.5) {
+        sender = desk;
+      } else if (person !== undefined && roll < 0.3) {
+        sender = person.sender;
+      } else if (roll < 0.72) {
         sender = { address: r.pick(customer.staff), display: '', role: 'staff' };
       } else if (roll < 0.9) {
         const fw = forwarders.find((f) => f.clients.includes(customer)) ?? r.pick(forwarders);
@@ -222,10 +299,40 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
         sender = { address: p.address, display: p.display, role: 'platform' };
       }
       seq++;
-      stream.push(composeMessage(r, { week, seq, customer, kind, sender, onBehalf }));
+      // Issue 14: some mail replies to the customer's last message (quoting it; sometimes with
+      // another kind's cue in the inherited subject), a few hijack another customer's thread.
+      const own = last.get(customer.name);
+      const others = [...last.values()];
+      let reply: Reply | undefined;
+      if (sender.role !== 'platform' && own !== undefined && r.chance(0.15)) {
+        reply = { to: own, hijack: false };
+      } else if (sender.role !== 'platform' && others.length > 10 && r.chance(0.03)) {
+        const to = r.pick(others);
+        if (to.truth.customer !== customer.name) reply = { to, hijack: true };
+      }
+      const message = composeMessage(r, { week, seq, customer, kind, sender, onBehalf, reply });
+      stream.push(message);
+      last.set(customer.name, message);
     }
   }
   return { customers, stream };
+}
+
+interface Reply {
+  readonly to: StreamMessage;
+  /** The earlier message is another customer's (its subject inherited, its text quoted). */
+  readonly hijack: boolean;
+}
+
+/**
+ * A customer's own prefix, unique in the world: a series two customers share is modelled on
+ * purpose (forwarders' jobs, platforms' bills), never by accident of naming.
+ */
+function uniquePrefix(used: Set<string>, wanted: string): string {
+  let p = wanted;
+  for (let n = 0; used.has(p); n++) p = `${wanted}${String.fromCharCode(65 + (n % 26))}`;
+  used.add(p);
+  return p;
 }
 
 function staffAddress(r: Random, domain: string, slug: string): string {
@@ -254,27 +361,61 @@ function escapeRe(s: string): string {
 
 function composeMessage(
   r: Random,
-  m: { week: number; seq: number; customer: Customer; kind: Kind; sender: Sender; onBehalf: boolean },
+  m: {
+    week: number;
+    seq: number;
+    customer: Customer;
+    kind: Kind;
+    sender: Sender;
+    onBehalf: boolean;
+    reply: Reply | undefined;
+  },
 ): StreamMessage {
+  const phenomena: Phenomenon[] = [];
   const ref = reference(r, m.customer, m.week);
   const template = r.pick(SUBJECTS[m.kind]);
-  const subject = template.replace('{ref}', ref);
+  // A reply inherits the earlier subject (another kind's cue, or another customer's reference).
+  const inherited = m.reply === undefined ? null : m.reply.to.subject.replace(/^(?:Re: )+/, '');
+  const otherKind = m.reply !== undefined && m.reply.to.truth.kind !== m.kind;
+  const subject = inherited === null ? template.replace('{ref}', ref) : `Re: ${inherited}`;
   const messageId = `w${m.week}.${m.seq}.${r.int(1e5, 9e5)}@stream.example`;
-  const namesCustomer = m.sender.role !== 'staff' || r.chance(0.3);
-  const lines = [
+  const namesCustomer =
+    m.sender.role === 'group-desk' ||
+    (m.sender.role === 'person-forwarder' ? r.chance(0.5) : m.sender.role !== 'staff' || r.chance(0.3));
+  const series =
+    m.sender.role === 'forwarder' || m.sender.role === 'person-forwarder'
+      ? ` Our job ${forwarderJob(r)}.`
+      : m.sender.role === 'platform'
+        ? ` Bill ${platformBill(r)}.`
+        : '';
+  if (series !== '') phenomena.push('shared-series');
+  if (m.sender.role === 'person-forwarder') phenomena.push('person-forwarder');
+  if (m.sender.role === 'group-desk') phenomena.push('group-desk');
+  if (m.reply !== undefined) phenomena.push(m.reply.hijack ? 'thread-hijack' : 'quoted-chain');
+  if (otherKind) phenomena.push('reply-other-kind');
+  const lead = m.onBehalf
+    ? `On behalf of our client ${m.customer.label}, please find the details for shipment ${ref}.`
+    : m.sender.role === 'platform'
+      ? `${cap(m.kind.replace(/-/g, ' '))} for ${m.customer.label}, reference ${ref}.`
+      : `Please find the details for our shipment ${ref}${namesCustomer ? ` (${m.customer.label})` : ''}.`;
+  const newText = [
     'Hello team,',
     '',
-    m.onBehalf
-      ? `On behalf of our client ${m.customer.label}, please find the details for shipment ${ref}.`
-      : m.sender.role === 'platform'
-        ? `${cap(m.kind.replace(/-/g, ' '))} for ${m.customer.label}, reference ${ref}.`
-        : `Please find the details for our shipment ${ref}${namesCustomer ? ` (${m.customer.label})` : ''}.`,
+    ...(m.reply === undefined ? [] : [NEW_TEXT_KIND[m.kind].sentence]),
+    `${lead}${series}`,
     `Flight ${r.pick(['EK', 'QR', 'LH', 'TK'])}${r.int(100, 999)}, ${r.int(1, 40)} pieces, ${r.int(20, 3000)} kg.`,
     '',
     'Kind regards,',
-    m.sender.role === 'staff' ? cap(m.sender.address.split(/[.@]/)[0] ?? 'ops') : m.sender.display,
-  ];
-  let body = lines.join('\r\n');
+    m.sender.role === 'staff' || m.sender.role === 'person-forwarder'
+      ? cap(m.sender.address.split(/[.@]/)[0] ?? 'ops')
+      : m.sender.display,
+  ].join('\r\n');
+  const from = m.sender.display === '' ? m.sender.address : `"${m.sender.display}" <${m.sender.address}>`;
+  let body =
+    m.reply === undefined
+      ? newText
+      : `${newText}\r\n\r\n${quoted({ from: m.reply.to.sender.address, subject: m.reply.to.subject, body: m.reply.to.text })}`;
+  const text = body;
   let mime = `Content-Type: text/plain; charset=utf-8\r\n\r\n${body}\r\n`;
   if (m.kind === 'pre-alert' && r.chance(0.5)) {
     const cols = Object.keys(HEADINGS).map((f) => r.pick(HEADINGS[f] ?? []));
@@ -290,29 +431,58 @@ function composeMessage(
       `--${boundary}\r\nContent-Type: text/csv; name="manifest.csv"\r\nContent-Disposition: attachment; filename="manifest.csv"\r\n\r\n${csv}\r\n` +
       `--${boundary}--\r\n`;
   }
-  const from = m.sender.display === '' ? m.sender.address : `"${m.sender.display}" <${m.sender.address}>`;
   const day = String(Math.min(28, m.week * 4)).padStart(2, '0');
   const autoHeaders = m.sender.role === 'platform' ? 'Auto-Submitted: auto-generated\r\n' : '';
+  const threading =
+    m.reply === undefined
+      ? ''
+      : `In-Reply-To: <${m.reply.to.messageId}>\r\nReferences: <${m.reply.to.messageId}>\r\n`;
   const raw =
     `From: ${from}\r\nTo: imports@forwarder.example\r\nSubject: ${subject}\r\n` +
-    `Message-ID: <${messageId}>\r\nDate: Mon, ${day} Sep 2026 09:${String(m.seq % 60).padStart(2, '0')}:00 +0000\r\n` +
+    `Message-ID: <${messageId}>\r\n${threading}Date: Mon, ${day} Sep 2026 09:${String(m.seq % 60).padStart(2, '0')}:00 +0000\r\n` +
     `MIME-Version: 1.0\r\n${autoHeaders}${mime}`;
-  const narrowest =
-    m.sender.role === 'staff'
-      ? { pattern: escapeRe(m.sender.address), where: 'from' as const }
-      : { pattern: escapeRe(m.customer.label), where: 'body' as const };
-  const kindWords = (template.split('{ref}')[0] ?? '')
-    .replace(/[\s:]+$/, '')
-    .replace(/\s+(?:for|on|from)$/i, '');
-  const kindNarrowest = { pattern: escapeRe(kindWords), where: 'subject' as const };
   return {
     week: m.week,
     seq: m.seq,
     raw,
     messageId,
+    subject,
+    text,
     truth: { customer: m.customer.name, kind: m.kind },
     sender: m.sender,
-    narrowest,
-    kindNarrowest,
+    narrowest: carefulMark(
+      m.customer,
+      m.sender,
+      ref,
+      namesCustomer || m.onBehalf || m.sender.role === 'platform',
+    ),
+    kindNarrowest:
+      m.reply === undefined || inherited === null
+        ? { pattern: escapeRe(kindWords(template)), where: 'subject' }
+        : { pattern: escapeRe(NEW_TEXT_KIND[m.kind].cue), where: 'body' },
+    phenomena,
   };
+}
+
+/** The subject's words before the reference ("Pre-alert", "Customs hold"). */
+function kindWords(template: string): string {
+  return (template.split('{ref}')[0] ?? '').replace(/[\s:]+$/, '').replace(/\s+(?:for|on|from)$/i, '');
+}
+
+/**
+ * The mark a careful person types (issue 14's baseline): a staff member's own address; else the
+ * customer's own reference family, anchored, when the reference is its own; else its name where
+ * the text gives it; else the whole reference.
+ */
+function carefulMark(
+  c: Customer,
+  sender: Sender,
+  ref: string,
+  named: boolean,
+): { pattern: string; where: 'from' | 'subject' | 'body' } {
+  if (sender.role === 'staff') return { pattern: escapeRe(sender.address), where: 'from' };
+  if (ref.startsWith(`${c.refPrefix}-`))
+    return { pattern: `(?:^|[^A-Za-z0-9/-])${c.refPrefix}-\\d{4}-\\d{4}(?:$|[^A-Za-z0-9/-])`, where: 'body' };
+  if (named) return { pattern: `\\b${escapeRe(c.label)}\\b`, where: 'body' };
+  return { pattern: `(?:^|[^A-Za-z0-9/-])${escapeRe(ref)}(?:$|[^A-Za-z0-9/-])`, where: 'body' };
 }

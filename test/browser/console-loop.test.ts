@@ -37,7 +37,11 @@ async function teachFirstCustomer(page: Page, prefix: string): Promise<void> {
   await expect.poll(() => giveaway.inputValue()).toContain('billing@origin\\.example');
   expect(await page.getByLabel('Where to look for it').inputValue()).toBe('from');
   await expect
-    .poll(() => page.getByText('Suggested from the address this message came from.').count())
+    .poll(() =>
+      page
+        .getByText('Suggested from the address this message came from (first message from this address).')
+        .count(),
+    )
     .toBeGreaterThan(0);
   await page.getByLabel('Search customers').fill('Northgate');
   await expect.poll(() => page.getByRole('option', { name: 'Northgate Motors Ltd' }).count()).toBe(1);

@@ -88,7 +88,9 @@ describe('triage', () => {
     const q = out.questions.find((x) => x.collection === 'customers')!;
     expect(q.text).toBe("Nothing matched, so I can't tell whose shipment this is: who should it go to?");
     expect(q.teach.entries).toEqual(['gulftrade', 'northgate']);
-    expect(q.teach.suggestionLabel).toBe('the address this message came from');
+    expect(q.teach.suggestionLabel).toBe(
+      'the address this message came from (first message from this address)',
+    );
     expect(q.teach.lessonFields).toEqual(
       learnables[0]!.descriptor({ identificationMargin: 0.5 }).lessonFields,
     );

@@ -24,8 +24,8 @@ import { setAsideQuoted, setAsideSentence, type SetAside, type WeighedHits } fro
 import type {
   IndexedMark,
   MarkHit,
-  ReadInput,
   PersonDecision,
+  ReadInput,
   Reader,
   Reading,
   ResolvePerson,
@@ -90,7 +90,15 @@ export interface ReadingWords {
   settled(label: string, hits: readonly MarkHit[]): string;
   /** How an entry is named in an unsettled sentence ("Northgate Motors Ltd", "a pre-alert"). */
   name(label: string): string;
+  /**
+   * Issue 14 (only with `strength`): the sentence when the leader's marks are weaker than another
+   * entry's, e.g. the sender's address says one customer and the body another.
+   */
+  disagree?(leader: string, leaderParts: string, stronger: string, strongerParts: string): string;
 }
+
+/** How much a mark matched in `part` says about the entry (higher says more); issue 14. */
+export type MarkStrength = (part: MailPart) => number;
 
 const PART_WORDS: Readonly<Record<MailPart, string>> = {
   from: "the sender's address",
@@ -136,6 +144,8 @@ export function readMarkedCollection(input: {
   readonly words: ReadingWords;
   /** Hits the learnable's own rule set aside before scoring (kinds: an inherited subject). */
   readonly setAside?: readonly SetAside[];
+  /** Issue 14: when given, a leader never settles against an entry matched by a stronger mark. */
+  readonly strength?: MarkStrength;
 }): CollectionReading {
   const { learnable, entries, words } = input;
   const collection = learnable.collection;
@@ -155,7 +165,7 @@ export function readMarkedCollection(input: {
 
 /** The scoring rule (the header's) on hits that count. */
 function scoreHits(input: Parameters<typeof readMarkedCollection>[0]): CollectionReading {
-  const { learnable, entries, settings, resolvePerson, words } = input;
+  const { learnable, entries, settings, resolvePerson, words, strength } = input;
   const collection = learnable.collection;
   const tallies = new Map<string, Tally>();
   for (const hit of input.hits) {
@@ -218,6 +228,21 @@ function scoreHits(input: Parameters<typeof readMarkedCollection>[0]): Collectio
   const best = ranked[0]!;
   const next = ranked[1];
   const lead = (best.marks.size - (next?.marks.size ?? 0)) / total;
+  // Issue 14: evidence that disagrees is not a decision. When another entry matched a mark of a
+  // stronger kind than any of the leader's (the body names B, only the sender says A), ask.
+  const strongest = (t: Tally): number =>
+    Math.max(...[...t.marks.values()].flat().map((h) => strength?.(h.part) ?? 0));
+  const stronger =
+    strength === undefined ? undefined : ranked.slice(1).find((t) => strongest(t) > strongest(best));
+  if (stronger !== undefined && words.disagree !== undefined) {
+    const reads = words.disagree(
+      words.name(labelOf(best.entry)),
+      partsOf([...best.marks.values()].flat()),
+      words.name(labelOf(stronger.entry)),
+      partsOf([...stronger.marks.values()].flat()),
+    );
+    return { collection, settled: false, reads, candidates };
+  }
   if (lead + EPSILON >= settings.identificationMargin) {
     const hits = [...best.marks.values()].flat();
     return {
@@ -291,20 +316,29 @@ export function markedReader(config: {
   readonly suggest: MarkedSuggest;
   /** The learnable's own weighing of its hits before the shared rule (kinds: an inherited subject). */
   readonly weigh?: (input: ReadInput) => WeighedHits;
+  /** Issue 14 (customers): mark strengths, and hits a reader sets aside before scoring. */
+  readonly strength?: MarkStrength;
+  readonly keepHit?: (hit: MarkHit, input: ReadInput) => boolean;
+  /** Issue 14 (customers): notes for the report once a person decided against matched marks. */
+  readonly decidedNotes?: (report: CollectionReading, entry: string) => readonly string[];
 }): Reader {
-  const { shownAs, words } = config;
+  const { shownAs, words, strength, keepHit } = config;
   return {
     shownAs,
     reads: [],
     read(input) {
       const weighed = config.weigh?.(input);
+      const weighedHits = weighed === undefined ? input.hits : weighed.hits;
+      const hits = keepHit === undefined ? weighedHits : weighedHits.filter((h) => keepHit(h, input));
       return asReading(
         shownAs,
         readMarkedCollection({
           ...input,
-          ...(weighed === undefined ? {} : { hits: weighed.hits, setAside: weighed.setAside }),
+          hits,
+          ...(weighed === undefined ? {} : { setAside: weighed.setAside }),
           learnable: config.learnable,
           words,
+          ...(strength === undefined ? {} : { strength }),
         }),
       );
     },
@@ -319,12 +353,17 @@ export function markedReader(config: {
       return config.suggest(reportOf(reading), config.learnable, context);
     },
     decided(reading, decision) {
-      const { candidates } = reportOf(reading);
-      return decidedReport(
+      const report = reportOf(reading);
+      const done = decidedReport(
         reading,
         decision,
-        (entry) => candidates.find((c) => c.name === entry)?.label ?? entry,
+        (entry) => report.candidates.find((c) => c.name === entry)?.label ?? entry,
       );
+      const notes =
+        decision === undefined || config.decidedNotes === undefined
+          ? []
+          : config.decidedNotes(report, decision.entry);
+      return notes.length === 0 ? done : { ...done, report: { ...(done.report as object), notes } };
     },
   };
 }

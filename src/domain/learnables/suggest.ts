@@ -10,6 +10,10 @@
  *   matches messages the corpus read as two different entries, or most of the corpus. When
  *   everything it matches was read as one entry, it is offered as that entry's (`forEntry`), and
  *   the label says so; a sender's address never is (it may write for others).
+ * - evidence wider than its own text (a reference family, a sender's domain: issue 14) carries
+ *   `recurs`: it is offered only when at least `recurs.min` messages already read carry it, every
+ *   one of them read as the same entry, so its scope never exceeds what was seen (§8): the same
+ *   probe is the dry run, and a match read as anyone else is a refusal.
  *
  * Key-agnostic (§9): the value is built by the learnable's own builder and judged by the learnable
  * itself. Keys are checked against the learnable's declared lesson fields (§8: a subset of them).
@@ -29,6 +33,11 @@ import type { CorpusProbe, SuggestContext, SuggestOutcome } from './learnable.ts
 export const MIN_CORPUS_FOR_MAJORITY = 20;
 /** Shortest evidence text offered, in characters (the matcher's literal rule, §13.3). */
 export const MIN_EVIDENCE_CHARS = 4;
+/**
+ * Fewest messages already read, all as one entry, that must carry a family or a domain before it
+ * is offered (issue 14): one message says nothing about what recurs.
+ */
+export const MIN_RECURRING_MESSAGES = 2;
 
 /** What a learnable found in the message, ready to be taught. */
 export interface SuggestionEvidence {
@@ -61,6 +70,15 @@ export interface Evidence {
   readonly part: MailPart;
   /** In a person's words: "the reference PA-2026-0901 in the subject". */
   readonly label: string;
+  /** The re2 source when it is wider than `text` itself (a family); default: `text` anchored by `shape`. */
+  readonly source?: string;
+  /** Literal text every match contains, for the corpus prefilter; default: `text`. */
+  readonly hint?: string;
+  /**
+   * Offered only when at least `min` messages already read match it, all read as one entry; the
+   * label then gives that evidence in words ("references NVMA-####-#### on 3 messages, all X").
+   */
+  readonly recurs?: { readonly min: number; label(messages: number, owner: string): string };
 }
 
 /** A learnable's evidence, best first; `notes` collects why something was not offered. */
@@ -116,7 +134,7 @@ export async function suggest(
 /** Offer `e` if the learnable accepts it, it matches this message, and the corpus says it is narrow. */
 async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> {
   const { learnable, build, probe, message } = input;
-  const source = tokenPattern(e.text, e.shape);
+  const source = e.source ?? tokenPattern(e.text, e.shape);
   const value: LessonValue = build({ text: e.text, source, part: e.part });
 
   // §8: keys of `suggested` MUST be a subset of the lesson fields.
@@ -148,7 +166,9 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
 
   // §13.1: never a suggestion that matches mail already read as two customers, or most mail. A
   // sender's address must match none read as any customer (it may write for others).
-  const result = await probe.matching(marks, learnable.collection, { hint: e.text.toLowerCase() });
+  const result = await probe.matching(marks, learnable.collection, {
+    hint: (e.hint ?? e.text).toLowerCase(),
+  });
   const read = [...result.settled].map(([name, n]) => `${n} as ${labelOf(input, name)}`);
   if (result.settled.size > 1 || (result.settled.size === 1 && e.shape === 'address')) {
     return { none: `${e.label} also matches messages already read (${listAnd(read)})` };
@@ -158,13 +178,21 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
     return { none: `${e.label} matches ${result.matches} of the ${total} messages seen, most of them` };
   }
   const [owner] = [...result.settled.keys()];
+  if (e.recurs !== undefined) {
+    // §8: what is wider than this message's own text is offered only as far as it was seen.
+    const n = owner === undefined ? 0 : result.settled.get(owner)!;
+    if (owner === undefined || n < e.recurs.min) {
+      return {
+        none: `${e.label} is on ${n === 0 ? 'no' : `only ${n}`} message${n === 1 ? '' : 's'} already read, fewer than the ${e.recurs.min} that would show it recurs`,
+      };
+    }
+    const suggestionLabel = e.recurs.label(n, labelOf(input, owner));
+    return { suggestion: { collection: learnable.collection, value, suggestionLabel, forEntry: owner } };
+  }
   if (owner === undefined)
     return { suggestion: { collection: learnable.collection, value, suggestionLabel: e.label } };
   const n = result.settled.get(owner)!;
-  const said =
-    e.shape === 'domain'
-      ? e.label
-      : `${e.label}, as in ${n === 1 ? 'a message' : `${n} messages`} already read as ${labelOf(input, owner)}`;
+  const said = `${e.label}, as in ${n === 1 ? 'a message' : `${n} messages`} already read as ${labelOf(input, owner)}`;
   return { suggestion: { collection: learnable.collection, value, suggestionLabel: said, forEntry: owner } };
 }
 

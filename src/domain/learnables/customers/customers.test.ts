@@ -58,7 +58,18 @@ describe('customers descriptor (§6.1, §6.2)', () => {
     expect(at(0.3)).not.toBe(at(0.5));
     expect(at(0.5)).toMatch(/scores one point for its customer/);
     expect(at(0.5)).toMatch(/share of all points scored/);
-    expect(at(0.5)).toMatch(/Nothing matches, nothing is claimed\. /);
+    expect(at(0.5)).toMatch(/Nothing matches, nothing is claimed\. A mark that matches in the subject/);
+  });
+
+  it('states the strengths of issue 14: the text outranks the sender, a name inside a sibling’s name scores nothing (§6.2)', () => {
+    const how = customers.descriptor({ identificationMargin: 0.5 }).how;
+    expect(how).toContain(
+      "is stronger than one that matches in the sender's address, because a sender may write for others",
+    );
+    expect(how).toContain(
+      'when another customer matches a stronger mark than any of the leader’s, nothing is claimed',
+    );
+    expect(how).toMatch(/inside another customer's longer name in the same part .* scores nothing\./);
   });
 
   it("says the body is the new text, and that 'any' leaves the quoted text out (§6.2, issue 14)", () => {

@@ -18,13 +18,23 @@ export const CUSTOMER_NEW_ENTRY_FIELD = "Customer's name, only for a new custome
 /** `where` choices for a customer mark, in declaration order (§6.1). */
 export const CUSTOMER_WHERE = ['from', 'subject', 'body', 'attachments', 'any', 'quoted'] as const;
 
+/**
+ * Issue 14's additions to the rule, as reader.ts applies them (strengths: `customerMarkStrength`;
+ * sibling names: `insideSiblingName`).
+ */
+export const CUSTOMER_STRENGTHS_HOW =
+  "A mark that matches in the subject, body or attachments (a reference, a name) is stronger than one that matches in the sender's address, " +
+  'because a sender may write for others: when another customer matches a stronger mark than any of the leader’s, nothing is claimed and the reading names both. ' +
+  "A mark whose text stands inside another customer's longer name in the same part (Acme Trading inside Acme Trading & Contracting) scores nothing.";
+
 /** §6.2 `how`, generated from the rule the reader applies and its real margin. */
 export function customersHow(settings: LearnableSettings): string {
   const scoring = markScoringHow(
     { intro: 'Each customer carries marks - text that gives them away', mark: 'mark', holder: 'customer' },
     settings,
   );
-  return `${scoring} ${NEW_TEXT_HOW}`; // the new text (issue 14, ../set-aside.ts)
+  // The strengths of evidence, then the new text (issue 14, ../set-aside.ts).
+  return `${scoring} ${CUSTOMER_STRENGTHS_HOW} ${NEW_TEXT_HOW}`;
 }
 
 export function customersDescriptor(settings: LearnableSettings): LearnableDescriptor {

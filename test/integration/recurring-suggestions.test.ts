@@ -1,0 +1,230 @@
+// Invariant (issue 14): what is suggested beyond the message's own text (a reference family, a domain) recurs for one customer in the corpus and never exceeds what was seen (§8, §13.1); evidence that disagrees is not a decision.
+import { describe, expect, it } from 'vitest';
+import { mail, type TestLesson } from '../support/definitions.ts';
+import {
+  customers,
+  directory,
+  expectSuggestion,
+  matcherOf,
+  readFor,
+  seen,
+  suggestFor,
+  useCorpus,
+} from '../support/suggest-corpus.ts';
+import type { CollectionReading } from '../../src/domain/learnables/index.ts';
+
+useCorpus();
+
+const behalf = { address: 'desk@allports-forwarding.example', name: 'Allports Desk' };
+const onBehalf = (ref: string) =>
+  mail({ from: behalf, subject: `POD ${ref}`, body: 'On behalf of our client, see below.' });
+
+function customerReport(m: ReturnType<typeof mail>, lessons: TestLesson[] = directory): CollectionReading {
+  return readFor(m, lessons).reading.readings.get('customers')!.report as CollectionReading;
+}
+
+describe('reference families (issue 14, §8)', () => {
+  it('suggests the customer’s own family once two messages read as that customer carry it, anchored both ends', async () => {
+    await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
+    await seen(mail({ subject: 'Invoice NGM-2026-0513' }), 'northgate');
+    const s = expectSuggestion(await suggestFor(onBehalf('NGM-2026-0777')));
+    expect(s.forEntry).toBe('northgate');
+    expect(s.suggestionLabel).toBe(
+      'references shaped NGM-####-#### (like NGM-2026-0777) in the subject, on 2 messages already read, all Northgate Motors Ltd',
+    );
+    const hits = matcherOf(s);
+    for (const yes of ['POD NGM-2027-1234', 'NGM-2026-0001 arrived', 'Re: (NGM-2026-0002)'])
+      expect(hits(mail({ subject: yes })), yes).toBe(true);
+    // A longer prefix of another customer's, a longer number, another segment: never claimed.
+    for (const no of [
+      'XNGM-2026-0777',
+      'NGMX-2026-0777',
+      'NGM-2026-07771',
+      'NGM-2026-0777-2',
+      'NGM/2026/0777',
+    ])
+      expect(hits(mail({ subject: no })), no).toBe(false);
+    expect(hits(mail({ body: 'NGM-2026-0777' }))).toBe(false); // only the part it was seen in
+  });
+
+  it('draws no family from a reply’s inherited subject', async () => {
+    await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
+    await seen(mail({ subject: 'Invoice NGM-2026-0513' }), 'northgate');
+    const reply = { ...onBehalf('NGM-2026-0777'), subject: 'Re: POD NGM-2026-0777', isReply: true };
+    const s = expectSuggestion(await suggestFor(reply));
+    expect(s.suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
+  });
+
+  it('offers the whole reference, never the family, when only one message carries it', async () => {
+    await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
+    const s = expectSuggestion(await suggestFor(onBehalf('NGM-2026-0777')));
+    expect(s.suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
+    expect(matcherOf(s)(mail({ subject: 'POD NGM-2026-0778' }))).toBe(false);
+  });
+
+  it('never suggests a series seen with two customers (a platform’s bills)', async () => {
+    await seen(mail({ subject: 'Bill HBL/2026/00412' }), 'northgate');
+    await seen(mail({ subject: 'Bill HBL/2026/00413' }), 'northgate');
+    await seen(mail({ subject: 'Bill HBL/2026/00414' }), 'gulftrade');
+    const s = expectSuggestion(await suggestFor(onBehalf('HBL/2026/00999')));
+    expect(s.suggestionLabel).toBe('the reference HBL/2026/00999 in the subject');
+  });
+
+  it('never offers a family that would re-route a message settled as someone else (the dry run, §8)', async () => {
+    await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
+    await seen(mail({ subject: 'Invoice NGM-2026-0513' }), 'northgate');
+    await seen(mail({ subject: 'Query NGM-2026-0600' }), 'alhamra');
+    const o = await suggestFor(onBehalf('NGM-2026-0777'));
+    expect(expectSuggestion(o).suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
+  });
+
+  it('has no family for a reference that starts with a year or a number', async () => {
+    await seen(mail({ subject: 'Pre-alert 2026-NGM-0412' }), 'northgate');
+    await seen(mail({ subject: 'Invoice 2026-NGM-0513' }), 'northgate');
+    const s = expectSuggestion(await suggestFor(onBehalf('2026-NGM-0777')));
+    expect(s.suggestionLabel).toBe('the reference 2026-NGM-0777 in the subject');
+  });
+});
+
+describe('senders who write for others (issue 14)', () => {
+  it('never suggests an address already read as two customers, and says it is a forwarder', async () => {
+    const lena = { address: 'lena@harbour-agents.example', name: 'Lena' };
+    await seen(mail({ from: lena, subject: 'Shipment one' }), 'northgate');
+    await seen(mail({ from: lena, subject: 'Shipment two' }), 'gulftrade');
+    const o = await suggestFor(mail({ from: lena, subject: 'Shipment three' }));
+    expect('none' in o && o.none).toContain(
+      'mail from lena@harbour-agents.example has already been read as Northgate Motors Ltd and Gulftrade: it writes for others (a forwarder)',
+    );
+  });
+
+  it('never suggests a first-sight address whose domain is not named like the customer its mail names', async () => {
+    const tom = { address: 'tom.novak@seamark1.example', name: '' };
+    const o = await suggestFor(mail({ from: tom, body: 'Details for our shipment (Al Hamra Trading).' }));
+    expect('suggestion' in o && o.suggestion.suggestionLabel).toBe('the name "Al Hamra Trading" in the body');
+    expect(JSON.stringify(o)).not.toContain('seamark1');
+    // Its own staff, at a domain named like it, still get their address suggested.
+    const own = { address: 'rana@alhamra-trading.example', name: '' };
+    const s = expectSuggestion(
+      await suggestFor(mail({ from: own, body: 'Our shipment (Al Hamra Trading).' })),
+    );
+    expect(s.suggestionLabel).toBe('the address this message came from (first message from this address)');
+  });
+
+  it('never suggests the address of a desk writing for one of two sibling companies', async () => {
+    const lessons: TestLesson[] = [
+      ...directory,
+      { collection: 'customers', entry: 'acme', value: { label: 'Acme Trading' } },
+      { collection: 'customers', entry: 'acmecon', value: { label: 'Acme Trading & Contracting' } },
+    ];
+    const desk = { address: 'desk@acmetradinggroup.example', name: '' };
+    const longer = await suggestFor(
+      mail({ from: desk, body: 'For Acme Trading & Contracting, 3 pieces' }),
+      lessons,
+    );
+    expect(expectSuggestion(longer).suggestionLabel).toBe(
+      'the name "Acme Trading & Contracting" in the body',
+    );
+    const shorter = await suggestFor(mail({ from: desk, body: 'For Acme Trading, 3 pieces' }), lessons);
+    expect('none' in shorter && shorter.none).toContain(
+      "I won't suggest the sender's address, because the message names Acme Trading, whose name nests with Acme Trading & Contracting's, so one desk may write for both",
+    );
+  });
+
+  it('labels a first-sight address as such', async () => {
+    const s = expectSuggestion(await suggestFor(mail({ from: { address: 'omar@newco.example', name: '' } })));
+    expect(s.suggestionLabel).toBe('the address this message came from (first message from this address)');
+  });
+
+  it('names a taught sender mark and its one-lesson revert when a person answers for another customer', () => {
+    const lessons: TestLesson[] = [
+      ...directory,
+      {
+        collection: 'customers',
+        entry: 'northgate',
+        value: { pattern: 'lena@harbour-agents\\.example', where: 'from' },
+      },
+    ];
+    const m = mail({
+      from: { address: 'lena@harbour-agents.example', name: '' },
+      subject: 'Booking GTS-2026-00412',
+    });
+    const { reading } = readFor(m, lessons);
+    const decided = customers.reader!.decided!(reading.readings.get('customers')!, {
+      entry: 'gulftrade',
+      answeredBy: 'dana',
+      at: '2026-09-01T00:00:00.000Z',
+    });
+    const notes = (decided.report as { notes?: string[] }).notes ?? [];
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(
+      /^The sender's address matched Northgate Motors Ltd's mark .*, taught by .* in activation \d+, but this message was answered as Gulftrade's: the sender writes for others\. If that mark should not give Northgate Motors Ltd away, revert activation \d+, which takes back that one lesson\.$/,
+    );
+  });
+});
+
+describe('evidence that disagrees (issue 14)', () => {
+  const sender = { address: 'ops@fw-desk.example', name: 'FW Desk' };
+  const lessons: TestLesson[] = [
+    ...directory,
+    {
+      collection: 'customers',
+      entry: 'northgate',
+      value: { pattern: 'ops@fw-desk\\.example', where: 'from' },
+    },
+    { collection: 'customers', entry: 'northgate', value: { pattern: '@fw-desk\\.example', where: 'from' } },
+    { collection: 'customers', entry: 'northgate', value: { pattern: 'FW Desk', where: 'from' } },
+  ];
+
+  it('asks, naming both, when the sender says one customer and a reference in the text another', () => {
+    // Three sender marks against one reference: the margin alone would settle on Northgate.
+    const r = customerReport(mail({ from: sender, subject: 'Booking GTS-2026-00412' }), lessons);
+    expect(r.settled).toBe(false);
+    expect(r.reads).toBe(
+      "Northgate Motors Ltd matches on the sender's address, but Gulftrade matches on the subject, which says more about whose shipment it is than the sender does; the evidence disagrees, so I ask.",
+    );
+  });
+
+  it('still settles on the sender when the text names nobody else', () => {
+    const r = customerReport(mail({ from: sender, subject: 'Booking' }), lessons);
+    expect(r).toMatchObject({ settled: true, winner: 'northgate' });
+  });
+});
+
+describe('a name inside a sibling’s name (issue 14)', () => {
+  const siblings: TestLesson[] = [
+    ...directory,
+    { collection: 'customers', entry: 'acme', value: { label: 'Acme Trading' } },
+    { collection: 'customers', entry: 'acme', value: { pattern: '\\bAcme Trading\\b', where: 'body' } },
+    { collection: 'customers', entry: 'acmecon', value: { label: 'Acme Trading & Contracting' } },
+  ];
+  const desk = { address: 'group@acme-group.example', name: '' };
+
+  it('does not let a name mark settle the sibling whose name holds it', () => {
+    const sib = customerReport(
+      mail({ from: desk, body: 'For Acme Trading & Contracting, 3 pieces' }),
+      siblings,
+    );
+    expect(sib.settled).toBe(false);
+    const own = customerReport(mail({ from: desk, body: 'For Acme Trading, 3 pieces' }), siblings);
+    expect(own).toMatchObject({ settled: true, winner: 'acme' });
+  });
+
+  it('suggests the longer name for the sibling, and never the shorter name that sits inside it', async () => {
+    const forwarded = { isForward: true, subject: 'Fwd: shipment' };
+    const longer = expectSuggestion(
+      await suggestFor(
+        mail({ ...forwarded, from: desk, body: 'For Acme Trading & Contracting, 3 pieces' }),
+        siblings.slice(0, -2).concat(siblings.slice(-1)),
+      ),
+    );
+    expect(longer.suggestionLabel).toBe('the name "Acme Trading & Contracting" in the body');
+    const o = await suggestFor(mail({ ...forwarded, from: desk, body: 'For Acme Trading, 3 pieces' }), [
+      ...directory,
+      { collection: 'customers', entry: 'acme', value: { label: 'Acme Trading' } },
+      { collection: 'customers', entry: 'acmecon', value: { label: 'Acme Trading & Contracting' } },
+    ]);
+    expect('none' in o && o.none).toContain(
+      'the name "Acme Trading" is inside Acme Trading & Contracting\'s name, so a name mark would claim Acme Trading & Contracting\'s mail',
+    );
+  });
+});
