@@ -5,6 +5,7 @@
  * server's database. Secrets are revealed here, handed to the adapters, and never logged.
  */
 import type { Kysely } from 'kysely';
+import type { Admission } from './admission/admission.ts';
 import { mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits } from './domain/mail/limits.ts';
 import type { Principal } from './domain/authority/principal.ts';
@@ -38,6 +39,8 @@ export function composeMailIngest(options: {
   /** Late-bound: the A2A app exists only once the server is created. */
   readonly submitMail: () => SubmitMail | null;
   readonly log?: IngestLog;
+  /** The process's admission gate, shared with A2A (src/admission). */
+  readonly admission?: Admission;
 }): MailIngest {
   const { config } = options;
   return createMailIngest({
@@ -51,6 +54,7 @@ export function composeMailIngest(options: {
     store: new SqliteIngestStore(options.db),
     limits: mailLimitsOf(config),
     log: options.log ?? stderrIngestLog,
+    ...(options.admission === undefined ? {} : { admission: options.admission }),
     mailboxes: config.mailboxes.map((m) => ({
       name: m.name,
       tenant: tenantId(m.tenant),

@@ -11,7 +11,8 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MailReader } from './a2a/ports.ts';
-import { loadConfig, mailLimitsOf, type Config } from './config/config.ts';
+import { createAdmission } from './admission/admission.ts';
+import { admissionLimitsOf, loadConfig, mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits } from './domain/mail/limits.ts';
 import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
 import { createAuthority } from './domain/authority/create-authority.ts';
@@ -152,7 +153,14 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         : { triage, mail: mailReaderFor(mailLimitsOf(config)), descriptors: () => source.descriptors() };
     // Mail pipelines (MAILBOXES, INBOUND_WEBHOOKS): the same in-process path as triage_inbound.
     let a2a: AppServer['a2a'] = null;
-    const mail = composeMailIngest({ config, db, submitMail: () => a2a?.submitMail.bind(a2a) ?? null });
+    // One admission gate for every path mail comes in by (issue 16): A2A, webhooks, IMAP.
+    const admission = createAdmission(admissionLimitsOf(config));
+    const mail = composeMailIngest({
+      config,
+      db,
+      submitMail: () => a2a?.submitMail.bind(a2a) ?? null,
+      admission,
+    });
     const server = createServer({
       config,
       db,
@@ -162,6 +170,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
       entryLabels: learnables,
       agent,
+      admission,
       ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
       ...(agent === null ? {} : { inbound: mail.router }),
     });

@@ -16,6 +16,7 @@ import type { Kysely } from 'kysely';
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
+import type { Admission } from './admission/admission.ts';
 import type { MailReader, TriagePort } from './a2a/ports.ts';
 import { publicBaseUrl, type Config } from './config/config.ts';
 import type { Authority } from './domain/authority/authority.ts';
@@ -48,7 +49,10 @@ export interface AgentDeps {
 
 export interface ServerDeps {
   /** `maxMessageBytes` sizes the A2A body limit (default: the mail limits' default). */
-  readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'> & Partial<Pick<Config, 'maxMessageBytes'>>;
+  readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'> &
+    Partial<Pick<Config, 'maxMessageBytes' | 'maxJsonDepth'>>;
+  /** The admission gate shared by A2A and the mail pipelines (src/admission); none: unbounded. */
+  readonly admission?: Admission;
   /** The migrated database (tasks, tokens, …). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
   readonly db: Kysely<any>;
@@ -114,22 +118,19 @@ export function createServer(deps: ServerDeps): AppServer {
       lessons: deps.authority,
       principalOf: (req: Request) => principalOf(req.res!),
       legacyCompat: agent.legacyCompat ?? true,
+      bodyLimitBytes: a2aBodyLimit(deps.config.maxMessageBytes ?? DEFAULT_MAIL_LIMITS.maxMessageBytes),
+      ...(deps.config.maxJsonDepth === undefined ? {} : { maxJsonDepth: deps.config.maxJsonDepth }),
+      ...(deps.admission === undefined ? {} : { admission: deps.admission }),
       log,
     });
     app.use(`/${AGENT_CARD_PATH}`, a2a.cardRouter); // public (§7: the declaration is data-only)
     // §13.2: every A2A call needs a token; the tenant is the token's.
     const guard = [bearerAuth(deps.verifier), requireRole('read')];
-    // Bodies are parsed once, after the token check, with room for the largest message the mail
-    // limits accept (base64 in a JSON envelope, as the webhooks allow); the SDK's own parsers then
-    // find them parsed (left alone, they cap a body at 100 KB, and the Teach router's at 1 MB).
-    const limit = a2aBodyLimit(deps.config.maxMessageBytes ?? DEFAULT_MAIL_LIMITS.maxMessageBytes);
-    app.use(JSONRPC_PATH, ...guard, express.json({ limit }), ...a2a.jsonRpcRouters);
-    app.use(
-      REST_PATH,
-      ...guard,
-      express.json({ limit, type: ['application/json', 'application/a2a+json'], strict: false }),
-      a2a.restRouter,
-    );
+    // Bodies are read once, after the token check, bounded and admitted by the A2A app itself
+    // (a2a/json-body.ts), with room for the largest message the mail limits accept; the SDK's own
+    // parsers then find them read (left alone, they cap a body at 100 KB, the Teach router's at 1 MB).
+    app.use(JSONRPC_PATH, ...guard, ...a2a.jsonRpcRouters);
+    app.use(REST_PATH, ...guard, a2a.restRouter);
   }
   if (deps.authority !== null) {
     if (deps.entryLabels !== undefined)

@@ -7,6 +7,7 @@
  *
  * Adding a setting: add one entry to SETTINGS (env name, zod schema with its default, an example).
  */
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
 import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/limits.ts';
@@ -68,6 +69,41 @@ const SETTINGS = {
   maxTextChars: { env: 'MAX_TEXT_CHARS', ...limit('maxTextChars') },
   parseTimeoutMs: { env: 'PARSE_TIMEOUT_MS', ...limit('parseTimeoutMs') },
   maxNestingDepth: { env: 'MAX_NESTING_DEPTH', ...limit('maxNestingDepth') },
+  /**
+   * Admission control (src/admission): messages parsed and triaged at once, across A2A, webhooks
+   * and IMAP. Beyond it A2A and webhooks answer 503 with Retry-After; IMAP waits. Default: the
+   * cores this process may use, at least 2.
+   */
+  admissionMaxMessages: {
+    env: 'ADMISSION_MAX_MESSAGES',
+    schema: z.coerce.number().int().positive().default(Math.max(2, availableParallelism())),
+    example: '4',
+  },
+  /**
+   * Raw request bytes held at once (bodies being received, messages being read), bytes. Default
+   * 96 MiB: two of the largest messages (25 MiB, base64 in JSON: ~35 MB each) and room for small calls.
+   */
+  admissionMaxBytes: {
+    env: 'ADMISSION_MAX_BYTES',
+    schema: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(96 * 1024 * 1024),
+    example: String(96 * 1024 * 1024),
+  },
+  /** Seconds a refused caller is told to wait (Retry-After). Default 2. */
+  admissionRetryAfterSeconds: {
+    env: 'ADMISSION_RETRY_AFTER_SECONDS',
+    schema: z.coerce.number().int().min(1).max(3600).default(2),
+    example: '2',
+  },
+  /** Deepest JSON nesting an A2A request body may have; refused in words before it is parsed. Default 64. */
+  maxJsonDepth: {
+    env: 'MAX_JSON_DEPTH',
+    schema: z.coerce.number().int().min(8).max(10_000).default(64),
+    example: '64',
+  },
   /** IMAP mailboxes to poll (JSON array; passwords from the variables named by passwordEnv). */
   mailboxes: MAILBOXES_SETTING,
   /** Inbound-mail webhook endpoints (JSON array; tokens from the variables named by tokenEnv). */
@@ -157,6 +193,17 @@ export function mailLimitsOf(config: Pick<Config, keyof MailLimits>): MailLimits
     parseTimeoutMs: config.parseTimeoutMs,
     maxNestingDepth: config.maxNestingDepth,
   });
+}
+
+/** The admission bounds this configuration sets (src/admission). */
+export function admissionLimitsOf(
+  config: Pick<Config, 'admissionMaxMessages' | 'admissionMaxBytes' | 'admissionRetryAfterSeconds'>,
+): { maxMessages: number; maxBytes: number; retryAfterSeconds: number } {
+  return {
+    maxMessages: config.admissionMaxMessages,
+    maxBytes: config.admissionMaxBytes,
+    retryAfterSeconds: config.admissionRetryAfterSeconds,
+  };
 }
 
 /** The base URL the card advertises: PUBLIC_URL, else http://HOST:PORT (with the bound port). */

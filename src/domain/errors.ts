@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'CONFLICT',
   'REQUEST_MALFORMED',
   'REQUEST_TOO_LARGE',
+  'SERVER_BUSY',
   'CONFIG_INVALID',
   'INTERNAL',
 ] as const;

@@ -13,6 +13,7 @@ import type { Router } from 'express';
 import type { MailLimits } from '../domain/mail/limits.ts';
 import { DEFAULT_MAIL_LIMITS } from '../domain/mail/limits.ts';
 import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from './imap/poller.ts';
+import type { Admission } from '../admission/admission.ts';
 import { createIntake, type Intake } from './intake.ts';
 import type { IngestLog, IngestStore, MailSubmitter } from './ports.ts';
 import { createInboundRouter, type InboundEndpoint } from './webhooks/router.ts';
@@ -37,6 +38,8 @@ export interface MailIngestOptions {
   readonly limits?: Partial<MailLimits>;
   readonly mailboxes: readonly ImapMailboxConfig[];
   readonly webhooks: readonly InboundEndpoint[];
+  /** The process's admission gate, shared with A2A (src/admission). */
+  readonly admission?: Admission;
 }
 
 export interface MailIngest {
@@ -56,13 +59,20 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
     store: options.store,
     log: options.log,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.admission === undefined ? {} : { admission: options.admission }),
   });
   const pollers = options.mailboxes.map((m) =>
     createImapPoller(m, { intake, store: options.store, log: options.log, maxMessageBytes }),
   );
   return {
     intake,
-    router: createInboundRouter({ endpoints: options.webhooks, intake, log: options.log, maxMessageBytes }),
+    router: createInboundRouter({
+      endpoints: options.webhooks,
+      intake,
+      log: options.log,
+      maxMessageBytes,
+      ...(options.admission === undefined ? {} : { admission: options.admission }),
+    }),
     pollers,
     start() {
       for (const p of pollers) void p.start(); // never rejects: connect() logs and retries its own failures
