@@ -11,7 +11,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MailReader } from './a2a/ports.ts';
-import { createAdmission } from './admission/admission.ts';
+import { createAdmission, type Admission } from './admission/admission.ts';
 import { admissionLimitsOf, loadConfig, mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits } from './domain/mail/limits.ts';
 import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
@@ -56,6 +56,8 @@ export interface Composition {
   readonly server: AppServer;
   /** The token created on this (first) start, or null. */
   readonly demoToken: string | null;
+  /** The admission gate every mail path shares (src/admission); its load is the operator's to read. */
+  readonly admission: Admission;
   close(): Promise<void>;
 }
 
@@ -187,6 +189,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     return {
       server,
       demoToken,
+      admission,
       async close() {
         await retention.stop();
         await mail.stop();
