@@ -34,6 +34,7 @@ import { boundedJsonBody } from './json-body.ts';
 import { recentTaskStore } from './recent-task-store.ts';
 import { gateTeachBlocks } from './teach-block-gate.ts';
 import { teachMethodRouter } from './teach-method.ts';
+import { wordedErrors } from './worded-errors.ts';
 import { PrincipalUser, tenantOwnerResolver } from './user.ts';
 
 export interface A2AAppDeps {
@@ -129,12 +130,15 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
   });
   // §7: every route the transports serve goes through the gate, so a teach block reaches only a
   // request that activated the extension, whoever parked the task and however it is read.
+  // Issue 16: no enum number reaches a person ("terminal state (3)"): worded-errors.ts.
   const requestHandler = gateTeachBlocks(
-    new DefaultRequestHandler(
-      card,
-      taskStore,
-      executor,
-      new DefaultExecutionEventBusManager(tenantOwnerResolver),
+    wordedErrors(
+      new DefaultRequestHandler(
+        card,
+        taskStore,
+        executor,
+        new DefaultExecutionEventBusManager(tenantOwnerResolver),
+      ),
     ),
   );
   const body = (transport: 'jsonrpc' | 'rest') =>

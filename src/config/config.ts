@@ -81,7 +81,10 @@ const SETTINGS = {
   },
   /**
    * Raw request bytes held at once (bodies being received, messages being read), bytes. Default
-   * 96 MiB: two of the largest messages (25 MiB, base64 in JSON: ~35 MB each) and room for small calls.
+   * 48 MiB: one of the largest messages (25 MiB, base64 in JSON: ~35 MB) and room for small calls.
+   * Measured (soak/memory.ts): one 24.6 MB mail on the A2A path peaks near 600 MiB over idle (the
+   * SDK decodes, stores and answers it with its history), two at once 1.4 GiB; small mail still
+   * runs ADMISSION_MAX_MESSAGES at a time.
    */
   admissionMaxBytes: {
     env: 'ADMISSION_MAX_BYTES',
@@ -89,8 +92,8 @@ const SETTINGS = {
       .number()
       .int()
       .positive()
-      .default(96 * 1024 * 1024),
-    example: String(96 * 1024 * 1024),
+      .default(48 * 1024 * 1024),
+    example: String(48 * 1024 * 1024),
   },
   /** Seconds a refused caller is told to wait (Retry-After). Default 2. */
   admissionRetryAfterSeconds: {
