@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MailReader } from './a2a/ports.ts';
 import { createAdmission, type Admission } from './admission/admission.ts';
+import { createAuthThrottle } from './admission/auth-throttle.ts';
 import { admissionLimitsOf, loadConfig, mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits } from './domain/mail/limits.ts';
 import type { Authority, DirectoryImport } from './domain/authority/authority.ts';
@@ -173,6 +174,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       entryLabels: learnables,
       agent,
       admission,
+      authThrottle: createAuthThrottle({
+        burst: config.authFailureBurst,
+        perMinute: config.authFailuresPerMinute,
+      }),
       ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
       ...(agent === null ? {} : { inbound: mail.router }),
     });

@@ -17,6 +17,7 @@ import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
 import type { Admission } from './admission/admission.ts';
+import type { AuthThrottle } from './admission/auth-throttle.ts';
 import type { MailReader, TriagePort } from './a2a/ports.ts';
 import { publicBaseUrl, type Config } from './config/config.ts';
 import type { Authority } from './domain/authority/authority.ts';
@@ -53,6 +54,8 @@ export interface ServerDeps {
     Partial<Pick<Config, 'maxMessageBytes' | 'maxJsonDepth'>>;
   /** The admission gate shared by A2A and the mail pipelines (src/admission); none: unbounded. */
   readonly admission?: Admission;
+  /** Wrong tokens throttled per source (src/admission/auth-throttle.ts); none: not throttled. */
+  readonly authThrottle?: AuthThrottle;
   /** The migrated database (tasks, tokens, …). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
   readonly db: Kysely<any>;
@@ -103,6 +106,7 @@ export function createServer(deps: ServerDeps): AppServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (deps.authThrottle !== undefined) app.use(deps.authThrottle.middleware);
   app.use(healthRouter());
   app.use(CONSOLE_PATH, consoleRouter()).use(AUTHORITY_API_PATH, authorityCors()); // issue 17: the operator console
 

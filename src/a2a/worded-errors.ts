@@ -12,7 +12,12 @@ const TERMINAL = /^Task (\S+) is in a terminal state \((\d+)\) and cannot be (mo
 /** "TASK_STATE_COMPLETED" → "completed"; an unknown number stays "finished". */
 export function stateInWords(state: number): string {
   const name = (TaskState as unknown as Record<number, string | undefined>)[state];
-  return name === undefined ? 'finished' : name.replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, ' ');
+  return name === undefined
+    ? 'finished'
+    : name
+        .replace(/^TASK_STATE_/, '')
+        .toLowerCase()
+        .replace(/_/g, ' ');
 }
 
 /** The same error, its message in words when it is one the SDK numbers. */
@@ -52,7 +57,10 @@ export function wordedErrors(handler: A2ARequestHandler): A2ARequestHandler {
         } catch (e) {
           throw reworded(e);
         }
-        if (result instanceof Promise) return result.catch((e: unknown) => Promise.reject(reworded(e)));
+        if (result instanceof Promise)
+          return result.catch((e: unknown) => {
+            throw reworded(e);
+          });
         if (isAsyncIterable(result)) return rewordedStream(result);
         return result;
       };

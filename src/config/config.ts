@@ -101,6 +101,18 @@ const SETTINGS = {
     schema: z.coerce.number().int().min(1).max(3600).default(2),
     example: '2',
   },
+  /** Failed authentications a source may make at once before it is answered 429 (src/admission/auth-throttle.ts). Default 20. */
+  authFailureBurst: {
+    env: 'AUTH_FAILURE_BURST',
+    schema: z.coerce.number().int().positive().default(20),
+    example: '20',
+  },
+  /** Failed authentications per minute a throttled source regains. Default 30. */
+  authFailuresPerMinute: {
+    env: 'AUTH_FAILURES_PER_MINUTE',
+    schema: z.coerce.number().positive().default(30),
+    example: '30',
+  },
   /** Deepest JSON nesting an A2A request body may have; refused in words before it is parsed. Default 64. */
   maxJsonDepth: {
     env: 'MAX_JSON_DEPTH',

@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'REQUEST_MALFORMED',
   'REQUEST_TOO_LARGE',
   'SERVER_BUSY',
+  'AUTH_THROTTLED',
   'CONFIG_INVALID',
   'INTERNAL',
 ] as const;

@@ -20,10 +20,18 @@ const MAIL =
   'From: billing@origin.example\r\nTo: imports@warehouse.example\r\nSubject: Pre-alert\r\nMessage-ID: <a-1@origin.example>\r\n\r\nShipment details.\r\n';
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
-async function post(host: Host & { token: string }, path: string, body: string): Promise<{ status: number; body: any }> {
+async function post(
+  host: Host & { token: string },
+  path: string,
+  body: string,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${host.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${host.token}` },
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      authorization: `Bearer ${host.token}`,
+    },
     body,
   });
   const text = await res.text();
@@ -37,7 +45,11 @@ async function stillServes(host: Host & { token: string }): Promise<void> {
   const { client, opts } = await sdkClient(host.url, host.token);
   const task = (await client.sendMessage(
     SendMessageRequest.fromJSON({
-      message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: b64(MAIL), mediaType: 'message/rfc822' }] },
+      message: {
+        messageId: randomUUID(),
+        role: 'ROLE_USER',
+        parts: [{ raw: b64(MAIL), mediaType: 'message/rfc822' }],
+      },
     }),
     opts,
   )) as Task;
@@ -48,7 +60,10 @@ describe('JSON-RPC bodies get JSON-RPC errors', () => {
   it('answers a data part nested 3,000 deep with -32600 naming MAX_JSON_DEPTH, not -32603 stack overflow', async () => {
     const host = await start();
     const deep = '{"a":'.repeat(3000) + '1' + '}'.repeat(3000);
-    const body = rpcBody({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: 'X' }] } }).replace('"X"', deep);
+    const body = rpcBody({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ data: 'X' }] } }).replace(
+      '"X"',
+      deep,
+    );
     const r = await post(host, '/a2a/jsonrpc', body);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
@@ -109,7 +124,9 @@ describe('not-a-mail and two mails are refused as such (SDK client)', () => {
       opts,
     )) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_REJECTED);
-    return task.status!.message!.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : '')).join(' ');
+    return task
+      .status!.message!.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
+      .join(' ');
   }
 
   it('refuses a 0-byte file part as empty, telling the sender to attach the .eml itself', async () => {
@@ -131,7 +148,11 @@ describe('not-a-mail and two mails are refused as such (SDK client)', () => {
     const outcome = await client
       .sendMessage(
         SendMessageRequest.fromJSON({
-          message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: b64('x'), mediaType: 'message/rfc822' }] },
+          message: {
+            messageId: randomUUID(),
+            role: 'ROLE_USER',
+            parts: [{ raw: b64('x'), mediaType: 'message/rfc822' }],
+          },
         }),
         opts,
       )
@@ -140,7 +161,13 @@ describe('not-a-mail and two mails are refused as such (SDK client)', () => {
     const r = await post(
       host,
       '/a2a/jsonrpc',
-      rpcBody({ message: { messageId: 'm', role: 'ROLE_USER', parts: [{ raw: '%%% not base64 %%%', mediaType: 'message/rfc822' }] } }),
+      rpcBody({
+        message: {
+          messageId: 'm',
+          role: 'ROLE_USER',
+          parts: [{ raw: '%%% not base64 %%%', mediaType: 'message/rfc822' }],
+        },
+      }),
     );
     const answer = r.body.error?.message ?? JSON.stringify(r.body.result.task.status);
     expect(r.body.error?.code ?? -32602).not.toBe(-32603);
@@ -165,14 +192,23 @@ describe('not-a-mail and two mails are refused as such (SDK client)', () => {
     const { client, opts } = await sdkClient(host.url, host.token);
     const task = (await client.sendMessage(
       SendMessageRequest.fromJSON({
-        message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ raw: '', mediaType: 'message/rfc822' }] },
+        message: {
+          messageId: randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ raw: '', mediaType: 'message/rfc822' }],
+        },
       }),
       opts,
     )) as Task;
     const again = await client
       .sendMessage(
         SendMessageRequest.fromJSON({
-          message: { messageId: randomUUID(), role: 'ROLE_USER', taskId: task.id, parts: [{ text: 'hello' }] },
+          message: {
+            messageId: randomUUID(),
+            role: 'ROLE_USER',
+            taskId: task.id,
+            parts: [{ text: 'hello' }],
+          },
         }),
         opts,
       )

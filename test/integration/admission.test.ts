@@ -45,7 +45,9 @@ const mailPart = (text: string) => ({
   mediaType: 'message/rfc822',
   filename: 'mail.eml',
 });
-const sendParams = () => ({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [mailPart(mail())] } });
+const sendParams = () => ({
+  message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [mailPart(mail())] },
+});
 const headers = (token: string) => ({
   'content-type': 'application/json',
   'a2a-version': '1.0',
@@ -64,7 +66,10 @@ function holdAllSlots(c: Composition): Permit[] {
 
 describe('admission control', () => {
   it('answers a JSON-RPC SendMessage past the message bound with 503, Retry-After and a JSON-RPC error, then completes it once a slot is free', async () => {
-    const { c, url, token } = await start({ ADMISSION_MAX_MESSAGES: '2', ADMISSION_RETRY_AFTER_SECONDS: '7' });
+    const { c, url, token } = await start({
+      ADMISSION_MAX_MESSAGES: '2',
+      ADMISSION_RETRY_AFTER_SECONDS: '7',
+    });
     const held = holdAllSlots(c);
     expect(held).toHaveLength(2);
     const res = await fetch(`${url}/a2a/jsonrpc`, {
