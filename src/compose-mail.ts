@@ -33,7 +33,8 @@ export function mailboxPrincipal(tenant: TenantId, source: MailSourceRef): Princ
 }
 
 export function composeMailIngest(options: {
-  readonly config: Pick<Config, 'mailboxes' | 'inboundWebhooks' | keyof MailLimits>;
+  readonly config: Pick<Config, 'mailboxes' | 'inboundWebhooks' | keyof MailLimits> &
+    Partial<Pick<Config, 'ingestClaimLeaseMs'>>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
   readonly db: Kysely<any>;
   /** Late-bound: the A2A app exists only once the server is created. */
@@ -55,6 +56,7 @@ export function composeMailIngest(options: {
     limits: mailLimitsOf(config),
     log: options.log ?? stderrIngestLog,
     ...(options.admission === undefined ? {} : { admission: options.admission }),
+    ...(config.ingestClaimLeaseMs === undefined ? {} : { leaseMs: config.ingestClaimLeaseMs }),
     mailboxes: config.mailboxes.map((m) => ({
       name: m.name,
       tenant: tenantId(m.tenant),

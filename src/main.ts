@@ -38,6 +38,7 @@ import { DATABASE_FILE_NAME, openDatabase } from './store/database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
+import { failInterruptedTasks } from './store/interrupted-tasks.ts';
 import { createRawMailRetention } from './store/raw-mail-retention.ts';
 import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
 import { createSqliteMarkAnalyses } from './store/sqlite-mark-analyses.ts';
@@ -78,6 +79,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   mkdirSync(dataDir, { recursive: true });
   const db = await openDatabase({ file: join(dataDir, DATABASE_FILE_NAME) });
   try {
+    // A task a killed process left submitted or working is told so, not left waiting forever.
+    await failInterruptedTasks(db, Date.now());
     const tokens = createSqliteTokenStore(db);
     const settings = { identificationMargin: config.identificationMargin };
     const learnables = createLearnables(options.learnables);

@@ -101,6 +101,19 @@ const SETTINGS = {
     schema: z.coerce.number().int().min(1).max(3600).default(2),
     example: '2',
   },
+  /**
+   * How long a mail pipeline's claim on a message holds before another attempt may take it over, ms
+   * (src/ingest/intake.ts): a process killed mid-triage delays that message's retry this long. Default 5 minutes.
+   */
+  ingestClaimLeaseMs: {
+    env: 'INGEST_CLAIM_LEASE_MS',
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(5 * 60_000),
+    example: '300000',
+  },
   /** Failed authentications a source may make at once before it is answered 429 (src/admission/auth-throttle.ts). Default 20. */
   authFailureBurst: {
     env: 'AUTH_FAILURE_BURST',

@@ -40,6 +40,8 @@ export interface MailIngestOptions {
   readonly webhooks: readonly InboundEndpoint[];
   /** The process's admission gate, shared with A2A (src/admission). */
   readonly admission?: Admission;
+  /** How long a claim holds before another attempt may take it over, ms (INGEST_CLAIM_LEASE_MS). */
+  readonly leaseMs?: number;
 }
 
 export interface MailIngest {
@@ -60,6 +62,7 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
     log: options.log,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.admission === undefined ? {} : { admission: options.admission }),
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
   });
   const pollers = options.mailboxes.map((m) =>
     createImapPoller(m, { intake, store: options.store, log: options.log, maxMessageBytes }),

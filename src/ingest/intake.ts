@@ -150,7 +150,9 @@ export function createIntake(deps: IntakeDeps): Intake {
     const contextId = ingestContextId(tenant, dedupeKey);
     if (claim.retaken) {
       const earlier = await deps.store.earlierTask(tenant, contextId);
-      if (earlier !== null) {
+      // A failed task is no reading: most often one a killed process left unfinished, failed at the
+      // next start (store/interrupted-tasks.ts). The message is triaged again rather than lost.
+      if (earlier !== null && earlier.state !== 'failed') {
         await deps.store.complete(tenant, dedupeKey, claim.claimId, earlier);
         deps.log.warn(
           { tenant, dedupeKey, source, taskId: earlier.taskId, state: earlier.state },
