@@ -8,7 +8,8 @@
  * are reserved in the gate (503 + Retry-After when the budget is spent); it is read up to the limit;
  * a body nested deeper than maxJsonDepth is refused before JSON.parse; a body that does not parse is
  * a parse error (-32700); a JSON-RPC body that is not an object is an invalid request (-32600). A
- * request that sends a message then takes a message slot (503 + Retry-After when all are taken).
+ * request that sends a message then takes a message slot, waiting up to ADMISSION_QUEUE_MS for one
+ * (503 + Retry-After when none came free).
  * Permits are released when the response closes, however it ends.
  *
  * Does not: authenticate (the bearer check runs before, so no stranger's bytes are held), or check
@@ -150,15 +151,23 @@ export function boundedJsonBody(options: JsonBodyOptions): RequestHandler {
           return;
         }
         req.body = parsed;
-        if (admission !== undefined && sendsMessage(transport, req, parsed)) {
-          const slot = admission.tryAdmit({ bytes: 0, message: true });
+        if (admission === undefined || !sendsMessage(transport, req, parsed)) {
+          next();
+          return;
+        }
+        // a burst waits up to ADMISSION_QUEUE_MS for a slot; a sustained overload is told to retry
+        void admission.admitWithin({ bytes: 0, message: true }, admission.limits.queueMs).then((slot) => {
           if (slot === null) {
             refuse(res, isObject ? (parsed as { id?: unknown }).id : null, busy());
             return;
           }
+          if (res.destroyed) {
+            slot.release(); // the caller left while it waited
+            return;
+          }
           permitsOf(res).hold(slot);
-        }
-        next();
+          next();
+        });
       },
       (e: unknown) => {
         // the caller went away mid-body, or the stream broke: nothing to answer to

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAdmission } from './admission.ts';
 
-const limits = { maxMessages: 2, maxBytes: 100, retryAfterSeconds: 3 };
+const limits = { maxMessages: 2, maxBytes: 100, retryAfterSeconds: 3, queueMs: 0 };
 
 describe('admission', () => {
   it('refuses a third message while two are read, and admits it once one is done', () => {
@@ -47,6 +47,18 @@ describe('admission', () => {
     (await w2).release();
     expect(order).toEqual([1, 2]);
     expect(gate.load()).toMatchObject({ messages: 0, waiting: 0 });
+  });
+
+  it('lets an HTTP message wait a bounded time: admitted when a slot frees in time, else refused', async () => {
+    const gate = createAdmission({ ...limits, maxMessages: 1 });
+    const first = gate.tryAdmit({ bytes: 1, message: true })!;
+    const inTime = gate.admitWithin({ bytes: 1, message: true }, 1_000);
+    setTimeout(() => first.release(), 20);
+    const got = await inTime;
+    expect(got).not.toBeNull();
+    expect(await gate.admitWithin({ bytes: 1, message: true }, 30)).toBeNull();
+    expect(gate.load()).toMatchObject({ waiting: 0, messages: 1 });
+    got!.release();
   });
 
   it('tells a refused caller what happened, when to retry and which settings move the bounds', () => {

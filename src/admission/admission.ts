@@ -6,7 +6,8 @@
  * Owns: the counting (slots and bytes), the FIFO of waiters (IMAP waits; HTTP callers do not) and the
  * sentence a refused caller reads. Does not own: how a transport answers a refusal (503 with
  * Retry-After in its own shape: src/admission/http.ts, src/a2a/json-body.ts, the webhook router), or
- * what a message is. No I/O, no timers: a permit is released by whoever took it.
+ * what a message is. No I/O; the one timer bounds an HTTP caller's wait. A permit is released by
+ * whoever took it.
  *
  * Why both bounds: a message costs memory twice — its bytes while the body is received and decoded,
  * then several copies while mailparser reads it. Sixteen 25 MB mails read at once took a process to
@@ -21,6 +22,8 @@ export interface AdmissionLimits {
   readonly maxBytes: number;
   /** What a refused HTTP caller is told to wait, in seconds (ADMISSION_RETRY_AFTER_SECONDS). */
   readonly retryAfterSeconds: number;
+  /** How long an HTTP message waits for a slot before it is refused, ms (ADMISSION_QUEUE_MS). */
+  readonly queueMs: number;
 }
 
 /** What a caller holds while admitted; `release` is idempotent. */
@@ -49,6 +52,11 @@ export interface Admission {
   tryAdmit(request: AdmissionRequest): Permit | null;
   /** Waits its turn (FIFO; IMAP): nothing is refused, it is only delayed. */
   admit(request: AdmissionRequest): Promise<Permit>;
+  /**
+   * Waits its turn at most `waitMs` (an HTTP message: a burst is smoothed, a sustained overload is
+   * told to retry), then null.
+   */
+  admitWithin(request: AdmissionRequest, waitMs: number): Promise<Permit | null>;
   load(): AdmissionLoad;
   /** The sentence a refused caller reads (the transport wraps it in its own shape). */
   busySentence(): string;
@@ -57,7 +65,7 @@ export interface Admission {
 /** Refuses limits that are not positive whole numbers (config validates them too; this guards tests). */
 function checked(limits: AdmissionLimits): AdmissionLimits {
   for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isSafeInteger(value) || (value as number) <= 0)
+    if (!Number.isSafeInteger(value) || (value as number) < (name === 'queueMs' ? 0 : 1))
       throw new RangeError(`admission: ${name} must be a positive whole number, not ${String(value)}`);
   }
   return Object.freeze({ ...limits });
@@ -69,6 +77,8 @@ export function createAdmission(limits: AdmissionLimits): Admission {
   let bytes = 0;
   let refused = 0;
   const waiters: { request: AdmissionRequest; grant: (p: Permit) => void }[] = [];
+  const enqueue = (request: AdmissionRequest): Promise<Permit> =>
+    new Promise<Permit>((grant) => waiters.push({ request, grant }));
 
   const fits = (r: AdmissionRequest): boolean => {
     if (r.message && messages >= bounds.maxMessages) return false;
@@ -112,7 +122,31 @@ export function createAdmission(limits: AdmissionLimits): Admission {
     },
     admit(request) {
       if (waiters.length === 0 && fits(request)) return Promise.resolve(take(request));
-      return new Promise<Permit>((grant) => waiters.push({ request, grant }));
+      return enqueue(request);
+    },
+    admitWithin(request, waitMs) {
+      if (waiters.length === 0 && fits(request)) return Promise.resolve(take(request));
+      if (waitMs <= 0) {
+        refused += 1;
+        return Promise.resolve(null);
+      }
+      return new Promise<Permit | null>((resolve) => {
+        const waiter = {
+          request,
+          grant: (p: Permit) => {
+            clearTimeout(timer);
+            resolve(p);
+          },
+        };
+        const timer = setTimeout(() => {
+          const i = waiters.indexOf(waiter);
+          if (i >= 0) waiters.splice(i, 1);
+          refused += 1;
+          resolve(null);
+          drain(); // the head may have been the one that did not fit
+        }, waitMs);
+        waiters.push(waiter);
+      });
     },
     load: () => ({ messages, bytes, waiting: waiters.length, refused }),
     busySentence: () =>

@@ -71,12 +71,17 @@ const SETTINGS = {
   maxNestingDepth: { env: 'MAX_NESTING_DEPTH', ...limit('maxNestingDepth') },
   /**
    * Admission control (src/admission): messages parsed and triaged at once, across A2A, webhooks
-   * and IMAP. Beyond it A2A and webhooks answer 503 with Retry-After; IMAP waits. Default: the
-   * cores this process may use, at least 2.
+   * and IMAP. Beyond it A2A and webhooks wait up to ADMISSION_QUEUE_MS, then answer 503 with
+   * Retry-After; IMAP waits. Default: twice the cores this process may use, at least 4 (large mail
+   * is held back by ADMISSION_MAX_BYTES, so small mail may run wider than the cores).
    */
   admissionMaxMessages: {
     env: 'ADMISSION_MAX_MESSAGES',
-    schema: z.coerce.number().int().positive().default(Math.max(2, availableParallelism())),
+    schema: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(Math.max(4, 2 * availableParallelism())),
     example: '4',
   },
   /**
@@ -94,6 +99,12 @@ const SETTINGS = {
       .positive()
       .default(48 * 1024 * 1024),
     example: String(48 * 1024 * 1024),
+  },
+  /** How long an A2A or webhook message waits for a slot before it is answered 503, ms. Default 2,000. */
+  admissionQueueMs: {
+    env: 'ADMISSION_QUEUE_MS',
+    schema: z.coerce.number().int().min(0).max(60_000).default(2_000),
+    example: '2000',
   },
   /** Seconds a refused caller is told to wait (Retry-After). Default 2. */
   admissionRetryAfterSeconds: {
@@ -225,9 +236,13 @@ export function mailLimitsOf(config: Pick<Config, keyof MailLimits>): MailLimits
 
 /** The admission bounds this configuration sets (src/admission). */
 export function admissionLimitsOf(
-  config: Pick<Config, 'admissionMaxMessages' | 'admissionMaxBytes' | 'admissionRetryAfterSeconds'>,
-): { maxMessages: number; maxBytes: number; retryAfterSeconds: number } {
+  config: Pick<
+    Config,
+    'admissionMaxMessages' | 'admissionMaxBytes' | 'admissionRetryAfterSeconds' | 'admissionQueueMs'
+  >,
+): { maxMessages: number; maxBytes: number; retryAfterSeconds: number; queueMs: number } {
   return {
+    queueMs: config.admissionQueueMs,
     maxMessages: config.admissionMaxMessages,
     maxBytes: config.admissionMaxBytes,
     retryAfterSeconds: config.admissionRetryAfterSeconds,

@@ -106,7 +106,7 @@ export function createIntake(deps: IntakeDeps): Intake {
       const request = { bytes: options?.bytesHeld === true ? 0 : raw.length, message: true };
       let permit: Permit | null;
       if (options?.admission === 'try') {
-        permit = admission.tryAdmit(request);
+        permit = await admission.admitWithin(request, admission.limits.queueMs);
         if (permit === null) {
           return {
             kind: 'overloaded',

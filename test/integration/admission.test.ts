@@ -27,6 +27,7 @@ async function start(env: Record<string, string>): Promise<{ c: Composition; url
     DATA_DIR: data.dir,
     INBOUND_WEBHOOKS: JSON.stringify([{ tenant: 'demo', tokenEnv: 'ADM_INBOUND' }]),
     ADM_INBOUND: INBOUND,
+    ADMISSION_QUEUE_MS: '100',
     ...env,
   });
   const c = await compose(config, { announce: () => {} });
