@@ -6,7 +6,7 @@
  * time (target flat: the last third against the first), and the open file descriptors and active
  * handles at the end, against those before the load.
  */
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- wire JSON, read loosely */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-argument -- wire JSON, read loosely */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 
