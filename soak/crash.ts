@@ -18,6 +18,7 @@ import { tenantId } from '../src/domain/tenant.ts';
 import { ingestContextId } from '../src/ingest/intake.ts';
 import {
   mailPart,
+  numberArg,
   removeDir,
   rpc,
   sendParams,
@@ -340,9 +341,6 @@ export function printCrash(f: CrashFigures): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name: string, dflt: number): number => {
-    const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-    return a === undefined ? dflt : Number(a.split('=')[1]);
-  };
+  const arg = numberArg;
   printCrash(await runCrash({ restarts: arg('restarts', 3), maxSeconds: arg('max-seconds', 120) }));
 }

@@ -12,12 +12,13 @@ import autocannon from 'autocannon';
 
 type Options = Parameters<typeof autocannon>[0];
 type RequestSpec = NonNullable<Options['requests']>[number];
-import { EXTENSION_URI } from '../src/domain/extension.ts';
 import {
   mailPart,
   mib,
+  numberArg,
   openFds,
   removeDir,
+  rpcHeaders,
   rssBytes,
   sendParams,
   sleep,
@@ -78,12 +79,7 @@ export async function runLoad(options: { rate: number; seconds: number }): Promi
       duration: options.seconds,
       overallRate: options.rate,
       method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'a2a-version': '1.0',
-        'a2a-extensions': EXTENSION_URI,
-        authorization: `Bearer ${server.token}`,
-      },
+      headers: rpcHeaders(server.token),
       requests: [
         {
           method: 'POST',
@@ -147,9 +143,6 @@ export function printLoad(f: LoadFigures): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name: string, dflt: number): number => {
-    const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-    return a === undefined ? dflt : Number(a.split('=')[1]);
-  };
+  const arg = numberArg;
   printLoad(await runLoad({ rate: arg('rate', 50), seconds: arg('seconds', 180) }));
 }

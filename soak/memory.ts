@@ -13,6 +13,8 @@ import {
   MiB,
   mailPart,
   mib,
+  numberArg,
+  rpcHeaders,
   removeDir,
   rssBytes,
   sendParams,
@@ -90,11 +92,7 @@ export async function runMemory(options: {
         pending.map(async (i) => {
           const res = await fetch(`${server.url}/a2a/jsonrpc`, {
             method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'a2a-version': '1.0',
-              authorization: `Bearer ${server.token}`,
-            },
+            headers: rpcHeaders(server.token),
             body: bodies[i],
           });
           const body: any = await res.json();
@@ -153,10 +151,7 @@ export function printMemory(f: MemoryFigures): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const arg = (name: string, dflt: number): number => {
-    const a = process.argv.find((x) => x.startsWith(`--${name}=`));
-    return a === undefined ? dflt : Number(a.split('=')[1]);
-  };
+  const arg = numberArg;
   const env: Record<string, string> = {};
   for (const a of process.argv.filter((x) => /^--[A-Z_]+=/.test(x)))
     env[a.slice(2, a.indexOf('='))] = a.slice(a.indexOf('=') + 1);

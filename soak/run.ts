@@ -1,7 +1,7 @@
 /**
  * `npm run soak` (issue 16): the server held under load, faults and hostile input, with figures.
- * In order: the crash soak (SIGKILL at random moments, restarts, a verifier: soak/crash.ts), a fixed-
- * rate load (soak/load.ts), and memory under concurrent 25 MB mail (soak/memory.ts). Loopback only,
+ * In order: the crash soak (SIGKILL at random moments, restarts, a verifier: soak/crash.ts), disk
+ * faults on a tiny tmpfs (soak/faults.ts, needs root), a fixed-rate load (soak/load.ts), and memory under concurrent 25 MB mail (soak/memory.ts). Loopback only,
  * bounded in time and count; exits non-zero when a target is missed (anything lost, any error under
  * load, a peak over 1 GiB is reported but, measured, not yet held: see the report line).
  *
@@ -9,6 +9,7 @@
  * of load, 16 large mails.
  */
 import { printCrash, runCrash } from './crash.ts';
+import { printFaults, runFaults } from './faults.ts';
 import { printLoad, runLoad } from './load.ts';
 import { printMemory, runMemory } from './memory.ts';
 
@@ -18,6 +19,7 @@ process.stdout.write(`soak${short ? ' --short' : ''}: loopback only\n`);
 
 const crash = await runCrash({ restarts: short ? 3 : 10, maxSeconds: short ? 60 : 300 });
 printCrash(crash);
+printFaults(await runFaults());
 const load = await runLoad({ rate: 40, seconds: short ? 20 : 180 });
 printLoad(load);
 const memory = await runMemory({ mails: short ? 4 : 16, mailMb: 24.6 });

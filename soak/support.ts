@@ -60,6 +60,22 @@ export interface RpcAnswer {
   readonly body: any;
 }
 
+/** The headers of a JSON-RPC call with `token`, the extension activated. */
+export function rpcHeaders(token: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'a2a-version': '1.0',
+    'a2a-extensions': EXTENSION_URI,
+    authorization: `Bearer ${token}`,
+  };
+}
+
+/** `--name=N` from the command line, or `dflt`. */
+export function numberArg(name: string, dflt: number): number {
+  const a = process.argv.find((x) => x.startsWith(`--${name}=`));
+  return a === undefined ? dflt : Number(a.split('=')[1]);
+}
+
 export async function rpc(
   server: Pick<SoakServer, 'url' | 'token'>,
   method: string,
@@ -68,13 +84,7 @@ export async function rpc(
 ): Promise<RpcAnswer> {
   const res = await fetch(`${server.url}/a2a/jsonrpc`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'a2a-version': '1.0',
-      'a2a-extensions': EXTENSION_URI,
-      authorization: `Bearer ${server.token}`,
-      ...extraHeaders,
-    },
+    headers: { ...rpcHeaders(server.token), ...extraHeaders },
     body: JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params }),
   });
   const text = await res.text();
