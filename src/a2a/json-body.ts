@@ -19,7 +19,6 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Admission } from '../admission/admission.ts';
 import { holdBodyBytes, permitsOf, setRetryAfter } from '../admission/hold.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
-import { formatNumber } from '../domain/mail/limits.ts';
 import { jsonDeeperThan } from '../domain/json-depth.ts';
 import { JSON_RPC_CODE } from './errors.ts';
 
@@ -176,6 +175,9 @@ export function boundedJsonBody(options: JsonBodyOptions): RequestHandler {
     );
   };
 }
+
+/** 1234567 → "1,234,567" (the house's way of writing a limit). */
+const formatNumber = (n: number): string => n.toLocaleString('en-US');
 
 function sendsMessage(transport: BodyTransport, req: Request, parsed: unknown): boolean {
   if (transport === 'rest') return MESSAGE_PATH.test(req.path);
