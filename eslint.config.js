@@ -75,6 +75,10 @@ export default tseslint.config(
             { target: './src/a2a', from: ['./src/store', './src/http', './src/ingest', './src/cli'] },
             { target: './src/ingest', from: ['./src/store', './src/http', './src/a2a', './src/cli'] },
             { target: './src/http', from: ['./src/store', './src/ingest', './src/a2a', './src/cli'] },
+            {
+              target: './src/admission',
+              from: ['./src/store', './src/http', './src/ingest', './src/a2a', './src/cli'],
+            },
             // Inside the domain, one direction: triage -> authority -> definitions -> learnables ->
             // matching -> mail (issue 13). Each folder may import only those after it.
             {

@@ -5,6 +5,7 @@
  * server's database. Secrets are revealed here, handed to the adapters, and never logged.
  */
 import type { Kysely } from 'kysely';
+import type { Admission } from './admission/admission.ts';
 import { mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits, SubmitResult } from './domain/mail/index.ts';
 import type { Principal } from './domain/authority/index.ts';
@@ -26,13 +27,16 @@ export function mailboxPrincipal(tenant: TenantId, source: MailSourceRef): Princ
 }
 
 export function composeMailIngest(options: {
-  readonly config: Pick<Config, 'mailboxes' | 'inboundWebhooks' | keyof MailLimits>;
+  readonly config: Pick<Config, 'mailboxes' | 'inboundWebhooks' | keyof MailLimits> &
+    Partial<Pick<Config, 'ingestClaimLeaseMs'>>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
   readonly db: Kysely<any>;
   /** Late-bound: the A2A app exists only once the server is created. */
   readonly submitMail: () => SubmitMail | null;
   /** The process's JSON log (src/observability/logger.ts): a pino logger is an IngestLog. */
   readonly log: IngestLog;
+  /** The process's admission gate, shared with A2A (src/admission). */
+  readonly admission?: Admission;
 }): MailIngest {
   const { config } = options;
   const store = new SqliteIngestStore(options.db);
@@ -52,6 +56,8 @@ export function composeMailIngest(options: {
     spentTokens: store, // issue 12.5: a Mailgun replay after a restart is refused too
     limits: mailLimitsOf(config),
     log: options.log,
+    ...(options.admission === undefined ? {} : { admission: options.admission }),
+    ...(config.ingestClaimLeaseMs === undefined ? {} : { leaseMs: config.ingestClaimLeaseMs }),
     mailboxes: config.mailboxes.map((m) => ({
       name: m.name,
       tenant: tenantId(m.tenant),

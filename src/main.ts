@@ -11,7 +11,9 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { MailReader } from './a2a/ports.ts';
-import { loadConfig, mailLimitsOf, type Config } from './config/config.ts';
+import { createAdmission, type Admission } from './admission/admission.ts';
+import { createAuthThrottle } from './admission/auth-throttle.ts';
+import { admissionLimitsOf, loadConfig, mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits } from './domain/mail/index.ts';
 import {
   createAuthority,
@@ -54,6 +56,7 @@ import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
 import { createEraseWatch, type EraseWatch } from './store/erase-generation.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
+import { failInterruptedTasks } from './store/interrupted-tasks.ts';
 import { createRawMailRetention } from './store/raw-mail-retention.ts';
 import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
 import { createSqliteMarkAnalyses } from './store/sqlite-mark-analyses.ts';
@@ -61,7 +64,7 @@ import { createSqliteTaskPins } from './store/sqlite-task-pins.ts';
 import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
 
 /** The demo directory imported on first start. */
-const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
+export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
 /** The database file under DATA_DIR. */
 export { DATABASE_FILE_NAME as DATABASE_FILE } from './store/database.ts';
 /** Definition versions kept compiled at once (the active one and those pinned tasks still use). */
@@ -73,6 +76,8 @@ export interface Composition {
   readonly server: AppServer;
   /** The token created on this (first) start, or null. */
   readonly demoToken: string | null;
+  /** The admission gate every mail path shares (src/admission); its load is the operator's to read. */
+  readonly admission: Admission;
   close(): Promise<void>;
 }
 
@@ -104,6 +109,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   const db = await openStore({ databaseUrl: config.databaseUrl, dataDir });
   let eraseFeed: EraseFeed | null = null;
   try {
+    // A task a killed process left submitted or working is told so, not left waiting forever.
+    await failInterruptedTasks(db, Date.now());
     const tokens = createSqliteTokenStore(db);
     const settings = { identificationMargin: config.identificationMargin };
     const learnables = createLearnables(options.learnables);
@@ -225,11 +232,14 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         : { triage, mail: mailReaderFor(mailLimitsOf(config)), descriptors: () => source.descriptors() };
     // Mail pipelines (MAILBOXES, INBOUND_WEBHOOKS): the same in-process path as triage_inbound.
     let a2a: AppServer['a2a'] = null;
+    // One admission gate for every path mail comes in by (issue 16): A2A, webhooks, IMAP.
+    const admission = createAdmission(admissionLimitsOf(config));
     const mail = composeMailIngest({
       config,
       db,
       submitMail: () => a2a?.submitMail.bind(a2a) ?? null,
       log: logger,
+      admission,
     });
     // /readyz: each part by name (the database check is the server's own).
     const servedTenants = [
@@ -279,6 +289,11 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
       entryLabels: learnables,
       agent,
+      admission,
+      authThrottle: createAuthThrottle({
+        burst: config.authFailureBurst,
+        perMinute: config.authFailuresPerMinute,
+      }),
       ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
       ...(remoteErase === undefined ? {} : { remoteErase }),
       ...(agent === null ? {} : { inbound: mail.router }),
@@ -304,6 +319,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     return {
       server,
       demoToken,
+      admission,
       async close() {
         await retention.stop();
         await mail.stop();

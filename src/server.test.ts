@@ -76,7 +76,7 @@ describe('A2A body limit', () => {
     expect(restBody.task?.status?.state).toMatch(/TASK_STATE_(COMPLETED|INPUT_REQUIRED)/);
   });
 
-  it('refuses a body past the limit with 413, and without a token with 401 first', async () => {
+  it("refuses a body past the limit with JSON-RPC -32600 (issue 16: the transport's own shape), and without a token with 401 first", async () => {
     const body = JSON.stringify({
       jsonrpc: '2.0',
       id: 2,
@@ -92,7 +92,10 @@ describe('A2A body limit', () => {
     });
     expect(anonymous.status).toBe(401);
     const tooBig = await fetch(`${url}/a2a/jsonrpc`, { method: 'POST', headers: headers(), body });
-    expect(tooBig.status).toBe(413);
+    expect(tooBig.status).toBe(200); // the SDK's JSON-RPC convention for a caller's mistake
+    const answer = (await tooBig.json()) as { error: { code: number; message: string } };
+    expect(answer.error.code).toBe(-32600);
+    expect(answer.error.message).toContain('MAX_MESSAGE_BYTES');
   });
 });
 

@@ -19,6 +19,8 @@ import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
 import { engineOf } from './store/dialect.ts';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
+import type { Admission } from './admission/admission.ts';
+import type { AuthThrottle } from './admission/auth-throttle.ts';
 import type { MailReader, TriagePort } from './a2a/ports.ts';
 import { publicBaseUrl, type Config } from './config/config.ts';
 import type { Authority, TokenVerifier } from './domain/authority/index.ts';
@@ -61,7 +63,12 @@ export interface AgentDeps {
 
 export interface ServerDeps {
   /** `maxMessageBytes` sizes the A2A body limit (default: the mail limits' default). */
-  readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'> & Partial<Pick<Config, 'maxMessageBytes'>>;
+  readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'> &
+    Partial<Pick<Config, 'maxMessageBytes' | 'maxJsonDepth'>>;
+  /** The admission gate shared by A2A and the mail pipelines (src/admission); none: unbounded. */
+  readonly admission?: Admission;
+  /** Wrong tokens throttled per source (src/admission/auth-throttle.ts); none: not throttled. */
+  readonly authThrottle?: AuthThrottle;
   /** The migrated database (tasks, tokens, …). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
   readonly db: Kysely<any>;
@@ -135,6 +142,7 @@ export function createServer(deps: ServerDeps): AppServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (deps.authThrottle !== undefined) app.use(deps.authThrottle.middleware);
   app.use(requestLog(logger), httpMetrics(metrics));
   app.use(healthRouter());
   const db = deps.db;
@@ -160,6 +168,9 @@ export function createServer(deps: ServerDeps): AppServer {
       lessons: authority,
       principalOf: (req: Request) => principalOf(req.res!),
       legacyCompat: agent.legacyCompat ?? true,
+      bodyLimitBytes: a2aBodyLimit(deps.config.maxMessageBytes ?? DEFAULT_MAIL_LIMITS.maxMessageBytes),
+      ...(deps.config.maxJsonDepth === undefined ? {} : { maxJsonDepth: deps.config.maxJsonDepth }),
+      ...(deps.admission === undefined ? {} : { admission: deps.admission }),
       log,
       // Replicas on one PostgreSQL write the same task rows.
       sharedTasks: engineOf(deps.db) === 'postgres',
@@ -170,17 +181,11 @@ export function createServer(deps: ServerDeps): AppServer {
     if (agent.legacyCompat ?? true) app.use(LEGACY_CARD_PATH, versionedCard('0.3'), a2a.cardRouter);
     // §13.2: every A2A call needs a token; the tenant is the token's.
     const guard = [bearerAuth(deps.verifier), requireRole('read')];
-    // Bodies are parsed once, after the token check, with room for the largest message the mail
-    // limits accept (base64 in a JSON envelope, as the webhooks allow); the SDK's own parsers then
-    // find them parsed (left alone, they cap a body at 100 KB, and the Teach router's at 1 MB).
-    const limit = a2aBodyLimit(deps.config.maxMessageBytes ?? DEFAULT_MAIL_LIMITS.maxMessageBytes);
-    app.use(JSONRPC_PATH, ...guard, express.json({ limit }), ...a2a.jsonRpcRouters);
-    app.use(
-      REST_PATH,
-      ...guard,
-      express.json({ limit, type: ['application/json', 'application/a2a+json'], strict: false }),
-      a2a.restRouter,
-    );
+    // Bodies are read once, after the token check, bounded and admitted by the A2A app itself
+    // (a2a/json-body.ts), with room for the largest message the mail limits accept; the SDK's own
+    // parsers then find them read (left alone, they cap a body at 100 KB, the Teach router's at 1 MB).
+    app.use(JSONRPC_PATH, ...guard, ...a2a.jsonRpcRouters);
+    app.use(REST_PATH, ...guard, a2a.restRouter);
   }
   if (authority !== null || deps.inbound !== undefined) app.use(AUTHORITY_API_PATH, openApiRouter());
   if (authority !== null) {

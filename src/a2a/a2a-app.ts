@@ -3,7 +3,8 @@
  * card, and the express routers for JSON-RPC (with the Teach method in front), HTTP+JSON (REST) and
  * the well-known card, with the v0.3 compatibility layer.
  *
- * Owns the SDK workarounds: the A2A-Extensions echo on JSON-RPC streaming (activation in the
+ * Owns reading the request body (json-body.ts: bounded, with the admission gate in front, refusals
+ * in each transport's shape) and the SDK workarounds: the A2A-Extensions echo on JSON-RPC streaming (activation in the
  * context builder, SDK issue #710), tenant scoping through the owner resolver. Does not own
  * authentication: the caller mounts its bearer check in front and hands over `principalOf`.
  */
@@ -21,6 +22,7 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler, restHandler, type UserBuilder } from '@a2a-js/sdk/server/express';
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
+import type { Admission } from '../admission/admission.ts';
 import type { Principal } from '../domain/authority/index.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
 import type { LearnableDescriptor } from '../domain/learnables/index.ts';
@@ -28,9 +30,11 @@ import type { SubmitResult } from '../domain/mail/index.ts';
 import { agentCardJson, buildAgentCard, type AgentCardInput } from './agent-card.ts';
 import { TriageExecutor } from './executor.ts';
 import type { LessonSink, MailReader, TriagePort } from './ports.ts';
+import { boundedJsonBody } from './json-body.ts';
 import { recentTaskStore } from './recent-task-store.ts';
 import { gateTeachBlocks } from './teach-block-gate.ts';
 import { teachMethodRouter } from './teach-method.ts';
+import { wordedErrors } from './worded-errors.ts';
 import { PrincipalUser, tenantOwnerResolver } from './user.ts';
 
 export interface A2AAppDeps {
@@ -46,6 +50,12 @@ export interface A2AAppDeps {
   /** The principal the bearer check in front of these routes authenticated. */
   readonly principalOf: (req: Request) => Principal;
   readonly legacyCompat?: boolean;
+  /** Largest request body read, bytes (server.ts: a2aBodyLimit of MAX_MESSAGE_BYTES). */
+  readonly bodyLimitBytes: number;
+  /** Deepest JSON nesting read (MAX_JSON_DEPTH). Default 64. */
+  readonly maxJsonDepth?: number;
+  /** The process's admission gate, shared with the mail pipelines; none: only the body limit bounds. */
+  readonly admission?: Admission;
   readonly log?: (message: string, cause: unknown) => void;
   /**
    * Other processes write the same task rows (replicas on one PostgreSQL): no copy of a recently
@@ -63,9 +73,9 @@ export interface A2AApp {
   readonly requestHandler: A2ARequestHandler;
   /** GET /.well-known/agent-card.json (public). */
   readonly cardRouter: Router;
-  /** POST /a2a/jsonrpc: the Teach method, then the SDK's JSON-RPC handler. */
+  /** POST /a2a/jsonrpc: the bounded body, the Teach method, then the SDK's JSON-RPC handler. */
   readonly jsonRpcRouters: readonly Router[];
-  /** /a2a/rest */
+  /** /a2a/rest: the bounded body, then the SDK's REST handler. */
   readonly restRouter: Router;
   /** In-process triage_inbound for the mail pipelines (the same path as an A2A call). */
   submitMail(
@@ -127,14 +137,24 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
   });
   // §7: every route the transports serve goes through the gate, so a teach block reaches only a
   // request that activated the extension, whoever parked the task and however it is read.
+  // Issue 16: no enum number reaches a person ("terminal state (3)"): worded-errors.ts.
   const requestHandler = gateTeachBlocks(
-    new DefaultRequestHandler(
-      card,
-      taskStore,
-      executor,
-      new DefaultExecutionEventBusManager(tenantOwnerResolver),
+    wordedErrors(
+      new DefaultRequestHandler(
+        card,
+        taskStore,
+        executor,
+        new DefaultExecutionEventBusManager(tenantOwnerResolver),
+      ),
     ),
   );
+  const body = (transport: 'jsonrpc' | 'rest') =>
+    boundedJsonBody({
+      transport,
+      limitBytes: deps.bodyLimitBytes,
+      maxDepth: deps.maxJsonDepth ?? 64,
+      ...(deps.admission === undefined ? {} : { admission: deps.admission }),
+    });
   const userBuilder: UserBuilder = (req) => Promise.resolve(new PrincipalUser(deps.principalOf(req)));
 
   // The v1.0 card is served as written (AgentCard.toJSON would drop `required: false`, which §6.1
@@ -161,6 +181,7 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
     requestHandler,
     cardRouter,
     jsonRpcRouters: [
+      express.Router().use(body('jsonrpc')),
       teachMethodRouter({ sink: deps.lessons, card, userBuilder, contextBuilder, log }),
       jsonRpcHandler({
         requestHandler,
@@ -169,12 +190,15 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
         legacyCompat: { enabled: legacyCompat },
       }) as Router,
     ],
-    restRouter: restHandler({
-      requestHandler,
-      userBuilder,
-      contextBuilder,
-      legacyCompat: { enabled: legacyCompat },
-    }) as Router,
+    restRouter: express.Router().use(
+      body('rest'),
+      restHandler({
+        requestHandler,
+        userBuilder,
+        contextBuilder,
+        legacyCompat: { enabled: legacyCompat },
+      }) as Router,
+    ),
     async submitMail(principal, raw, _source, contextId) {
       const context = contextBuilder({
         extensions: undefined,

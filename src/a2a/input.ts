@@ -44,18 +44,21 @@ export function classifyInput(parts: readonly Part[]): MailInput {
       };
     }
   }
+  // One e-mail per task: every part that is a mail counts, so a second one is refused by name
+  // instead of silently ignored (issue 16).
+  const mails: { readonly label: string; readonly input: MailInput }[] = [];
   for (const p of parts) {
     const c = p.content;
     if (c === undefined) continue;
     switch (c.$case) {
       case 'raw': {
         const type = p.mediaType.split(';')[0]!.trim().toLowerCase();
-        if (
-          RFC822_MEDIA_TYPES.has(type) ||
-          (type === '' && /\.eml$/i.test(p.filename)) ||
-          /\.eml$/i.test(p.filename)
-        ) {
-          return { kind: 'raw', bytes: Buffer.from(c.value) };
+        const label = `the file part${p.filename === '' ? '' : ` "${p.filename}"`} (${p.mediaType || 'no media type'}, ${c.value.length} bytes)`;
+        if (RFC822_MEDIA_TYPES.has(type) || /\.eml$/i.test(p.filename)) {
+          const notMail = notAMail(c.value);
+          if (notMail !== null) seen.push(`${label}, which ${notMail}`);
+          else mails.push({ label, input: { kind: 'raw', bytes: Buffer.from(c.value) } });
+          break;
         }
         seen.push(`a file part of type "${p.mediaType || 'unspecified'}"`);
         break;
@@ -64,17 +67,49 @@ export function classifyInput(parts: readonly Part[]): MailInput {
         seen.push('a file part by URL (I do not fetch URLs: send the bytes)');
         break;
       case 'text':
-        if (looksLikeRfc822(c.value)) return { kind: 'raw', bytes: Buffer.from(c.value, 'utf8') };
-        seen.push('a text part that is not an RFC 822 message');
+        if (looksLikeRfc822(c.value))
+          mails.push({
+            label: 'a text part with an RFC 822 message',
+            input: { kind: 'raw', bytes: Buffer.from(c.value, 'utf8') },
+          });
+        else seen.push('a text part that is not an RFC 822 message');
         break;
       case 'data':
-        if (isPlainObject(c.value)) return { kind: 'fields', fields: c.value };
-        seen.push('a data part that is not a JSON object');
+        if (isPlainObject(c.value))
+          mails.push({
+            label: 'a data part with message fields',
+            input: { kind: 'fields', fields: c.value },
+          });
+        else seen.push('a data part that is not a JSON object');
         break;
     }
   }
+  if (mails.length === 1) return mails[0]!.input;
+  if (mails.length > 1) {
+    return {
+      kind: 'rejected',
+      reason:
+        `This message has ${mails.length} e-mails in it: ${mails.map((m, i) => `${i + 1}. ${m.label}`).join('; ')}. ` +
+        'I read one e-mail per task, so none of them was read. Send each e-mail in a message of its own (one task each).',
+    };
+  }
   const got = seen.length === 0 ? 'an empty message' : seen.join(', ');
   return { kind: 'rejected', reason: `${ACCEPTED_INPUT} I got ${got}.` };
+}
+
+/**
+ * Why bytes sent as a mail file are not one, or null: empty, or not starting with a header field
+ * ("Name: value") or an mbox "From " line (so "hello world", or base64 that decoded to noise, is
+ * refused as not-a-mail rather than read as a body with no sender and turned into a question).
+ */
+function notAMail(bytes: Uint8Array): string | null {
+  if (bytes.length === 0) return 'is empty: attach the .eml file itself, not an empty file';
+  const head = Buffer.from(bytes.subarray(0, 1000))
+    .toString('latin1')
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '');
+  const first = head.split(/\r?\n|\r/, 1)[0] ?? '';
+  if (/^[!-9;-~]+[ \t]*:/.test(first) || first.startsWith('From ')) return null;
+  return 'is not an e-mail: it does not begin with header lines such as "From:" and "Subject:" (were the bytes base64-encoded twice, or is it another kind of file?). Send the .eml file as the mail program saved it';
 }
 
 /** Header lines up to the first blank line, at least one of them a header every mail has. */

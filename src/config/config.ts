@@ -8,6 +8,7 @@
  * Adding a setting: add one entry to SETTINGS (env name, zod schema with its default, an example),
  * its sentence in settings-doc.ts, and run `npm run docs:settings` (a test keeps docs/settings.md equal).
  */
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
 import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/index.ts';
@@ -116,6 +117,80 @@ export const SETTINGS = {
   maxXlsxInflatedBytes: { env: 'MAX_XLSX_INFLATED_BYTES', ...documentLimit('maxXlsxInflatedBytes') },
   documentTimeoutMs: { env: 'DOCUMENT_TIMEOUT_MS', ...documentLimit('documentTimeoutMs') },
   documentMemoryMb: { env: 'DOCUMENT_MEMORY_MB', ...documentLimit('documentMemoryMb') },
+  /**
+   * Admission control (src/admission): messages parsed and triaged at once, across A2A, webhooks
+   * and IMAP. Beyond it A2A and webhooks wait up to ADMISSION_QUEUE_MS, then answer 503 with
+   * Retry-After; IMAP waits. Default: twice the cores this process may use, at least 4 (large mail
+   * is held back by ADMISSION_MAX_BYTES, so small mail may run wider than the cores).
+   */
+  admissionMaxMessages: {
+    env: 'ADMISSION_MAX_MESSAGES',
+    schema: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(Math.max(4, 2 * availableParallelism())),
+    example: '4',
+  },
+  /**
+   * Raw request bytes held at once (bodies being received, messages being read), bytes. Default
+   * 48 MiB: one of the largest messages (25 MiB, base64 in JSON: ~35 MB) and room for small calls.
+   * Measured (soak/memory.ts): one 24.6 MB mail on the A2A path peaks near 600 MiB over idle (the
+   * SDK decodes, stores and answers it with its history), two at once 1.4 GiB; small mail still
+   * runs ADMISSION_MAX_MESSAGES at a time.
+   */
+  admissionMaxBytes: {
+    env: 'ADMISSION_MAX_BYTES',
+    schema: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(48 * 1024 * 1024),
+    example: String(48 * 1024 * 1024),
+  },
+  /** How long an A2A or webhook message waits for a slot before it is answered 503, ms. Default 2,000. */
+  admissionQueueMs: {
+    env: 'ADMISSION_QUEUE_MS',
+    schema: z.coerce.number().int().min(0).max(60_000).default(2_000),
+    example: '2000',
+  },
+  /** Seconds a refused caller is told to wait (Retry-After). Default 2. */
+  admissionRetryAfterSeconds: {
+    env: 'ADMISSION_RETRY_AFTER_SECONDS',
+    schema: z.coerce.number().int().min(1).max(3600).default(2),
+    example: '2',
+  },
+  /**
+   * How long a mail pipeline's claim on a message holds before another attempt may take it over, ms
+   * (src/ingest/intake.ts): a process killed mid-triage delays that message's retry this long. Default 5 minutes.
+   */
+  ingestClaimLeaseMs: {
+    env: 'INGEST_CLAIM_LEASE_MS',
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(5 * 60_000),
+    example: '300000',
+  },
+  /** Failed authentications a source may make at once before it is answered 429 (src/admission/auth-throttle.ts). Default 20. */
+  authFailureBurst: {
+    env: 'AUTH_FAILURE_BURST',
+    schema: z.coerce.number().int().positive().default(20),
+    example: '20',
+  },
+  /** Failed authentications per minute a throttled source regains. Default 30. */
+  authFailuresPerMinute: {
+    env: 'AUTH_FAILURES_PER_MINUTE',
+    schema: z.coerce.number().positive().default(30),
+    example: '30',
+  },
+  /** Deepest JSON nesting an A2A request body may have; refused in words before it is parsed. Default 64. */
+  maxJsonDepth: {
+    env: 'MAX_JSON_DEPTH',
+    schema: z.coerce.number().int().min(8).max(10_000).default(64),
+    example: '64',
+  },
   /** IMAP mailboxes to poll (JSON array; passwords from the variables named by passwordEnv). */
   mailboxes: MAILBOXES_SETTING,
   /** Inbound-mail webhook endpoints (JSON array; tokens from the variables named by tokenEnv). */
@@ -217,6 +292,21 @@ export function mailLimitsOf(
     documentTimeoutMs: documents.documentTimeoutMs,
     documentMemoryMb: documents.documentMemoryMb,
   });
+}
+
+/** The admission bounds this configuration sets (src/admission). */
+export function admissionLimitsOf(
+  config: Pick<
+    Config,
+    'admissionMaxMessages' | 'admissionMaxBytes' | 'admissionRetryAfterSeconds' | 'admissionQueueMs'
+  >,
+): { maxMessages: number; maxBytes: number; retryAfterSeconds: number; queueMs: number } {
+  return {
+    queueMs: config.admissionQueueMs,
+    maxMessages: config.admissionMaxMessages,
+    maxBytes: config.admissionMaxBytes,
+    retryAfterSeconds: config.admissionRetryAfterSeconds,
+  };
 }
 
 /** The base URL the card advertises: PUBLIC_URL, else http://HOST:PORT (with the bound port). */

@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   'REQUEST_MALFORMED',
   'REQUEST_TOO_LARGE',
+  'SERVER_BUSY',
+  'AUTH_THROTTLED',
   'CONFIG_INVALID',
   'INTERNAL',
 ] as const;

@@ -35,6 +35,8 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   CONFLICT: 409,
   REQUEST_MALFORMED: 400,
   REQUEST_TOO_LARGE: 413,
+  SERVER_BUSY: 503,
+  AUTH_THROTTLED: 429,
   CONFIG_INVALID: 500,
   INTERNAL: 500,
 });

@@ -12,6 +12,7 @@
 import type { Router } from 'express';
 import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/index.ts';
 import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from './imap/poller.ts';
+import type { Admission } from '../admission/admission.ts';
 import { createIntake, type Intake } from './intake.ts';
 import type { IngestLog, IngestStore, MailSubmitter } from './ports.ts';
 import { createInboundRouter, type InboundEndpoint } from './webhooks/router.ts';
@@ -37,6 +38,10 @@ export interface MailIngestOptions {
   readonly limits?: Partial<MailLimits>;
   readonly mailboxes: readonly ImapMailboxConfig[];
   readonly webhooks: readonly InboundEndpoint[];
+  /** The process's admission gate, shared with A2A (src/admission). */
+  readonly admission?: Admission;
+  /** How long a claim holds before another attempt may take it over, ms (INGEST_CLAIM_LEASE_MS). */
+  readonly leaseMs?: number;
 }
 
 export interface MailIngest {
@@ -56,6 +61,8 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
     store: options.store,
     log: options.log,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.admission === undefined ? {} : { admission: options.admission }),
+    ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
   });
   const pollers = options.mailboxes.map((m) =>
     createImapPoller(m, { intake, store: options.store, log: options.log, maxMessageBytes }),
@@ -68,6 +75,7 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
       log: options.log,
       maxMessageBytes,
       ...(options.spentTokens === undefined ? {} : { spentTokens: options.spentTokens }),
+      ...(options.admission === undefined ? {} : { admission: options.admission }),
     }),
     pollers,
     start() {

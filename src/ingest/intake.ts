@@ -9,8 +9,13 @@
  * message's own A2A context (derived from tenant and dedupe key) and records it instead of triaging the
  * message again. Only a process that dies while the task is still being triaged leaves no outcome to
  * find: then the message is triaged again (at-least-once there).
+ *
+ * Admission (src/admission): a message takes a slot of the process's gate, with its bytes, before it
+ * is parsed, and keeps it until its task is recorded. A webhook asks with `admission: 'try'` and is
+ * told 'overloaded' (its provider retries on 503); the IMAP poller waits its turn.
  */
 import { createHash } from 'node:crypto';
+import type { Admission, Permit } from '../admission/admission.ts';
 import { isDomainError } from '../domain/errors.ts';
 import type { MailLimits, MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
@@ -31,14 +36,28 @@ export type IntakeOutcome =
       readonly dedupeKey: string;
     }
   | { readonly kind: 'busy'; readonly dedupeKey: string }
+  /** The admission gate is full (only with `admission: 'try'`): nothing was read; retry after the seconds. */
+  | { readonly kind: 'overloaded'; readonly retryAfterSeconds: number; readonly reason: string }
   | {
       readonly kind: 'unreadable';
       readonly code: 'MESSAGE_TOO_LARGE' | 'MESSAGE_UNREADABLE';
       readonly reason: string;
     };
 
+export interface AcceptOptions {
+  /** 'wait' (default; IMAP) waits for a slot of the gate; 'try' (webhooks) answers 'overloaded'. */
+  readonly admission?: 'wait' | 'try';
+  /** The caller already holds the message's bytes in the gate (a webhook's request body). */
+  readonly bytesHeld?: boolean;
+}
+
 export interface Intake {
-  accept(tenant: TenantId, raw: Buffer, source: MailSourceRef): Promise<IntakeOutcome>;
+  accept(
+    tenant: TenantId,
+    raw: Buffer,
+    source: MailSourceRef,
+    options?: AcceptOptions,
+  ): Promise<IntakeOutcome>;
 }
 
 export interface IntakeDeps {
@@ -47,6 +66,8 @@ export interface IntakeDeps {
   /** The same limits the submitter's parse applies (a message refused here is refused there). */
   readonly limits?: Partial<MailLimits>;
   readonly log: IngestLog;
+  /** The process's admission gate, shared with A2A; none: unbounded. */
+  readonly admission?: Admission;
   /** How long a claim holds before another path may take it over, ms. Default 5 minutes. */
   readonly leaseMs?: number;
 }
@@ -77,56 +98,82 @@ export function ingestContextId(tenant: TenantId, dedupeKey: string): string {
 
 export function createIntake(deps: IntakeDeps): Intake {
   const leaseMs = deps.leaseMs ?? DEFAULT_CLAIM_LEASE_MS;
+  const admission = deps.admission;
   return {
-    async accept(tenant, raw, source) {
-      let message: MailMessage;
-      try {
-        message = await parseMail(raw, deps.limits);
-      } catch (e) {
-        if (isDomainError(e, 'MESSAGE_TOO_LARGE'))
-          return { kind: 'unreadable', code: 'MESSAGE_TOO_LARGE', reason: e.message };
-        if (isDomainError(e, 'MESSAGE_UNREADABLE'))
-          return { kind: 'unreadable', code: 'MESSAGE_UNREADABLE', reason: e.message };
-        throw e;
-      }
-      const dedupeKey = dedupeKeyOf(message);
-      const claim = await deps.store.claim(tenant, dedupeKey, { source, leaseMs });
-      if (claim.kind === 'done') {
-        deps.log.info(
-          { tenant, dedupeKey, source, taskId: claim.taskId },
-          'message already triaged; not triaged again',
-        );
-        return { kind: 'duplicate', taskId: claim.taskId, state: claim.state, dedupeKey };
-      }
-      if (claim.kind === 'busy') return { kind: 'busy', dedupeKey };
-
-      const contextId = ingestContextId(tenant, dedupeKey);
-      if (claim.retaken) {
-        const earlier = await deps.store.earlierTask(tenant, contextId);
-        if (earlier !== null) {
-          await deps.store.complete(tenant, dedupeKey, claim.claimId, earlier);
-          deps.log.warn(
-            { tenant, dedupeKey, source, taskId: earlier.taskId, state: earlier.state },
-            'message was triaged by a process that stopped before recording it; recorded that task, not triaged again',
-          );
-          return { kind: 'duplicate', taskId: earlier.taskId, state: earlier.state, dedupeKey };
+    async accept(tenant, raw, source, options) {
+      if (admission === undefined) return read(tenant, raw, source);
+      const request = { bytes: options?.bytesHeld === true ? 0 : raw.length, message: true };
+      let permit: Permit | null;
+      if (options?.admission === 'try') {
+        permit = await admission.admitWithin(request, admission.limits.queueMs);
+        if (permit === null) {
+          return {
+            kind: 'overloaded',
+            retryAfterSeconds: admission.limits.retryAfterSeconds,
+            reason: admission.busySentence(),
+          };
         }
+      } else {
+        permit = await admission.admit(request);
       }
-      let result;
       try {
-        result = await deps.submitter.submit(tenant, raw, source, contextId);
-      } catch (e) {
-        await deps.store.release(tenant, dedupeKey, claim.claimId);
-        throw e;
+        return await read(tenant, raw, source);
+      } finally {
+        permit.release();
       }
-      await deps.store.complete(tenant, dedupeKey, claim.claimId, result);
-      deps.log.info(
-        { tenant, dedupeKey, source, taskId: result.taskId, state: result.state },
-        'message triaged',
-      );
-      return result.state === 'duplicate'
-        ? { kind: 'duplicate', taskId: result.taskId, state: result.state, dedupeKey }
-        : { kind: 'submitted', taskId: result.taskId, state: result.state, dedupeKey };
     },
   };
+
+  async function read(tenant: TenantId, raw: Buffer, source: MailSourceRef): Promise<IntakeOutcome> {
+    let message: MailMessage;
+    try {
+      message = await parseMail(raw, deps.limits);
+    } catch (e) {
+      if (isDomainError(e, 'MESSAGE_TOO_LARGE'))
+        return { kind: 'unreadable', code: 'MESSAGE_TOO_LARGE', reason: e.message };
+      if (isDomainError(e, 'MESSAGE_UNREADABLE'))
+        return { kind: 'unreadable', code: 'MESSAGE_UNREADABLE', reason: e.message };
+      throw e;
+    }
+    const dedupeKey = dedupeKeyOf(message);
+    const claim = await deps.store.claim(tenant, dedupeKey, { source, leaseMs });
+    if (claim.kind === 'done') {
+      deps.log.info(
+        { tenant, dedupeKey, source, taskId: claim.taskId },
+        'message already triaged; not triaged again',
+      );
+      return { kind: 'duplicate', taskId: claim.taskId, state: claim.state, dedupeKey };
+    }
+    if (claim.kind === 'busy') return { kind: 'busy', dedupeKey };
+
+    const contextId = ingestContextId(tenant, dedupeKey);
+    if (claim.retaken) {
+      const earlier = await deps.store.earlierTask(tenant, contextId);
+      // A failed task is no reading: most often one a killed process left unfinished, failed at the
+      // next start (store/interrupted-tasks.ts). The message is triaged again rather than lost.
+      if (earlier !== null && earlier.state !== 'failed') {
+        await deps.store.complete(tenant, dedupeKey, claim.claimId, earlier);
+        deps.log.warn(
+          { tenant, dedupeKey, source, taskId: earlier.taskId, state: earlier.state },
+          'message was triaged by a process that stopped before recording it; recorded that task, not triaged again',
+        );
+        return { kind: 'duplicate', taskId: earlier.taskId, state: earlier.state, dedupeKey };
+      }
+    }
+    let result;
+    try {
+      result = await deps.submitter.submit(tenant, raw, source, contextId);
+    } catch (e) {
+      await deps.store.release(tenant, dedupeKey, claim.claimId);
+      throw e;
+    }
+    await deps.store.complete(tenant, dedupeKey, claim.claimId, result);
+    deps.log.info(
+      { tenant, dedupeKey, source, taskId: result.taskId, state: result.state },
+      'message triaged',
+    );
+    return result.state === 'duplicate'
+      ? { kind: 'duplicate', taskId: result.taskId, state: result.state, dedupeKey }
+      : { kind: 'submitted', taskId: result.taskId, state: result.state, dedupeKey };
+  }
 }

@@ -151,7 +151,20 @@ describe('hostile messages generated here (too big to commit)', () => {
     const raw = `From: a@b.example\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n${multipart('b', parts)}`;
     const result = await outcome(raw);
     expect(result).toBeInstanceOf(Error);
-    expect((result as Error).message.length).toBeGreaterThan(20);
+    expect((result as Error).message).toContain('more than 1,000 MIME parts');
+  });
+
+  it('refuses a MIME nesting bomb in its own words, with advice for the sender, not the parser wording (issue 16)', async () => {
+    let inner = 'Content-Type: text/plain\r\n\r\nhi\r\n';
+    for (let i = 0; i < 2000; i++)
+      inner = `Content-Type: multipart/mixed; boundary="b${i}"\r\n\r\n--b${i}\r\n${inner}\r\n--b${i}--\r\n`;
+    const result = await outcome(`From: a@b.example\r\nSubject: bomb\r\n${inner}`);
+    expect(result).toBeInstanceOf(Error);
+    const e = result as Error & { code: string };
+    expect(e.code).toBe('MESSAGE_UNREADABLE');
+    expect(e.message).toContain('nested inside each other');
+    expect(e.message).toContain('Ask the sender');
+    expect(e.message).not.toMatch(/child nodes|Send it again/);
   });
 
   it('refuses a text part longer than maxTextChars', async () => {

@@ -291,6 +291,7 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
       case 'unreadable':
         await toFailed(c, uid, `${outcome.code}: ${outcome.reason}`);
         return 'done';
+      case 'overloaded': // not with the default 'wait'; kept total
       case 'busy':
         // The same message is being triaged through another path right now; its outcome decides.
         scheduleRetry(busyRetryMs);

@@ -163,6 +163,7 @@ async function parseWithDeadline(bytes: Buffer, limits: MailLimits, deadline: nu
         'a part of the message',
       );
     }
+    if (e.code === 'EMAXLEN' && /child nodes/i.test(e.message ?? '')) throw mimeBomb(error);
     throw new DomainError(
       'MESSAGE_UNREADABLE',
       `This message cannot be read as e-mail (${e.message ?? String(error)}). Send it again as a complete RFC 822 message (.eml).`,
@@ -171,6 +172,21 @@ async function parseWithDeadline(bytes: Buffer, limits: MailLimits, deadline: nu
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** The most MIME parts mailparser's splitter opens in one message (mailsplit's MAX_CHILD_NODES). */
+const MAX_MIME_PARTS = 1000;
+
+/**
+ * A message of more MIME parts than the parser opens, nested or side by side: a broken generator or
+ * a nesting bomb built to exhaust readers. Sending it again cannot help, so the advice is the sender's.
+ */
+function mimeBomb(cause: unknown): DomainError {
+  return new DomainError(
+    'MESSAGE_UNREADABLE',
+    `This message has more than ${MAX_MIME_PARTS.toLocaleString('en-US')} MIME parts, nested inside each other or side by side; the most this agent opens in one message is ${MAX_MIME_PARTS.toLocaleString('en-US')}. It was not read: a message built like this comes from a broken mail program or is made to exhaust mail readers. Ask the sender for the message as plain text with its attachments, or leave it to a person.`,
+    { cause, details: { limit: 'mimeParts', max: MAX_MIME_PARTS } },
+  );
 }
 
 /** Header values from the raw header lines (unfolded, first occurrence), so every header reads the same way. */

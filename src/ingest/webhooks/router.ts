@@ -23,6 +23,8 @@ import express, {
   type RequestHandler,
   type Response,
 } from 'express';
+import type { Admission } from '../../admission/admission.ts';
+import { holdBodyBytes } from '../../admission/hold.ts';
 import type { TenantId } from '../../domain/tenant.ts';
 import type { Intake } from '../intake.ts';
 import type { IngestLog } from '../ports.ts';
@@ -51,6 +53,8 @@ export interface InboundRouterOptions {
   readonly log: IngestLog;
   /** Largest raw message accepted, bytes (MAX_MESSAGE_BYTES); request bodies may be 1.4× this plus 64 KiB (base64). */
   readonly maxMessageBytes: number;
+  /** The process's admission gate (src/admission): body bytes are reserved before a body is read. */
+  readonly admission?: Admission;
   /** Oldest Mailgun timestamp accepted, seconds. Default 900. */
   readonly mailgunMaxAgeSeconds?: number;
   /** Most Mailgun tokens remembered per tenant while their signature is in the window (seen-tokens.ts). Default 100,000. */
@@ -245,11 +249,19 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
             `This endpoint does not accept ${provider} posts (it accepts ${endpoint.providers.join(', ')}).`,
           );
         }
+        // Admission: the body's bytes are reserved before it is received (providers retry on 503).
+        if (options.admission !== undefined && !holdBodyBytes(options.admission, req, res, bodyLimit)) {
+          res.setHeader('Retry-After', String(options.admission.limits.retryAfterSeconds));
+          req.resume();
+          throw new WebhookRefusal('busy', 'SERVER_BUSY', options.admission.busySentence());
+        }
         const message = await toRaw(provider, req, res, endpoint, spent);
-        const outcome = await options.intake.accept(endpoint.tenant, message, {
-          kind: 'webhook',
-          name: provider,
-        });
+        const outcome = await options.intake.accept(
+          endpoint.tenant,
+          message,
+          { kind: 'webhook', name: provider },
+          { admission: 'try', bytesHeld: options.admission !== undefined },
+        );
         switch (outcome.kind) {
           case 'submitted':
           case 'duplicate':
@@ -266,6 +278,9 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
               'CONFLICT',
               'This message is being triaged right now through another path; retry in a little while.',
             );
+          case 'overloaded':
+            res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
+            throw new WebhookRefusal('busy', 'SERVER_BUSY', outcome.reason);
           case 'unreadable':
             throw new WebhookRefusal(
               outcome.code === 'MESSAGE_TOO_LARGE' ? 'too-large' : 'unreadable',

@@ -1,0 +1,69 @@
+/**
+ * Rewords the SDK's request-handler errors that leak enum numbers ("Task … is in a terminal state
+ * (3) and cannot be modified", issue 16) into a sentence a person can act on, on every route and
+ * transport: the wrapper sits around the request handler itself, like the teach-block gate.
+ * Owns only the wording; codes and everything else pass through untouched.
+ */
+import { TaskState } from '@a2a-js/sdk';
+import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+
+const TERMINAL = /^Task (\S+) is in a terminal state \((\d+)\) and cannot be (modified|subscribed to)\.?$/;
+
+/** "TASK_STATE_COMPLETED" → "completed"; an unknown number stays "finished". */
+export function stateInWords(state: number): string {
+  const name = (TaskState as unknown as Record<number, string | undefined>)[state];
+  return name === undefined
+    ? 'finished'
+    : name
+        .replace(/^TASK_STATE_/, '')
+        .toLowerCase()
+        .replace(/_/g, ' ');
+}
+
+/** The same error, its message in words when it is one the SDK numbers. */
+export function reworded(e: unknown): unknown {
+  if (!(e instanceof Error)) return e;
+  const m = TERMINAL.exec(e.message);
+  if (m === null) return e;
+  const [, taskId, state, what] = m;
+  e.message =
+    what === 'modified'
+      ? `Task ${taskId} has already ended (${stateInWords(Number(state))}) and takes no more messages. To triage another message, send it without a taskId: it starts a new task.`
+      : `Task ${taskId} has already ended (${stateInWords(Number(state))}), so there is nothing to subscribe to. Read it with GetTask instead.`;
+  return e;
+}
+
+function isAsyncIterable(v: unknown): v is AsyncIterable<unknown> {
+  return typeof v === 'object' && v !== null && Symbol.asyncIterator in v && !(v instanceof Promise);
+}
+
+async function* rewordedStream(stream: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  try {
+    yield* stream;
+  } catch (e) {
+    throw reworded(e);
+  }
+}
+
+export function wordedErrors(handler: A2ARequestHandler): A2ARequestHandler {
+  return new Proxy(handler, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        let result: unknown;
+        try {
+          result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        } catch (e) {
+          throw reworded(e);
+        }
+        if (result instanceof Promise)
+          return result.catch((e: unknown) => {
+            throw reworded(e);
+          });
+        if (isAsyncIterable(result)) return rewordedStream(result);
+        return result;
+      };
+    },
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * How deep a JSON text nests, found by one pass over its bytes before anything parses it, so a
+ * hostile body (a data part nested 3,000 deep) is refused in words instead of overflowing the stack
+ * of whatever walks the parsed value later (issue 16). Owns only the scan; the transports decide the
+ * bound (MAX_JSON_DEPTH) and the answer. Invalid JSON scans like JSON and is left for the parser.
+ */
+
+const OPEN_OBJECT = 0x7b; // {
+const OPEN_ARRAY = 0x5b; // [
+const CLOSE_OBJECT = 0x7d; // }
+const CLOSE_ARRAY = 0x5d; // ]
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c; // \
+
+/**
+ * True when `text` (UTF-8 bytes of JSON) opens more than `maxDepth` objects/arrays inside each other.
+ * Brackets inside strings do not count. Stops at the first level past the bound: O(n), no allocation.
+ */
+export function jsonDeeperThan(text: Uint8Array, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+      continue;
+    }
+    if (c === QUOTE) inString = true;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      depth++;
+      if (depth > maxDepth) return true;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
+  }
+  return false;
+}
