@@ -277,7 +277,12 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     metrics.onScrape((set) =>
       config.mailboxes.forEach((m, i) => {
         const s = mail.pollers[i]!.status();
-        set.mailbox(m.name, { connected: s.connected, reconnects: s.reconnects });
+        set.mailbox(m.name, {
+          connected: s.connected,
+          reconnects: s.reconnects,
+          lagSeconds: s.lagSeconds,
+          backlog: s.backlog,
+        });
       }),
     );
     const server = createServer({

@@ -35,4 +35,16 @@ describe('service metrics', () => {
     m.messageRead(read('demo'));
     expect(await m.scrape()).toContain('triage_questions_per_hundred_messages{tenant="demo"} 25');
   });
+
+  it('reads each mailbox at scrape time: connected, reconnects, lag and backlog (issue 18)', async () => {
+    const m = createMetrics({});
+    m.onScrape((set) => {
+      set.mailbox('ops', { connected: true, reconnects: 2, lagSeconds: 42.5, backlog: 3 });
+    });
+    const text = await m.scrape();
+    expect(text).toContain('imap_connected{mailbox="ops"} 1');
+    expect(text).toContain('imap_reconnects{mailbox="ops"} 2');
+    expect(text).toContain('imap_lag_seconds{mailbox="ops"} 42.5');
+    expect(text).toContain('imap_backlog{mailbox="ops"} 3');
+  });
 });

@@ -42,7 +42,10 @@ export interface ServiceMetrics {
 }
 
 export interface ScrapeSetters {
-  mailbox(name: string, status: { connected: boolean; reconnects: number }): void;
+  mailbox(
+    name: string,
+    status: { connected: boolean; reconnects: number; lagSeconds: number | null; backlog: number },
+  ): void;
 }
 
 export interface Metrics extends ServiceMetrics {
@@ -158,19 +161,8 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
     registers,
   });
   const scrapeSources: ((set: ScrapeSetters) => void)[] = [];
-  const connected = gauge('imap_connected', '1 while the mailbox is connected and its folder open.', [
-    'mailbox',
-  ] as const);
-  const reconnects = gauge('imap_reconnects', 'Reconnects since start (a counter kept by the poller).', [
-    'mailbox',
-  ] as const);
-  const setters: ScrapeSetters = {
-    mailbox(name, s) {
-      connected.set({ mailbox: name }, s.connected ? 1 : 0);
-      reconnects.set({ mailbox: name }, s.reconnects);
-    },
-  };
-  // Read the pollers just before an exposition (prom-client awaits every metric's collect).
+  // Read the pollers just before an exposition (prom-client awaits every metric's collect, in the
+  // order they were registered: this one first, so the mailbox gauges below show this scrape's state).
   new Gauge({
     name: 'imap_mailboxes',
     help: 'Configured IMAP mailboxes.',
@@ -187,6 +179,30 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
       this.set(n);
     },
   });
+  const connected = gauge('imap_connected', '1 while the mailbox is connected and its folder open.', [
+    'mailbox',
+  ] as const);
+  const reconnects = gauge('imap_reconnects', 'Reconnects since start (a counter kept by the poller).', [
+    'mailbox',
+  ] as const);
+  const lag = gauge(
+    'imap_lag_seconds',
+    "Seconds from the last handled message's arrival on the IMAP server (INTERNALDATE) to its triage.",
+    ['mailbox'] as const,
+  );
+  const backlog = gauge(
+    'imap_backlog',
+    'Messages waiting in the folder, found by the last sweep and not yet handled.',
+    ['mailbox'] as const,
+  );
+  const setters: ScrapeSetters = {
+    mailbox(name, s) {
+      connected.set({ mailbox: name }, s.connected ? 1 : 0);
+      reconnects.set({ mailbox: name }, s.reconnects);
+      if (s.lagSeconds !== null) lag.set({ mailbox: name }, s.lagSeconds);
+      backlog.set({ mailbox: name }, s.backlog);
+    },
+  };
 
   return {
     registry,

@@ -146,6 +146,20 @@ describe('IMAP poller on a real Dovecot', () => {
     expect(submitter.submissions.every((s) => s.tenant === TENANT)).toBe(true);
   });
 
+  it("tells its lag from the message's arrival (INTERNALDATE) and its backlog (issue 18: IMAP lag)", async () => {
+    const submitter = recordingSubmitter();
+    const p = poller(submitter);
+    expect(p.status()).toMatchObject({ lagSeconds: null, backlog: 0 });
+    // Arrived an hour ago on the server: the lag is measured from then, not from the fetch.
+    await client.append(folder, mail('lagging'), [], new Date(Date.now() - 3_600_000));
+    await p.start();
+    await waitFor('the message to be triaged', () => submitter.submissions.length === 1);
+    await waitFor('the folder to empty', async () => (await messagesIn(folder)).length === 0);
+    const s = p.status();
+    expect(s.lagSeconds).toBeGreaterThan(3_590);
+    expect(s.backlog).toBe(0);
+  });
+
   it('reads mail delivered by the MTA path (dovecot-lda) while it was not running, on start', async () => {
     for (let i = 0; i < 3; i++) dovecot.deliver(mail(`lda-${i}`), folder);
     const submitter = recordingSubmitter();

@@ -66,6 +66,13 @@ export interface ImapPollerStatus {
   readonly idleSupported: boolean | null;
   readonly reconnects: number;
   readonly lastError: string | null;
+  /**
+   * Issue 18 (IMAP lag): seconds from the server's arrival time (INTERNALDATE) of the last message
+   * handled to the moment it was handled; null before the first.
+   */
+  readonly lagSeconds: number | null;
+  /** Messages found waiting in the folder and not yet handled (0 once a sweep has caught up). */
+  readonly backlog: number;
 }
 
 export interface ImapPoller {
@@ -97,6 +104,8 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   let reconnects = 0;
   let attempt = 0;
   let lastError: string | null = null;
+  let lagSeconds: number | null = null;
+  let backlog = 0;
   let reconnectTimer: NodeJS.Timeout | null = null;
   let sweepTimer: NodeJS.Timeout | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
@@ -247,15 +256,23 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
     if (c.mailbox.exists === 0) return;
 
     // `N:*` always includes the highest UID even when it is below N (RFC 3501 §6.4.8): filter.
-    const pending: { uid: number; size: number }[] = [];
-    for await (const m of c.fetch(`${lastUid + 1}:*`, { uid: true, size: true }, { uid: true })) {
-      if (m.uid > lastUid) pending.push({ uid: m.uid, size: m.size ?? 0 });
+    const pending: { uid: number; size: number; arrived: Date | null }[] = [];
+    for await (const m of c.fetch(
+      `${lastUid + 1}:*`,
+      { uid: true, size: true, internalDate: true },
+      { uid: true },
+    )) {
+      if (m.uid > lastUid)
+        pending.push({ uid: m.uid, size: m.size ?? 0, arrived: arrivedAt(m.internalDate) });
     }
     pending.sort((a, b) => a.uid - b.uid);
+    backlog = pending.length;
 
     for (const m of pending) {
       if (stopped) return;
       const step = await handle(c, m.uid, m.size);
+      backlog = Math.max(0, backlog - 1);
+      if (m.arrived !== null) lagSeconds = Math.max(0, (Date.now() - m.arrived.getTime()) / 1000);
       if (step === 'stop-batch') return;
       await deps.store.setMailboxState(config.tenant, config.name, { uidValidity: validity, lastUid: m.uid });
     }
@@ -336,9 +353,16 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
       }
     },
     status() {
-      return { connected, idleSupported, reconnects, lastError };
+      return { connected, idleSupported, reconnects, lastError, lagSeconds, backlog };
     },
   };
+}
+
+/** INTERNALDATE as imapflow gives it (a Date, or a string on some servers); null when absent or unreadable. */
+function arrivedAt(internalDate: Date | string | undefined): Date | null {
+  if (internalDate === undefined) return null;
+  const d = internalDate instanceof Date ? internalDate : new Date(internalDate);
+  return Number.isNaN(d.getTime()) ? null : d;
 }
 
 async function ensureFolder(c: ImapFlow, path: string): Promise<void> {
