@@ -47,6 +47,37 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
     'IMAP mailboxes to watch: a JSON array of `{name, tenant, host, user, passwordEnv, …}` (README, *Point the agent at a mailbox*). Each password comes from the variable its `passwordEnv` names.',
   INBOUND_WEBHOOKS:
     'Inbound-mail webhook endpoints: a JSON array of `{tenant, tokenEnv, mailgunSigningKeyEnv?, providers?}`. Each token (16+ characters) comes from the variable its `tokenEnv` names; a Mailgun signing key that is a placeholder (`…`) is refused at start.',
+  DATABASE_URL:
+    '`postgres://\u2026` keeps every store in that PostgreSQL database (README, *Running on PostgreSQL / replicas*); unset, SQLite under DATA_DIR. Never printed in errors.',
+  MAX_DOCUMENT_BYTES:
+    'The largest attached PDF or XLSX whose text or rows are read, in bytes; a larger one is kept by name with a note (docs/attachments.md).',
+  MAX_PDF_PAGES: 'The most pages of one PDF whose text is read; the rest are left out, with a note.',
+  MAX_XLSX_CELLS:
+    'The most cells read from one XLSX workbook; past it the workbook is kept by name with a note.',
+  MAX_XLSX_INFLATED_BYTES:
+    "The most bytes an XLSX may inflate to (its zip's declared and actual sizes are both checked); a zip bomb is kept by name with a note.",
+  DOCUMENT_TIMEOUT_MS:
+    'How long reading one attached document may take, in ms; its worker thread is ended at the bound and the reading gets a note.',
+  DOCUMENT_MEMORY_MB:
+    'The heap of the worker thread that reads one document, in MiB; a document that needs more is kept by name with a note.',
+  ADMISSION_MAX_MESSAGES:
+    'Messages parsed and triaged at once across A2A, webhooks and IMAP (issue 16). Beyond it A2A and webhooks wait ADMISSION_QUEUE_MS, then answer 503 with Retry-After; IMAP waits. Default: twice the cores this process may use, at least 4.',
+  ADMISSION_MAX_BYTES:
+    'Raw request bytes held at once (bodies being received, messages being read), reserved from Content-Length before a body is read.',
+  ADMISSION_QUEUE_MS: 'How long an A2A or webhook message waits for a slot before it is answered 503, in ms.',
+  ADMISSION_RETRY_AFTER_SECONDS: 'The `Retry-After` a caller turned away by admission is given, in seconds.',
+  INGEST_CLAIM_LEASE_MS:
+    "How long a mail pipeline's claim on a message holds before another attempt may take it over, in ms: a process killed mid-triage delays that message's retry this long.",
+  AUTH_FAILURE_BURST:
+    'Failed authentications one source may make at once before it is answered 429 with Retry-After (valid callers are not slowed).',
+  AUTH_FAILURES_PER_MINUTE: 'Failed authentications per minute a throttled source regains.',
+  MAX_JSON_DEPTH:
+    'The deepest JSON nesting an A2A request body may have; a deeper one is refused in words before it is parsed.',
+};
+
+/** Defaults that depend on the machine, in words, so the generated file is the same on every machine. */
+const MACHINE_DEFAULTS: Readonly<Record<string, string>> = {
+  ADMISSION_MAX_MESSAGES: 'twice the cores, at least 4',
 };
 
 type Setting = { readonly env: string; readonly schema: z.ZodType; readonly example: string };
@@ -96,7 +127,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|');
 export function renderSettingsDoc(): string {
   const rows = (Object.values(SETTINGS) as readonly Setting[]).map(
     (s) =>
-      `| \`${s.env}\` | ${defaultOf(s.schema)} | ${cell(range(s.schema))} | \`${cell(s.example)}\` | ${cell(SETTING_DOCS[s.env] ?? '**(no description: add one to src/config/settings-doc.ts)**')} |`,
+      `| \`${s.env}\` | ${MACHINE_DEFAULTS[s.env] ?? defaultOf(s.schema)} | ${cell(range(s.schema))} | \`${cell(s.example)}\` | ${cell(SETTING_DOCS[s.env] ?? '**(no description: add one to src/config/settings-doc.ts)**')} |`,
   );
   return [
     '# Settings',
