@@ -37,7 +37,7 @@ async function bump(db: Db, tenant: TenantId): Promise<number> {
   return db.transaction().execute(async (trx) => {
     // The write first, so the transaction holds the write lock before it reads (SQLite).
     await sql`insert into erase_generations (tenant, generation) values (${tenant}, 1)
-      on conflict (tenant) do update set generation = generation + 1`.execute(trx);
+      on conflict (tenant) do update set generation = erase_generations.generation + 1`.execute(trx);
     return total(trx);
   });
 }

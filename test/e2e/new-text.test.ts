@@ -63,7 +63,7 @@ describe('the new text, end to end (issue 14)', () => {
       .status!.message!.parts.map((p) => (p.content?.$case === 'text' ? p.content.value : ''))
       .join(' ');
     expect(question).toMatch(
-      /Set aside: 'Brandt Maschinenbau' and 'BMB-2026-131' \(Brandt Maschinenbau GmbH\), found only in the quoted or forwarded text, a signature or a disclaimer\.$/,
+      /Set aside: 'Brandt Maschinenbau' and 'BMB-2026-131' \(Brandt Maschinenbau GmbH\), found only in the quoted or forwarded text, a signature or a disclaimer, so I can't tell whose shipment this is/,
     );
 
     const shown = await recheck('q-03-fwd-only-forwarded-names-customer.103@meridianfreight.example');

@@ -62,7 +62,7 @@ describe('domain folders have one public surface', () => {
   it('would notice an import past an index, and lets a folder import its neighbours', () => {
     const reaching = {
       path: join(ROOT, 'test/integration/reaching.test.ts'),
-      text: "import { readMessage } from '../../src/domain/triage/index.ts';\n",
+      text: "import { readMessage } from '../../src/domain/triage/read-message.ts';\n",
     };
     expect(pastTheIndex([reaching])).toEqual([
       'test/integration/reaching.test.ts imports ../../src/domain/triage/read-message.ts',
