@@ -10,6 +10,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Kysely } from 'kysely';
 import type { MailReader } from './a2a/ports.ts';
 import { createAdmission, type Admission } from './admission/admission.ts';
 import { createAuthThrottle } from './admission/auth-throttle.ts';
@@ -50,7 +51,8 @@ import {
   type ReadinessCheck,
 } from './observability/readiness.ts';
 import { describeStore, openStore } from './store/open-store.ts';
-import { eraseSignal, startEraseFeed, type EraseFeed } from './store/postgres-change-feed.ts';
+import { eraseSignal, startChangeFeed, type ChangeFeed } from './store/postgres-change-feed.ts';
+import { checksMade, createPushedValidity } from './store/read-validity.ts';
 import { isPostgresUrl } from './store/postgres-database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
@@ -69,6 +71,8 @@ export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/
 export { DATABASE_FILE_NAME as DATABASE_FILE } from './store/database.ts';
 /** Definition versions kept compiled at once (the active one and those pinned tasks still use). */
 const MATCHER_CACHE_VERSIONS = 4;
+/** Tenants whose new activations this process compiles as they are announced (the most recently served). */
+const MAX_RECENT_TENANTS = 64;
 /** Where the first-start token is written (mode 0600). */
 export const DEMO_TOKEN_FILE = 'demo-token';
 
@@ -107,7 +111,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   mkdirSync(dataDir, { recursive: true });
   // DATABASE_URL: PostgreSQL, shared by every replica; else the SQLite file under DATA_DIR.
   const db = await openStore({ databaseUrl: config.databaseUrl, dataDir });
-  let eraseFeed: EraseFeed | null = null;
+  let eraseFeed: ChangeFeed | null = null;
   try {
     // A task a killed process left submitted or working is told so, not left waiting forever.
     await failInterruptedTasks(db, Date.now());
@@ -152,13 +156,20 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       ...(onPostgres ? [eraseSignal(db)] : []),
       bytesGone(db),
     ];
+    // Issue 15: on PostgreSQL the active head is kept valid by the change feed's push (a NOTIFY per
+    // activation, migration 011), and each new version's matcher is compiled once when it is
+    // announced, before the next task asks (set below, once the triage path exists).
+    const pushed = onPostgres ? createPushedValidity() : undefined;
+    let onActivated = (_tenant: TenantId): void => {};
     // §14 across replicas: an erase on any replica (or by the CLI) empties this one's reading caches;
     // the feed carries only the tenant, so every remembered analysis goes (the next task compiles again).
     eraseFeed = onPostgres
-      ? await startEraseFeed({
+      ? await startChangeFeed({
           url: config.databaseUrl,
           db,
           onErased: () => void matchingRuntime.forgetSourcesMentioning(() => true),
+          onActivated: (notice) => onActivated(notice.tenant),
+          ...(pushed === undefined ? {} : { pushed }),
           log: faultLogOf(logger),
         })
       : null;
@@ -184,7 +195,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         erasers: processErasers([remoteCacheEraser(remote)]),
       });
     } else {
-      const definitionStore = createSqliteDefinitionStore(db);
+      const definitionStore = createSqliteDefinitionStore(db, pushed === undefined ? {} : { pushed });
       analyses = createSqliteMarkAnalyses(db);
       // A lesson an application wrote for a person reads "dana@…, via app:…" (§13.4).
       resolvePerson = (t, id) => displayProvenance(id, (person) => definitionStore.personHandle(t, person));
@@ -210,8 +221,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
 
     // The agent's own callers need a token too when the authority is elsewhere: for the tenant it serves.
     const demoToken = await firstStartToken(tokens, tenant, dataDir, announce);
+    // Tenants this process resolved definitions for lately: the ones a new activation is compiled for.
+    const recentTenants = new Set<TenantId>();
     const triage = createTriageService({
-      definitions: watchedForErasures(source, eraseWatch),
+      definitions: watchedForErasures(source, eraseWatch, db, recentTenants),
       corpus,
       learnables,
       settings: {
@@ -226,6 +239,20 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       clock: systemClock,
       ...(resolvePerson === undefined ? {} : { resolvePerson }),
     });
+    if (config.role !== 'authority') {
+      const log = faultLogOf(logger);
+      // One compile per new version: the matcher cache shares a compile in progress for a version
+      // with every task that asks for it meanwhile, and answers later ones from the cache.
+      onActivated = (t) => {
+        if (!recentTenants.has(t)) return; // a tenant this process does not serve now compiles on its first task
+        void source
+          .active(t)
+          .then(({ definition }) =>
+            matcherCache.matcherFor(definition, learnables, analysisKeeping(analyses, t)),
+          )
+          .catch((e: unknown) => log('compiling a newly activated version failed', e));
+      };
+    }
     const agent =
       config.role === 'authority'
         ? null
@@ -344,12 +371,24 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
  * The definitions triage reads, each read first asking whether another process erased since (§14):
  * every task, show-back and dry run resolves its version through here before it uses the memory.
  */
-function watchedForErasures(source: DefinitionSource, watch: EraseWatch): DefinitionSource {
+function watchedForErasures(
+  source: DefinitionSource,
+  watch: EraseWatch,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
+  db: Kysely<any>,
+  recentTenants: Set<TenantId>,
+): DefinitionSource {
   return {
     descriptors: () => source.descriptors(),
     async active(tenant, options) {
-      await watch.check();
-      return source.active(tenant, options);
+      recentTenants.delete(tenant);
+      recentTenants.add(tenant);
+      if (recentTenants.size > MAX_RECENT_TENANTS) recentTenants.delete(recentTenants.values().next().value!);
+      // The head read asks the database whether another process committed; the watch reuses that
+      // answer (one pragma per task, not two). Found an erase: memory is forgotten, resolve again.
+      const before = checksMade(db);
+      const pinned = await source.active(tenant, options);
+      return (await watch.check(before)) ? source.active(tenant, options) : pinned;
     },
     async load(tenant, versionId) {
       await watch.check();

@@ -17,7 +17,6 @@ const BOOKKEEPING = new Set([
   'schema_migrations',
   'a2a_tasks_migrations',
   'change_generation',
-  'erase_generation',
   'sqlite_sequence',
 ]);
 /** Rows read and inserted per batch (kept well under PostgreSQL's 65,535 parameters). */

@@ -6,18 +6,24 @@
  * matchers, cached definitions and objects (`onErased`), as a restart would.
  *
  * Cost: one `pragma data_version` per check (read-validity.ts), and one small read only when
- * another connection has committed since the last check.
+ * another connection has committed since the last check. A check right after a read that already
+ * asked (the definition read of a task: its head) reuses that read's answer instead of asking again
+ * (`check(checksBefore)`), so a task pays one pragma, not two.
  *
  * Does not own: what is forgotten (the composition root says), or any store's erase (sqlite-erasure.ts).
  */
 import { sql, type Kysely } from 'kysely';
 import type { Eraser } from '../domain/authority/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
-import { currentGeneration } from './read-validity.ts';
+import { checksMade, currentGeneration, generationNow } from './read-validity.ts';
 
 export interface EraseWatch {
-  /** Whether another process erased since the last check; if so, `onErased` has run. */
-  check(): Promise<boolean>;
+  /**
+   * Whether another process erased since the last check; if so, `onErased` has run. With
+   * `checksBefore` (`checksMade(db)` taken before a read on this connection): when that read asked
+   * the database for its generation, its answer is used rather than asking a second time.
+   */
+  check(checksBefore?: number): Promise<boolean>;
   /** Counts this process's own erase (registered with its erasers), so it is not taken for another's. */
   readonly eraser: Eraser;
 }
@@ -56,8 +62,11 @@ export async function createEraseWatch(db: Db, onErased: () => void): Promise<Er
   let known = await total(db);
   let seen = await currentGeneration(db);
   return {
-    async check() {
-      const g = await currentGeneration(db);
+    async check(checksBefore) {
+      const g =
+        checksBefore !== undefined && checksMade(db) !== checksBefore
+          ? generationNow(db)
+          : await currentGeneration(db);
       if (g === seen) return false;
       seen = g;
       const now = await total(db);

@@ -9,6 +9,13 @@
  * of the query it replaces.
  *
  * One state per Kysely instance (one connection), shared by every store made on it.
+ *
+ * On PostgreSQL the active head may instead be kept valid by a push (`PushedValidity`, fed by the
+ * LISTEN connection of postgres-change-feed.ts): while that connection is up, a remembered head
+ * holds until a notice for its tenant arrives, with no query per task; while it is down, readers
+ * fall back to the per-request counter above, so no stale head is served across a dropped
+ * connection. The push is as exact as NOTIFY delivery: a head committed elsewhere is seen once its
+ * notification reached this process (sent at commit, before the writer answered its caller).
  */
 import { sql, type Kysely } from 'kysely';
 import { engineOf } from './dialect.ts';
@@ -16,6 +23,8 @@ import { engineOf } from './dialect.ts';
 interface Validity {
   dataVersion: number | null;
   generation: number;
+  /** Queries made by `currentGeneration` (one pragma or one single-row read each). */
+  checks: number;
 }
 
 const validities = new WeakMap<object, Validity>();
@@ -23,15 +32,21 @@ const validities = new WeakMap<object, Validity>();
 function validityOf(db: Kysely<unknown>): Validity {
   let v = validities.get(db);
   if (v === undefined) {
-    v = { dataVersion: null, generation: 0 };
+    v = { dataVersion: null, generation: 0, checks: 0 };
     validities.set(db, v);
   }
   return v;
 }
 
+/** How many times `currentGeneration` asked the database on this connection (so a caller can reuse a check). */
+export function checksMade(db: Kysely<unknown>): number {
+  return validityOf(db).checks;
+}
+
 /** The current generation, after asking SQLite whether another connection has committed since. */
 export async function currentGeneration(db: Kysely<unknown>): Promise<number> {
   const v = validityOf(db);
+  v.checks++;
   const version = engineOf(db) === 'postgres' ? await changeGeneration(db) : await dataVersion(db);
   if (version !== v.dataVersion) {
     v.dataVersion = version;
@@ -95,6 +110,74 @@ export class RememberedReads<V> {
     if (readUnder !== generationNow(this.db)) return;
     this.#entries.delete(key);
     this.#entries.set(key, { value, generation: readUnder });
+    while (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+}
+
+/**
+ * Validity by push, per tenant: a remembered read is good while the push is live and no notice
+ * for its tenant arrived since it was read. One per process, made by the composition root, fed by
+ * the change feed (notices, connection up and down) and by this process's own writes.
+ */
+export interface PushedValidity {
+  /** Whether notices are being received now; while not, readers use the per-request check. */
+  live(): boolean;
+  /** What a read of `tenant` is remembered under: changes with every notice for it and every (re)connect. */
+  epoch(tenant: string): string;
+  /** `tenant`'s remembered reads are stale (a notice, or a write of this process). */
+  bump(tenant: string): void;
+  /** The feed's connection came up (true, after LISTEN) or went down (false). Either way, all is stale. */
+  setLive(live: boolean): void;
+}
+
+/** Tenants whose notice counts are kept before all are reset at once (a reconnect's worth of staleness). */
+const MAX_PUSHED_TENANTS = 100_000;
+
+export function createPushedValidity(): PushedValidity {
+  let connection = 0;
+  let up = false;
+  const counts = new Map<string, number>();
+  return {
+    live: () => up,
+    epoch: (tenant) => `${connection}:${counts.get(tenant) ?? 0}`,
+    bump(tenant) {
+      if (counts.size >= MAX_PUSHED_TENANTS && !counts.has(tenant)) {
+        counts.clear();
+        connection++;
+      }
+      counts.set(tenant, (counts.get(tenant) ?? 0) + 1);
+    },
+    setLive(live) {
+      up = live;
+      connection++;
+    },
+  };
+}
+
+/**
+ * Reads remembered under a push (`PushedValidity`), at most `max`, the oldest dropped first. `get`
+ * answers only while the push is live and the tenant had no notice since; `set` keeps a value only
+ * if no notice (and no reconnect) came while it was being read.
+ */
+export class PushedReads<V> {
+  readonly #entries = new Map<string, { value: V; epoch: string }>();
+
+  constructor(
+    private readonly pushed: PushedValidity,
+    private readonly max: number,
+  ) {}
+
+  /** The remembered value of `tenant`, or undefined (then read it, and `set` with the epoch taken before). */
+  get(tenant: string): { value: V } | undefined {
+    if (!this.pushed.live()) return undefined;
+    const e = this.#entries.get(tenant);
+    return e !== undefined && e.epoch === this.pushed.epoch(tenant) ? { value: e.value } : undefined;
+  }
+
+  set(tenant: string, value: V, readUnder: string): void {
+    if (!this.pushed.live() || readUnder !== this.pushed.epoch(tenant)) return;
+    this.#entries.delete(tenant);
+    this.#entries.set(tenant, { value, epoch: readUnder });
     while (this.#entries.size > this.max) this.#entries.delete(this.#entries.keys().next().value!);
   }
 }

@@ -4,7 +4,9 @@
  * and people (people-store.ts) composed, with the two reads every task makes remembered exactly
  * (read-validity.ts): the head, and the handles of whoever taught what it matched. A commit by this
  * process, by another process on the file or by another replica on the database is seen by the next
- * read (§10.3 a lesson takes effect on the next task; §14 an erased handle is gone).
+ * read (§10.3 a lesson takes effect on the next task; §14 an erased handle is gone). On PostgreSQL
+ * with a change feed, the head is kept valid by its push instead (`pushed`, read-validity.ts): no
+ * query per task while the feed listens, the per-request check while it does not.
  *
  * Every method takes the tenant scope explicitly (§13.2). Entry contents and lesson values are
  * opaque text here (§9).
@@ -17,7 +19,13 @@ import { createDefinitionHistory } from './definition-history.ts';
 import { frozen } from './definition-rows.ts';
 import { createDefinitionTombstones } from './definition-tombstones.ts';
 import { createPeopleStore } from './people-store.ts';
-import { currentGeneration, RememberedReads, writing } from './read-validity.ts';
+import {
+  currentGeneration,
+  PushedReads,
+  RememberedReads,
+  writing,
+  type PushedValidity,
+} from './read-validity.ts';
 
 /** The DefinitionStore plus what the authority needs beyond the port's minimum. */
 export interface SqliteDefinitionStore extends DefinitionStore {
@@ -30,18 +38,46 @@ const MAX_HANDLES = 10_000;
 /** Most tenants' heads remembered. */
 const MAX_HEADS = 1_000;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
-export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionStore {
+export interface DefinitionStoreOptions {
+  /** Keeps the head valid by the change feed's push (PostgreSQL replicas); default: the per-request check only. */
+  readonly pushed?: PushedValidity;
+}
+
+export function createSqliteDefinitionStore(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
+  db: Kysely<any>,
+  options: DefinitionStoreOptions = {},
+): SqliteDefinitionStore {
+  const { pushed } = options;
   const history = createDefinitionHistory(db);
   const tombstones = createDefinitionTombstones(db);
   const people = createPeopleStore(db);
   const heads = new RememberedReads<Activation | null>(db, MAX_HEADS);
   const handles = new RememberedReads<string | null>(db, MAX_HANDLES);
+  const pushedHeads = pushed === undefined ? null : new PushedReads<Activation | null>(pushed, MAX_HEADS);
+  /** A write of this process: its own next read must not wait for its notification to come back. */
+  const ownWrite = async <T>(tenant: TenantId, write: () => Promise<T>): Promise<T> => {
+    pushed?.bump(tenant);
+    try {
+      return await writing(db, write);
+    } finally {
+      pushed?.bump(tenant);
+    }
+  };
 
   return {
     ...history,
     ...tombstones,
     async head(tenant) {
+      if (pushedHeads !== null && pushed!.live()) {
+        const remembered = pushedHeads.get(tenant);
+        if (remembered !== undefined) return remembered.value;
+        const epoch = pushed!.epoch(tenant);
+        const read = await history.head(tenant);
+        const head = read === null ? null : frozen(read);
+        pushedHeads.set(tenant, head, epoch);
+        return head;
+      }
       const generation = await currentGeneration(db);
       if (heads.has(tenant, generation)) return heads.get(tenant)!;
       const read = await history.head(tenant);
@@ -58,9 +94,9 @@ export function createSqliteDefinitionStore(db: Kysely<any>): SqliteDefinitionSt
       return handle;
     },
     // Every write through this connection makes what was remembered stale.
-    commit: (tenant, request) => writing(db, () => history.commit(tenant, request)),
-    tombstone: (tenant, request) => writing(db, () => tombstones.tombstone(tenant, request)),
+    commit: (tenant, request) => ownWrite(tenant, () => history.commit(tenant, request)),
+    tombstone: (tenant, request) => ownWrite(tenant, () => tombstones.tombstone(tenant, request)),
     personId: (tenant, handle) => writing(db, () => people.personId(tenant, handle)),
-    erasePerson: (tenant, identifier) => writing(db, () => people.erasePerson(tenant, identifier)),
+    erasePerson: (tenant, identifier) => ownWrite(tenant, () => people.erasePerson(tenant, identifier)),
   };
 }

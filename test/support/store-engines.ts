@@ -22,12 +22,7 @@ export const STORE_ENGINES: readonly { readonly name: EngineName }[] = [
 ];
 
 /** Tables kept when a PostgreSQL test database is emptied (the schema's own bookkeeping). */
-const KEPT_TABLES = new Set([
-  'schema_migrations',
-  'a2a_tasks_migrations',
-  'change_generation',
-  'erase_generation',
-]);
+const KEPT_TABLES = new Set(['schema_migrations', 'a2a_tasks_migrations', 'change_generation']);
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
 type Db = Kysely<any>;
