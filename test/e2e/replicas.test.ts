@@ -1,7 +1,8 @@
-// Invariant: two server processes on one PostgreSQL are one agent: a task started on one is read and answered on the other and finishes on its pinned version (§10.3); lessons posted to both at once serialize, one version and one `learned: false` (§10.2); a lesson taught on one reaches the other's next task; a token revoked in the shared database is refused by both on their next request (§13.2).
+// Invariant: two server processes on one PostgreSQL are one agent: a task started on one is read and answered on the other and finishes on its pinned version (§10.3); lessons posted to both at once serialize, one version and one `learned: false` (§10.2); a lesson taught on one reaches the other's next task; a token revoked in the shared database is refused by both on their next request (§13.2); a lesson still reaches the other replica's next task after the replicas' LISTEN connections were ended (issue 15).
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
+import pg from 'pg';
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
 import { authorityCall, cliRun, jsonRpc } from '../support/calls.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
@@ -170,5 +171,38 @@ describe('two replicas on one PostgreSQL', () => {
     const read = await jsonRpc(a.url, token, 'GetTask', { id: parked.id });
     expect(read.result.id).toBe(parked.id);
     expect(JSON.stringify(read).toLowerCase()).not.toContain('erase-me@gone');
+  });
+
+  it('brings a lesson taught on B to A’s next task after their listening connections were ended (pg_terminate_backend, issue 15)', async () => {
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      const listeners = async (): Promise<number[]> =>
+        (
+          await admin.query<{ pid: number }>(
+            `select pid from pg_stat_activity where datname = current_database() and query like 'listen %'`,
+          )
+        ).rows.map((r) => r.pid);
+      const before = await listeners();
+      expect(before).toHaveLength(2); // one LISTEN connection per replica
+      await admin.query('select pg_terminate_backend(pid) from unnest($1::int[]) as pid', [before]);
+      // Both replicas reconnect by themselves (new backends), and the push carries on.
+      await expect
+        .poll(async () => (await listeners()).filter((p) => !before.includes(p)).length, { timeout: 30_000 })
+        .toBe(2);
+    } finally {
+      await admin.end();
+    }
+    const sender = 'desk@after-drop.example';
+    const taught = await authorityCall(b.url, token, 'POST', '/lessons', lesson(sender, 'after the drop'));
+    expect(taught.body.learned).toBe(true);
+    const onA = await sdkClient(a.url, token);
+    const next = await send(
+      onA.client,
+      onA.opts,
+      rfc822Message(sender, 'Pre-alert PA-2026-0950', 'pa-950@after-drop.example'),
+    );
+    expect(TaskState[next.status!.state]).toBe('TASK_STATE_COMPLETED');
+    expect(reportOf(next).pin.versionId).toBe(taught.body.versionId);
   });
 });
