@@ -36,6 +36,8 @@ import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
 import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
+import { createHeadBell } from './http/head-bell.ts';
+import type { Definition } from './domain/definitions/index.ts';
 import { createForwardedErase, remoteCacheEraser, type ForwardedErase } from './http/remote-erase.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
@@ -112,6 +114,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   // DATABASE_URL: PostgreSQL, shared by every replica; else the SQLite file under DATA_DIR.
   const db = await openStore({ databaseUrl: config.databaseUrl, dataDir });
   let eraseFeed: ChangeFeed | null = null;
+  let closeRemote = (): void => {};
   try {
     // A task a killed process left submitted or working is told so, not left waiting forever.
     await failInterruptedTasks(db, Date.now());
@@ -160,7 +163,11 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     // activation, migration 011), and each new version's matcher is compiled once when it is
     // announced, before the next task asks (set below, once the triage path exists).
     const pushed = onPostgres ? createPushedValidity() : undefined;
+    // Split topology: the authority's GET /head?after= long-polls wake at a new activation.
+    const headBell = createHeadBell();
     let onActivated = (_tenant: TenantId): void => {};
+    // Tenants this process resolved definitions for lately: the ones a new activation is compiled for.
+    const recentTenants = new Set<TenantId>();
     // §14 across replicas: an erase on any replica (or by the CLI) empties this one's reading caches;
     // the feed carries only the tenant, so every remembered analysis goes (the next task compiles again).
     eraseFeed = onPostgres
@@ -168,17 +175,33 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
           url: config.databaseUrl,
           db,
           onErased: () => void matchingRuntime.forgetSourcesMentioning(() => true),
-          onActivated: (notice) => onActivated(notice.tenant),
+          onActivated: (notice) => {
+            headBell.ring(notice.tenant);
+            onActivated(notice.tenant);
+          },
           ...(pushed === undefined ? {} : { pushed }),
           log: faultLogOf(logger),
         })
       : null;
     if (config.authorityUrl !== undefined) {
       // §12.1: definitions come from another process; this agent keeps none of its own.
+      // Issue 15: the agent follows the authority's head by long-poll (a push), falling back to
+      // the short TTL when the follow is down; each new version is compiled as it is announced.
+      let compileAnnounced = (_definition: Definition): void => {};
       const remote = await createRemoteDefinitionSource({
         url: config.authorityUrl,
         token: config.authorityToken ?? '',
+        follow: true,
+        onActivated: (definition) => compileAnnounced(definition),
+        log: faultLogOf(logger),
       });
+      closeRemote = () => remote.close();
+      compileAnnounced = (definition) => {
+        if (!recentTenants.has(remote.tenant)) return;
+        matcherCache
+          .matcherFor(definition, learnables)
+          .catch((e: unknown) => faultLogOf(logger)('compiling a newly activated version failed', e));
+      };
       source = remote;
       remoteRulesInForce = (t, versionId) => remote.rulesInForce(t, versionId);
       resolvePerson = (t, id) => remote.personHandle(t, id);
@@ -195,7 +218,16 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         erasers: processErasers([remoteCacheEraser(remote)]),
       });
     } else {
-      const definitionStore = createSqliteDefinitionStore(db, pushed === undefined ? {} : { pushed });
+      const stored = createSqliteDefinitionStore(db, pushed === undefined ? {} : { pushed });
+      // Its own commits wake the long-polls at once (another replica's come by NOTIFY, above).
+      const definitionStore: typeof stored = {
+        ...stored,
+        async commit(t, request) {
+          const result = await stored.commit(t, request);
+          if (result === 'committed') headBell.ring(t);
+          return result;
+        },
+      };
       analyses = createSqliteMarkAnalyses(db);
       // A lesson an application wrote for a person reads "dana@…, via app:…" (§13.4).
       resolvePerson = (t, id) => displayProvenance(id, (person) => definitionStore.personHandle(t, person));
@@ -221,8 +253,6 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
 
     // The agent's own callers need a token too when the authority is elsewhere: for the tenant it serves.
     const demoToken = await firstStartToken(tokens, tenant, dataDir, announce);
-    // Tenants this process resolved definitions for lately: the ones a new activation is compiled for.
-    const recentTenants = new Set<TenantId>();
     const triage = createTriageService({
       definitions: watchedForErasures(source, eraseWatch, db, recentTenants),
       corpus,
@@ -315,6 +345,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const server = createServer({
       config,
       db,
+      headBell,
       verifier: tokens,
       authority,
       taskPins: createSqliteTaskPins(db),
@@ -355,12 +386,14 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       async close() {
         await retention.stop();
         await mail.stop();
+        closeRemote();
         await server.close();
         await eraseFeed?.stop();
         await db.destroy();
       },
     };
   } catch (e) {
+    closeRemote();
     await eraseFeed?.stop();
     await db.destroy();
     throw e;

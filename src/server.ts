@@ -11,6 +11,7 @@
  *
  * Deliberately does not: read the environment (config is passed in) or open the database.
  */
+import type { HeadBell } from './http/head-bell.ts';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express, type Request, type Router } from 'express';
@@ -62,6 +63,8 @@ export interface AgentDeps {
 }
 
 export interface ServerDeps {
+  /** Wakes the authority's GET /head?after= long-polls at a new activation (issue 15). Default: they re-read every second. */
+  readonly headBell?: HeadBell;
   /** `maxMessageBytes` sizes the A2A body limit (default: the mail limits' default). */
   readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'> &
     Partial<Pick<Config, 'maxMessageBytes' | 'maxJsonDepth'>>;
@@ -205,6 +208,7 @@ export function createServer(deps: ServerDeps): AppServer {
         verifier: deps.verifier,
         taskPins: deps.taskPins ?? { pinOf: () => Promise.resolve(null) },
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
+        ...(deps.headBell === undefined ? {} : { headBell: deps.headBell }),
         log,
       }),
     );

@@ -19,6 +19,7 @@ import type { TenantId } from '../domain/tenant.ts';
 import { bearerAuth, principalOf, requireRole } from './auth.ts';
 import { activeToWire, definitionToWire } from './definition-wire.ts';
 import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './errors.ts';
+import type { HeadBell } from './head-bell.ts';
 
 /** The mount point of the authority API. */
 export const AUTHORITY_API_PATH = '/authority/v1';
@@ -46,7 +47,14 @@ export interface AuthorityApiDeps {
   readonly log?: FaultLog;
   /** Largest JSON body accepted, in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
+  /** Wakes GET /head?after= waiters at a new activation (head-bell.ts). Absent: they re-read every second. */
+  readonly headBell?: HeadBell;
 }
+
+/** Longest a GET /head?after= waits, in ms (and its default). */
+export const HEAD_WAIT_MAX_MS = 30_000;
+/** A waiting GET /head?after= re-reads the head at least this often, in ms, bell or not. */
+const HEAD_RECHECK_MS = 1_000;
 
 /** The /authority/v1 router (mount it at AUTHORITY_API_PATH). */
 export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
@@ -98,11 +106,37 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
     res.json(activeToWire(await authority.active(p.tenant)));
   });
 
-  /** Only which version is active (what a remote agent polls; the content comes from /versions/:id). */
-  router.get('/head', read, async (_req, res) => {
+  /**
+   * Only which version is active (the content comes from /versions/:id). With `?after=N` it is a
+   * long-poll (issue 15): the answer waits until the active definitionVersion is not N, or `waitMs`
+   * (default and most HEAD_WAIT_MAX_MS) passed, and then gives the head as it is; a remote agent
+   * follows it to learn of a new activation by a push rather than a poll.
+   */
+  router.get('/head', read, async (req, res) => {
     const p = principalOf(res);
-    const active = await authority.active(p.tenant);
-    res.json({ definitionVersion: active.definitionVersion, versionId: active.definition.versionId });
+    const after = optionalIntQuery(req.query.after, 'after', 0);
+    const waitMs = Math.min(
+      HEAD_WAIT_MAX_MS,
+      optionalIntQuery(req.query.waitMs, 'waitMs', 0) ?? HEAD_WAIT_MAX_MS,
+    );
+    const headNow = async (): Promise<{ definitionVersion: number; versionId: string }> => {
+      const active = await authority.active(p.tenant);
+      return { definitionVersion: active.definitionVersion, versionId: active.definition.versionId };
+    };
+    let head = await headNow();
+    if (after !== undefined && head.definitionVersion === after) {
+      const gone = new AbortController();
+      res.on('close', () => gone.abort());
+      const until = performance.now() + waitMs;
+      for (let left = waitMs; head.definitionVersion === after && left > 0 && !gone.signal.aborted;) {
+        const ms = Math.min(HEAD_RECHECK_MS, left);
+        await (deps.headBell?.wait(p.tenant, ms, gone.signal) ?? new Promise<void>((r) => setTimeout(r, ms)));
+        head = await headNow();
+        left = until - performance.now();
+      }
+      if (gone.signal.aborted) return;
+    }
+    res.json(head);
   });
 
   // §10.3: any version by id, so a task pinned to it can finish; tombstoned 410, unknown 404.

@@ -122,8 +122,16 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     path: '/authority/v1/head',
     operationId: 'head',
-    summary: 'Only which version is active (what a remote agent polls).',
+    summary:
+      'Only which version is active. With ?after=N a long-poll: answers once the active definitionVersion is not N, or after waitMs (what a remote agent follows to learn of a new activation).',
     role: 'read',
+    query: {
+      after: {
+        description:
+          'A definitionVersion the caller holds: the answer waits until the active one differs (0 or more).',
+      },
+      waitMs: { description: 'Longest wait with ?after=, in ms (0 to 30000; default 30000).' },
+    },
     example: {},
     ok: { status: 200, schema: S.Head },
     errors: AUTH_ERRORS,

@@ -6,6 +6,13 @@
  * takes effect on the next task within about that long; versions are immutable (§10.3), so their
  * content is cached by versionId (the most recent `maxCachedVersions`).
  *
+ * With `follow` (issue 15) the agent learns of a new activation by a push instead: it keeps one
+ * long-poll open on GET /head?after=<its head> (authority-api.ts), which the authority answers as
+ * soon as another version is active. While that follow is up, the head it last answered is used
+ * with no TTL, and each new version is fetched (and `onActivated` told) before a task asks for it.
+ * When the follow fails (the authority restarting, the connection dropped), the head falls back to
+ * the TTL check at once, and the follow retries with backoff (250 ms doubling to 30 s).
+ *
  * The token is bound to one tenant (§13.2); asking for any other tenant is refused here rather than
  * silently answered with the token's tenant.
  *
@@ -52,6 +59,12 @@ export interface RemoteDefinitionSourceOptions {
    */
   readonly personTtlMs?: number;
   readonly fetch?: typeof fetch;
+  /** Follow the authority's head by long-poll (a push) rather than the TTL alone. Default false. */
+  readonly follow?: boolean;
+  /** With `follow`: a new version is active (fetched already); e.g. compile its matcher. */
+  readonly onActivated?: (definition: Definition) => void;
+  /** With `follow`: a failure of the follow worth a line in the log (it retries by itself). */
+  readonly log?: (message: string, cause: unknown) => void;
 }
 
 export interface RemoteDefinitionSource extends DefinitionSource, Pick<Authority, 'rulesInForce'> {
@@ -69,6 +82,10 @@ export interface RemoteDefinitionSource extends DefinitionSource, Pick<Authority
   erase(authorization: string, body: unknown): Promise<EraseResult>;
   /** §14: forgets every version, head and handle fetched so far; returns how many it held. */
   forget(): number;
+  /** Whether the follow (a long-poll on the authority's head) is up now. False without `follow`. */
+  following(): boolean;
+  /** Ends the follow. */
+  close(): void;
 }
 
 interface Head {
@@ -200,7 +217,8 @@ export async function createRemoteDefinitionSource(
   }
 
   async function currentHead(fresh = false): Promise<Head> {
-    if (!fresh && head !== null && performance.now() - head.fetchedAtMs < ttlMs) return head.value;
+    if (!fresh && head !== null && (followed || performance.now() - head.fetchedAtMs < ttlMs))
+      return head.value;
     // A fresh read (show-back, §11: the version active NOW) never rides on a request begun earlier.
     if (headInFlight === null || fresh) {
       const startedMs = performance.now();
@@ -224,6 +242,49 @@ export async function createRemoteDefinitionSource(
         });
     }
     return headInFlight;
+  }
+
+  // The follow (issue 15): one long-poll at a time, each asking for a head other than the one held.
+  let followed = false;
+  let closed = false;
+  const stopFollow = new AbortController();
+  async function follow(): Promise<void> {
+    let failures = 0;
+    while (!closed) {
+      try {
+        const held = head?.value.definitionVersion;
+        const path = held === undefined ? '/head' : `/head?after=${held}&waitMs=${FOLLOW_WAIT_MS}`;
+        const res = await doFetch(base + path, {
+          headers: { authorization: `Bearer ${options.token}`, accept: 'application/json' },
+          signal: AbortSignal.any([stopFollow.signal, AbortSignal.timeout(FOLLOW_WAIT_MS + timeoutMs)]),
+        });
+        const body: unknown = await res.json();
+        if (
+          !res.ok ||
+          !isPlainObject(body) ||
+          typeof body.definitionVersion !== 'number' ||
+          typeof body.versionId !== 'string'
+        ) {
+          throw new Error(
+            `The authority at ${options.url} answered GET ${AUTHORITY_API_PATH}${path} with ${res.status}.`,
+          );
+        }
+        const value: Head = { definitionVersion: body.definitionVersion, versionId: body.versionId };
+        const changed = head?.value.versionId !== value.versionId;
+        // The version first, so a task that sees the new head finds its content cached.
+        const definition = changed ? await loadVersion(value.versionId) : undefined;
+        head = { value, fetchedAtMs: performance.now() };
+        followed = true;
+        failures = 0;
+        if (definition !== undefined) options.onActivated?.(definition);
+      } catch (e) {
+        followed = false; // at once: tasks fall back to the TTL check
+        if (closed) return;
+        options.log?.('following the authority head failed; retrying', e);
+        const waitMs = Math.min(30_000, 250 * 2 ** failures++);
+        await new Promise<void>((r) => setTimeout(r, waitMs).unref());
+      }
+    }
   }
 
   // Person handles for display, briefly: erasure (§14) must reach readings soon, so no long cache.
@@ -251,8 +312,16 @@ export async function createRemoteDefinitionSource(
     return handle;
   }
 
+  if (options.follow === true) void follow();
+
   return Object.freeze({
     tenant,
+    following: () => followed,
+    close() {
+      closed = true;
+      followed = false;
+      stopFollow.abort();
+    },
     descriptors: () => descriptors,
     async reachable(timeoutMs = 2000): Promise<string | null> {
       try {
@@ -325,5 +394,7 @@ export async function createRemoteDefinitionSource(
   });
 }
 
+/** How long one follow long-poll asks the authority to wait, in ms (under its HEAD_WAIT_MAX_MS). */
+const FOLLOW_WAIT_MS = 25_000;
 /** Person handles kept at most (a reading names a handful; the cache only spares repeated calls). */
 const MAX_CACHED_PEOPLE = 1000;

@@ -1,4 +1,4 @@
-// Invariant: an agent resolving definitions from another process's authority sees what that authority holds (active head, any version, tombstones), only for its token's tenant, with no definition state of its own beyond an immutable-version cache (§12.1, §10.3, §13.2).
+// Invariant: an agent resolving definitions from another process's authority sees what that authority holds (active head, any version, tombstones), only for its token's tenant, with no definition state of its own beyond an immutable-version cache (§12.1, §10.3, §13.2); with `follow` it learns of a new activation by the authority's long-poll, not by its time to live (issue 15).
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDomainError } from '../../src/domain/errors.ts';
@@ -88,6 +88,44 @@ describe('remote definition source', () => {
     await remote.load(demo, v1.versionId);
     await remote.load(demo, v1.versionId);
     expect(calls).toEqual([]); // v1 came with the first active() and is immutable
+  });
+
+  it('follows the authority’s head by long-poll: a new activation reaches it with no time to live passing (issue 15)', async () => {
+    const v1 = await teach('northgate', 'billing@origin.example');
+    const announced: string[] = [];
+    const remote = await createRemoteDefinitionSource({
+      url,
+      token: readToken,
+      activeTtlMs: 3_600_000, // an hour: only the follow can bring the next version
+      follow: true,
+      onActivated: (d) => announced.push(d.versionId),
+    });
+    try {
+      await expect.poll(() => remote.following(), { timeout: 10_000 }).toBe(true);
+      expect((await remote.active(demo)).definition.versionId).toBe(v1.versionId);
+      const v2 = await teach('gulftrade', 'ops@gulf.example');
+      await expect.poll(() => announced, { timeout: 10_000 }).toContain(v2.versionId);
+      const active = await remote.active(demo);
+      expect(active.definitionVersion).toBe(v2.definitionVersion);
+      expect(active.definition.versionId).toBe(v2.versionId);
+    } finally {
+      remote.close();
+    }
+    expect(remote.following()).toBe(false);
+  });
+
+  it('answers GET /head?after= at once when the head differs, and refuses a malformed after (issue 15)', async () => {
+    const v1 = await teach('northgate', 'billing@origin.example');
+    const now = await request(h.server.app)
+      .get(`/authority/v1/head?after=${v1.definitionVersion - 1}`)
+      .set('Authorization', `Bearer ${readToken}`);
+    expect(now.status).toBe(200);
+    expect(now.body).toEqual({ definitionVersion: v1.definitionVersion, versionId: v1.versionId });
+    const bad = await request(h.server.app)
+      .get('/authority/v1/head?after=soon')
+      .set('Authorization', `Bearer ${readToken}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain('?after=');
   });
 
   it('loads an older version by id for a task pinned to it; a tombstoned one fails with the authority’s code (§10.3, §14)', async () => {
