@@ -131,6 +131,7 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
       for (let left = waitMs; head.definitionVersion === after && left > 0 && !gone.signal.aborted;) {
         const ms = Math.min(HEAD_RECHECK_MS, left);
         await (deps.headBell?.wait(p.tenant, ms, gone.signal) ?? new Promise<void>((r) => setTimeout(r, ms)));
+        if (gone.signal.aborted) return; // the caller left, or the server is closing: read nothing more
         head = await headNow();
         left = until - performance.now();
       }
