@@ -84,7 +84,7 @@ function mailFrom(t: number, i: number, n: number, customers: number): string {
 }
 
 /** A data directory with `tenants` tenants of `customers` customers each; returns it and each tenant's token. */
-async function seeded(
+export async function seeded(
   tenants: number,
   customers: number,
   first = 0,
