@@ -71,8 +71,6 @@ import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
 export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
 /** The database file under DATA_DIR. */
 export { DATABASE_FILE_NAME as DATABASE_FILE } from './store/database.ts';
-/** Definition versions kept compiled at once (the active one and those pinned tasks still use). */
-const MATCHER_CACHE_VERSIONS = 4;
 /** Tenants whose new activations this process compiles as they are announced (the most recently served). */
 const MAX_RECENT_TENANTS = 64;
 /** Where the first-start token is written (mode 0600). */
@@ -136,10 +134,13 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const corpus = new SqliteCorpusStore(db);
     // The server's matching runtime: its analyses, buffers and matchers, which a §14 erase clears.
     const matchingRuntime = createMatchingRuntime();
-    const matcherCache = observeMatcherCache(
-      createMatcherCache({ maxVersions: MATCHER_CACHE_VERSIONS, runtime: matchingRuntime }),
-      metrics,
-    );
+    // Issue 15: one byte budget for every tenant's compiled matchers, least recently used out.
+    const versionedMatchers = createMatcherCache({
+      budgetBytes: config.matcherMemoryBudgetMb * 2 ** 20,
+      runtime: matchingRuntime,
+    });
+    metrics.matcherCacheFrom(() => versionedMatchers.stats());
+    const matcherCache = observeMatcherCache(versionedMatchers, metrics);
     // §14: what an erase must reach in this process: every store in its file, its memory, and last
     // the bytes themselves (the WAL folded in and truncated).
     // An erase made by another process on this database (the CLI) is noticed on the next read,

@@ -59,6 +59,20 @@ describe('DATABASE_URL', () => {
     expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
   });
 
+  it('bounds compiled matchers by MATCHER_MEMORY_BUDGET_MB (issue 15), defaulting from the machine, and refuses a budget that is not a whole number of MiB from 16', () => {
+    const fallback = loadConfig({}).matcherMemoryBudgetMb;
+    expect(fallback).toBeGreaterThanOrEqual(64);
+    expect(fallback).toBeLessThanOrEqual(4096);
+    expect(loadConfig({ MATCHER_MEMORY_BUDGET_MB: '256' }).matcherMemoryBudgetMb).toBe(256);
+    for (const bad of ['0', '8', 'lots', '1.5'])
+      expect(() => loadConfig({ MATCHER_MEMORY_BUDGET_MB: bad })).toThrow(
+        new RegExp(
+          `MATCHER_MEMORY_BUDGET_MB: "${bad.replace('.', '\\.')}" is not usable.*MATCHER_MEMORY_BUDGET_MB=512`,
+          's',
+        ),
+      );
+  });
+
   it('refuses anything else, saying what to give, without printing the URL (it may hold a password)', () => {
     let err: unknown;
     try {

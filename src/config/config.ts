@@ -8,7 +8,7 @@
  * Adding a setting: add one entry to SETTINGS (env name, zod schema with its default, an example),
  * its sentence in settings-doc.ts, and run `npm run docs:settings` (a test keeps docs/settings.md equal).
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { z } from 'zod';
 import { DomainError } from '../domain/errors.ts';
 import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/index.ts';
@@ -147,6 +147,22 @@ export const SETTINGS = {
       .positive()
       .default(48 * 1024 * 1024),
     example: String(48 * 1024 * 1024),
+  },
+  /**
+   * Compiled matchers kept in memory across every tenant this process serves (issue 15), MiB, by
+   * their estimated bytes (src/domain/matching/matcher-bytes.ts); least recently used versions
+   * leave first and compile again on their next task. Default: an eighth of the machine's memory,
+   * between 64 and 4,096 MiB. Measured: ~1.2 MB per 1,000-customer tenant, ~60 MB per 100,000 marks.
+   */
+  matcherMemoryBudgetMb: {
+    env: 'MATCHER_MEMORY_BUDGET_MB',
+    schema: z.coerce
+      .number()
+      .int()
+      .min(16)
+      .max(1024 * 1024)
+      .default(Math.min(4096, Math.max(64, Math.floor(totalmem() / 2 ** 20 / 8)))),
+    example: '512',
   },
   /** How long an A2A or webhook message waits for a slot before it is answered 503, ms. Default 2,000. */
   admissionQueueMs: {

@@ -64,6 +64,8 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
     'Messages parsed and triaged at once across A2A, webhooks and IMAP (issue 16). Beyond it A2A and webhooks wait ADMISSION_QUEUE_MS, then answer 503 with Retry-After; IMAP waits. Default: twice the cores this process may use, at least 4.',
   ADMISSION_MAX_BYTES:
     'Raw request bytes held at once (bodies being received, messages being read), reserved from Content-Length before a body is read.',
+  MATCHER_MEMORY_BUDGET_MB:
+    "The memory, in MiB, the compiled matchers of every tenant this process serves may hold together (estimated per matcher); past it the least recently used tenants' matchers are dropped and compiled again on their next task. Default: an eighth of the machine's memory, between 64 and 4,096 MiB.",
   ADMISSION_QUEUE_MS: 'How long an A2A or webhook message waits for a slot before it is answered 503, in ms.',
   ADMISSION_RETRY_AFTER_SECONDS: 'The `Retry-After` a caller turned away by admission is given, in seconds.',
   INGEST_CLAIM_LEASE_MS:
@@ -78,6 +80,7 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
 /** Defaults that depend on the machine, in words, so the generated file is the same on every machine. */
 const MACHINE_DEFAULTS: Readonly<Record<string, string>> = {
   ADMISSION_MAX_MESSAGES: 'twice the cores, at least 4',
+  MATCHER_MEMORY_BUDGET_MB: 'an eighth of the memory, 64 to 4,096',
 };
 
 type Setting = { readonly env: string; readonly schema: z.ZodType; readonly example: string };

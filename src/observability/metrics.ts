@@ -34,11 +34,20 @@ export interface ServiceMetrics {
   lesson(tenant: string, outcome: LessonOutcome): void;
   activation(tenant: string, action: Activation): void;
   matcherCompiled(seconds: number, marks: number): void;
+  /** Where the matcher cache's bytes, budget and evictions are read at scrape time (issue 15). */
+  matcherCacheFrom(read: () => MatcherCacheGauges): void;
   matched(seconds: number): void;
   admissionRejected(route: string, status: number): void;
   httpRequest(route: string, status: number, seconds: number): void;
   /** A source of gauges read at scrape time (the IMAP pollers' state). */
   onScrape(read: (set: ScrapeSetters) => void): void;
+}
+
+export interface MatcherCacheGauges {
+  readonly versions: number;
+  readonly bytes: number;
+  readonly budgetBytes: number | null;
+  readonly evictions: number;
 }
 
 export interface ScrapeSetters {
@@ -142,6 +151,42 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
     help: 'Marks in the matcher compiled last.',
     registers,
   });
+  let readCache: (() => MatcherCacheGauges) | null = null;
+  const cacheGauge = (name: string, help: string, value: (g: MatcherCacheGauges) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        const v = readCache === null ? null : value(readCache());
+        if (v !== null) this.set(v);
+      },
+    });
+  cacheGauge(
+    'triage_matcher_cache_bytes',
+    'Estimated bytes of the compiled matchers kept, all tenants.',
+    (g) => g.bytes,
+  );
+  cacheGauge(
+    'triage_matcher_cache_budget_bytes',
+    'MATCHER_MEMORY_BUDGET_MB, in bytes.',
+    (g) => g.budgetBytes,
+  );
+  cacheGauge(
+    'triage_matcher_cache_versions',
+    'Definition versions kept compiled, all tenants.',
+    (g) => g.versions,
+  );
+  new Counter({
+    name: 'triage_matcher_evictions_total',
+    help: 'Compiled versions dropped to stay within the matcher memory budget (compiled again on their next task).',
+    registers,
+    collect() {
+      if (readCache === null) return;
+      this.reset();
+      this.inc(readCache().evictions);
+    },
+  });
   const matchSeconds = new Histogram({
     name: 'triage_match_duration_seconds',
     help: 'Time to match one message against the compiled marks.',
@@ -236,6 +281,9 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
     matcherCompiled(seconds, n) {
       compileSeconds.observe(seconds);
       marks.set(n);
+    },
+    matcherCacheFrom(read) {
+      readCache = read;
     },
     matched(seconds) {
       matchSeconds.observe(seconds);

@@ -21,8 +21,22 @@ import {
   type ObjectReader,
 } from '../definitions/index.ts';
 
-/** Whole definitions kept in memory (the active one of each busy tenant, and pinned ones). */
-const DEFINITION_CACHE_ENTRIES = 16;
+/**
+ * Whole definitions kept in memory (the active one of each busy tenant, and pinned ones), bounded
+ * by the entries they hold together rather than by a count, so that a process serving many small
+ * tenants keeps each busy one's definition (issue 15: with 16, a round robin over 100 tenants
+ * rebuilt every definition on every task). An entry's content is shared with the object cache;
+ * what a definition adds is its maps (~100 B an entry, measured with the bench's directories).
+ */
+const DEFINITION_CACHE_MAX_ENTRIES = 400_000;
+/** And never more definitions than this, however small. */
+const DEFINITION_CACHE_MAX_DEFINITIONS = 10_000;
+
+const entriesOf = (d: Definition): number => {
+  let n = 1;
+  for (const collection of d.collections.values()) n += collection.size;
+  return n;
+};
 /** Entry contents remembered as checked, at most (then the memo starts again). */
 const MAX_VALIDATED = 1_000_000;
 
@@ -54,6 +68,14 @@ export function createVersions(deps: {
 }): Versions {
   const { store, cache, learnableOf } = deps;
   const definitions = new Map<string, Definition>();
+  /** Entries held by `definitions` together. */
+  let held = 0;
+  const drop = (key: string): void => {
+    const d = definitions.get(key);
+    if (d === undefined) return;
+    definitions.delete(key);
+    held -= entriesOf(d);
+  };
   const validated = new Set<string>();
 
   const readerFor = (tenant: TenantId): ObjectReader =>
@@ -61,13 +83,15 @@ export function createVersions(deps: {
 
   function remember(tenant: TenantId, d: Definition): void {
     const key = `${tenant}\0${d.versionId}`;
-    definitions.delete(key);
+    drop(key);
     definitions.set(key, d);
-    while (definitions.size > DEFINITION_CACHE_ENTRIES) {
-      const oldest = definitions.keys().next();
-      if (oldest.done === true) break;
-      definitions.delete(oldest.value);
-    }
+    held += entriesOf(d);
+    // The newest stays even alone over the bound.
+    while (
+      definitions.size > 1 &&
+      (held > DEFINITION_CACHE_MAX_ENTRIES || definitions.size > DEFINITION_CACHE_MAX_DEFINITIONS)
+    )
+      drop(definitions.keys().next().value as string);
   }
 
   /** Each stored entry is judged well formed by its learnable once per content hash. */
@@ -134,15 +158,16 @@ export function createVersions(deps: {
       return { head, base, n: head?.definitionVersion ?? 0 };
     },
     forgetAll() {
-      const held = definitions.size + cache.size;
+      const forgotten = definitions.size + cache.size;
       definitions.clear();
+      held = 0;
       validated.clear();
       cache.clear();
-      return held;
+      return forgotten;
     },
     forget(tenant, versionIds, objectHashes) {
       for (const h of objectHashes) cache.delete(h);
-      for (const v of versionIds) definitions.delete(`${tenant}\0${v}`);
+      for (const v of versionIds) drop(`${tenant}\0${v}`);
     },
   };
 }

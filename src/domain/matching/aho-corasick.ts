@@ -12,6 +12,7 @@
 import { buildTrie } from './aho-trie.ts';
 import { foldCodeUnit } from './fold.ts';
 import { runSteps, STEP } from './steps.ts';
+import { typedArrayBytes } from './matcher-bytes.ts';
 
 /** Cells of full transition rows kept (4 bytes each). */
 const MAX_GOTO_CELLS = 2_000_000;
@@ -22,6 +23,8 @@ const NODE_MASK = OUTPUT_FLAG - 1;
 export interface AhoCorasick {
   readonly keyCount: number;
   readonly nodeCount: number;
+  /** Bytes of its tables and hit buffers now (matcher-bytes.ts). */
+  byteLength(): number;
   /**
    * Calls `onHit(key, end)` for every occurrence of every key in `text`, `end` being the index of its
    * last code unit; hits come in increasing `end` order.
@@ -321,6 +324,7 @@ export function* buildAhoCorasickSteps(
   return {
     keyCount: keys.length,
     nodeCount: nodes,
+    byteLength: () => typedArrayBytes(t, asciiSymbol, hitKeys, hitEnds),
     scan(text, onHit) {
       run(text, onHit);
     },

@@ -31,6 +31,14 @@ import { createConfirmCache } from './confirm-cache.ts';
 import { MarkPlanner, type StoredAnalyses } from './mark-plan.ts';
 import { createMatch } from './match-parts.ts';
 import type { Mark, Matcher } from './matcher.ts';
+import {
+  JS_BYTES_PER_MARK,
+  MATCHER_BASE_BYTES,
+  RE2_BYTES,
+  SET_BYTES_PER_PATTERN,
+  SET_SHARD_BYTES,
+  typedArrayBytes,
+} from './matcher-bytes.ts';
 import { createMatchingRuntime, type MatchingRuntime } from './matching-runtime.ts';
 import { buildShards, type Shard } from './set-shards.ts';
 import { runSteps } from './steps.ts';
@@ -75,6 +83,8 @@ export interface CompiledMatcher<M extends Mark = Mark> extends Matcher<M> {
   readonly stats: MatcherStats;
   /** re2 objects compiled so far to confirm or extract matches (diagnostics: misses of the confirm cache). */
   regexCompiles(): number;
+  /** Estimated bytes it holds now, JS and native (matcher-bytes.ts; grows as confirming re2 are kept). */
+  approxBytes(): number;
 }
 
 /** Compiles `marks` into a matcher whose cost grows far slower than the number of marks (§13.3). */
@@ -144,16 +154,27 @@ function* compileSteps<M extends Mark>(
   const capacity = options.confirmCacheSize ?? CONFIRM_CACHE_SIZE;
   const counts = { compiles: 0 };
   const confirm = createConfirmCache(plan.sources, capacity, counts, runtime.evictions);
+  const shardCount = shardsByPart.reduce((sum, s) => sum + s.length, 0);
+  const setPatterns = plan.setMarksByPart.reduce((sum, list) => sum + list.length, 0);
+  // Fixed once built: everything but the confirming re2 objects, which the matcher keeps as it runs.
+  const builtBytes =
+    MATCHER_BASE_BYTES +
+    automaton.byteLength() +
+    typedArrayBytes(plan) +
+    n * JS_BYTES_PER_MARK +
+    shardCount * SET_SHARD_BYTES +
+    setPatterns * SET_BYTES_PER_PATTERN;
   return {
     markCount: n,
     regexCompiles: () => counts.compiles,
+    approxBytes: () => builtBytes + confirm.kept() * RE2_BYTES,
     stats: {
       literalMarks: plan.literalMarks,
       atomMarks: plan.atomMarks,
       setMarks: plan.setMarks,
       keys: plan.keyLength.length,
       automatonNodes: automaton.nodeCount,
-      setShards: shardsByPart.reduce((sum, s) => sum + s.length, 0),
+      setShards: shardCount,
     },
     match: createMatch(marks, plan, automaton, shardsByPart, confirm, runtime.scratch),
   };

@@ -14,6 +14,8 @@ export interface ConfirmCache {
   searching(source: number): RE2;
   /** The source's re2 with flag 'y': a match must start at lastIndex. */
   anchored(source: number): RE2;
+  /** How many re2 objects are kept compiled now (each holds native memory: matcher-bytes.ts). */
+  kept(): number;
 }
 
 /**
@@ -40,7 +42,8 @@ export function createConfirmCache(
   evicted: EvictionBudget,
 ): ConfirmCache {
   const compiled: (RE2 | undefined)[] = new Array<RE2 | undefined>(sources.length * 2);
-  const size = Math.max(1, capacity);
+  // Never more slots than entries a matcher can hold: a 10-mark matcher need not carry 2,048.
+  const size = Math.max(1, Math.min(capacity, sources.length * 2));
   const ring = new Int32Array(size).fill(-1); // entry: source * 2 + (anchored ? 1 : 0)
   const used = new Uint8Array(sources.length * 2);
   const ghost = new Uint8Array(sources.length * 2); // compiled once lately and not kept
@@ -85,7 +88,11 @@ export function createConfirmCache(
     hand = hand + 1 === size ? 0 : hand + 1;
     return re;
   };
-  return { searching: (source) => get(source * 2), anchored: (source) => get(source * 2 + 1) };
+  return {
+    searching: (source) => get(source * 2),
+    anchored: (source) => get(source * 2 + 1),
+    kept: () => filled,
+  };
 }
 
 /** One-off compiles remembered: `capacity / GHOST_SHARE` of them (chosen by RSS: docs/matching.md). */

@@ -26,7 +26,12 @@ export {
 } from './compile-matcher.ts';
 export { createNaiveMatcher } from './naive-matcher.ts';
 export { createMatchingRuntime, type MatchingRuntime } from './matching-runtime.ts';
-export { createMatcherCache, type AnalysisKeeping, type MatcherCacheOptions } from './matcher-cache.ts';
+export {
+  createMatcherCache,
+  type AnalysisKeeping,
+  type MatcherCacheOptions,
+  type MatcherCacheStats,
+} from './matcher-cache.ts';
 export type { VersionMarks } from './layered-matcher.ts';
 export { ANALYSER_VERSION, encodeAnalysis, regexAnalysis, type MarkAnalysisStore } from './mark-analysis.ts';
 export { analyseSource, literalAtoms } from './atoms.ts';

@@ -38,6 +38,8 @@ export interface LayeredMatcher<V, M extends Mark> extends Matcher<M> {
   readonly changed: ReadonlySet<string>;
   /** The marks of each compile this matcher runs (the base's, then the overlay's): what it was made from. */
   readonly compiledFrom: readonly (readonly M[])[];
+  /** The compiled matchers it runs (the base's, then the overlay's): what holds its memory. */
+  readonly parts: readonly Matcher<M>[];
 }
 
 /** `matcher`, compiled from all of `version`'s `marks`, as the base of later layers. */
@@ -53,6 +55,7 @@ export function baseLayer<V, M extends Mark>(
     base: { matcher, version },
     changed: new Set(),
     compiledFrom: [marks],
+    parts: [matcher],
   };
 }
 
@@ -100,5 +103,6 @@ export function layerOver<V, M extends Mark>(
     base: previous.base,
     changed,
     compiledFrom: [previous.compiledFrom[0] as readonly M[], marks],
+    parts: [base, overlay],
   };
 }

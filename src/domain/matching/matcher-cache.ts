@@ -5,11 +5,24 @@
  * never goes stale. On a miss, a version is layered over the last full compile when few of its
  * groups changed since (layered-matcher.ts), so a lesson takes effect without recompiling the rest.
  *
- * Owns: caching, layering decisions and forgetting (what its runtime is told to forget). Does not
- * own: compiling (compile-matcher.ts), or what a version is and which of its groups changed (the
- * caller's {@link VersionMarks}).
+ * One cache serves every tenant of a process (issue 15), so what bounds it is a byte budget across
+ * all of them: each compiled matcher's estimated bytes (matcher-bytes.ts, its `approxBytes()`),
+ * counted once however many cached versions share it (a layer shares its base), and least recently
+ * used versions leave until the total is within `budgetBytes`. The version just used always stays,
+ * even alone over the budget (a tenant larger than the budget is still served). An evicted version
+ * is compiled again on its next use, reading its tenant's kept analyses, and reads exactly as
+ * before (its id names its content: §10.3).
+ *
+ * Owns: caching, the budget, layering decisions and forgetting (what its runtime is told to
+ * forget). Does not own: compiling (compile-matcher.ts), estimating bytes (matcher-bytes.ts), or
+ * what a version is and which of its groups changed (the caller's {@link VersionMarks}).
  */
-import { compileMatcher, compileMatcherAsync, type StoredAnalyses } from './compile-matcher.ts';
+import {
+  compileMatcher,
+  compileMatcherAsync,
+  type CompiledMatcher,
+  type StoredAnalyses,
+} from './compile-matcher.ts';
 import {
   baseLayer,
   changedSinceBase,
@@ -17,12 +30,20 @@ import {
   type LayeredMatcher,
   type VersionMarks,
 } from './layered-matcher.ts';
+import { MATCHER_BASE_BYTES } from './matcher-bytes.ts';
 import type { Mark, Matcher } from './matcher.ts';
 import { createMatchingRuntime, type MatchingRuntime, type SourceTest } from './matching-runtime.ts';
 
 export interface MatcherCacheOptions<V, M extends Mark> {
-  /** Most versions kept compiled at once (at least 1). */
-  readonly maxVersions: number;
+  /** Most versions kept compiled at once (at least 1); default no count (the budget bounds them). */
+  readonly maxVersions?: number;
+  /**
+   * Most bytes of compiled matchers kept at once, estimated (matcher-bytes.ts), across every
+   * version and tenant served (more than 0); default no limit. Give this, `maxVersions` or both.
+   */
+  readonly budgetBytes?: number;
+  /** A compiled matcher's bytes; default its `approxBytes()`, else {@link fallbackBytes}. */
+  readonly sizeOf?: (matcher: Matcher<M>) => number;
   /** The caller's versions as grouped marks. */
   readonly versions: VersionMarks<V, M>;
   /** What compiles keep between calls; default a runtime of the cache's own. */
@@ -71,13 +92,35 @@ export interface MatcherCache<V, M extends Mark> {
   prepare(version: V, keeping?: AnalysisKeeping): Promise<Matcher<M>>;
   /** Versions currently compiled, least recently used first. */
   readonly versions: () => readonly string[];
+  /** What the cache holds now and has evicted (metrics, benchmarks). */
+  stats(): MatcherCacheStats;
+}
+
+export interface MatcherCacheStats {
+  readonly versions: number;
+  /** Estimated bytes of the compiled matchers held (each counted once). */
+  readonly bytes: number;
+  /** The budget, or null when only `maxVersions` bounds the cache. */
+  readonly budgetBytes: number | null;
+  /** Versions dropped to stay within the budget or `maxVersions` since the cache was made. */
+  readonly evictions: number;
 }
 
 interface Entry<M extends Mark> {
   readonly matcher: Matcher<M>;
   /** The marks of each compile the matcher runs (see LayeredMatcher.compiledFrom). */
   readonly from: readonly (readonly M[])[];
+  /** The compiled matchers it runs (see LayeredMatcher.parts). */
+  readonly parts: readonly Matcher<M>[];
 }
+
+/** Bytes of a matcher that does not estimate its own: the per-mark cost of a large directory (matcher-bytes.ts). */
+export const fallbackBytes = (matcher: Matcher): number => MATCHER_BASE_BYTES + matcher.markCount * 1024;
+
+const ownBytes = (matcher: Matcher): number => {
+  const approx = (matcher as Partial<CompiledMatcher>).approxBytes;
+  return typeof approx === 'function' ? approx.call(matcher) : fallbackBytes(matcher);
+};
 
 const mentionedIn = <M extends Mark>(from: readonly (readonly M[])[], mentions: SourceTest): boolean =>
   from.some((marks) => marks.some((mark) => mentions(mark.source)));
@@ -85,11 +128,16 @@ const mentionedIn = <M extends Mark>(from: readonly (readonly M[])[], mentions: 
 export function createMatcherCache<V, M extends Mark>(
   options: MatcherCacheOptions<V, M>,
 ): MatcherCache<V, M> {
-  if (!Number.isInteger(options.maxVersions) || options.maxVersions < 1) {
-    throw new RangeError(
-      `maxVersions must be a whole number of at least 1, got ${String(options.maxVersions)}.`,
-    );
+  const { maxVersions = Number.POSITIVE_INFINITY, budgetBytes = Number.POSITIVE_INFINITY } = options;
+  if (options.maxVersions === undefined && options.budgetBytes === undefined)
+    throw new RangeError('Give the matcher cache a bound: maxVersions, budgetBytes or both.');
+  if (options.maxVersions !== undefined && (!Number.isInteger(maxVersions) || maxVersions < 1)) {
+    throw new RangeError(`maxVersions must be a whole number of at least 1, got ${String(maxVersions)}.`);
   }
+  if (options.budgetBytes !== undefined && !(budgetBytes > 0 && Number.isFinite(budgetBytes))) {
+    throw new RangeError(`budgetBytes must be a number of bytes above 0, got ${String(budgetBytes)}.`);
+  }
+  const sizeOf = options.sizeOf ?? ownBytes;
   const { versions } = options;
   const runtime = options.runtime ?? createMatchingRuntime();
   const compile = options.compile ?? ((marks) => compileMatcher(marks, { runtime }));
@@ -116,6 +164,51 @@ export function createMatcherCache<V, M extends Mark>(
   const maxLayered = options.maxLayeredEntries ?? 256;
   const cache = new Map<string, Entry<M>>();
   let latest: LayeredMatcher<V, M> | null = null;
+  let evictions = 0;
+  /** Compiled matchers held, by how many holders (cache entries and `latest`) run them. */
+  const held = new Map<Matcher<M>, number>();
+  const hold = (parts: readonly Matcher<M>[], by: 1 | -1): void => {
+    for (const part of parts) {
+      const n = (held.get(part) ?? 0) + by;
+      if (n > 0) held.set(part, n);
+      else held.delete(part);
+    }
+  };
+  const setLatest = (layered: LayeredMatcher<V, M> | null): void => {
+    if (latest !== null) hold(latest.parts, -1);
+    latest = layered;
+    if (latest !== null) hold(latest.parts, 1);
+  };
+  const drop = (versionId: string): void => {
+    const entry = cache.get(versionId);
+    if (entry === undefined) return;
+    cache.delete(versionId);
+    hold(entry.parts, -1);
+    // The base later versions layer over goes with the last version that ran it.
+    if (latest !== null && latest.parts.every((part) => !held.has(part) || held.get(part) === 1))
+      setLatest(null);
+  };
+  const heldBytes = (): number => {
+    let bytes = 0;
+    for (const part of held.keys()) bytes += sizeOf(part);
+    return bytes;
+  };
+  /** Least recently used versions out until within maxVersions and the budget; the newest stays. */
+  const evict = (): void => {
+    while (cache.size > maxVersions) {
+      drop(cache.keys().next().value as string);
+      evictions++;
+    }
+    if (budgetBytes === Number.POSITIVE_INFINITY) return;
+    let bytes = heldBytes();
+    while (bytes > budgetBytes && cache.size > 1) {
+      const oldest = cache.keys().next().value as string;
+      const before = new Set(held.keys());
+      drop(oldest);
+      evictions++;
+      for (const part of before) if (!held.has(part)) bytes -= sizeOf(part);
+    }
+  };
   const preparing = new Map<string, Promise<Matcher<M>>>();
   /** Bumped by each forget: a compile that began before one does not cache what it made. */
   let generation = 0;
@@ -123,19 +216,27 @@ export function createMatcherCache<V, M extends Mark>(
     generation++;
     if (mentions === null) {
       cache.clear();
+      held.clear();
       latest = null;
       return;
     }
-    for (const [id, entry] of [...cache]) if (mentionedIn(entry.from, mentions)) cache.delete(id);
-    if (latest !== null && mentionedIn(latest.compiledFrom, mentions)) latest = null;
+    for (const [id, entry] of [...cache]) if (mentionedIn(entry.from, mentions)) drop(id);
+    if (latest !== null && mentionedIn(latest.compiledFrom, mentions)) setLatest(null);
   });
-  const remember = (versionId: string, matcher: Matcher<M>, from: readonly (readonly M[])[]): void => {
-    cache.set(versionId, { matcher, from });
-    while (cache.size > options.maxVersions) cache.delete(cache.keys().next().value as string);
+  const remember = (
+    versionId: string,
+    matcher: Matcher<M>,
+    from: readonly (readonly M[])[],
+    parts: readonly Matcher<M>[],
+  ): void => {
+    drop(versionId);
+    cache.set(versionId, { matcher, from, parts });
+    hold(parts, 1);
+    evict();
   };
   const rememberLayer = (layered: LayeredMatcher<V, M>): LayeredMatcher<V, M> => {
-    latest = layered;
-    remember(versions.versionId(layered.version), layered, layered.compiledFrom);
+    setLatest(layered);
+    remember(versions.versionId(layered.version), layered, layered.compiledFrom, layered.parts);
     return layered;
   };
   const cachedFresh = (versionId: string): Matcher<M> | undefined => {
@@ -150,8 +251,13 @@ export function createMatcherCache<V, M extends Mark>(
   const smallLayer = (version: V): LayeredMatcher<V, M> | null => {
     if (latest === null) return null;
     const changed = changedSinceBase(latest, version, versions);
-    // Decided before compiling anything: a large change is compiled in full once, not twice.
-    return changed.size > maxLayered ? null : layerOver(latest, version, versions, compile, changed);
+    // Decided before compiling anything: a large change is compiled in full once, not twice. Nor
+    // is a version layered over a base it shares less than half its groups with (another tenant's,
+    // most often): the overlay would be most of a compile, and keep that base alive besides.
+    if (changed.size > maxLayered) return null;
+    let groups = 0;
+    for (const _ of versions.groups(version)) groups++;
+    return changed.size * 2 > groups ? null : layerOver(latest, version, versions, compile, changed);
   };
   const fullLayer = (version: V): LayeredMatcher<V, M> => {
     const marks = versions.marks(version);
@@ -199,10 +305,16 @@ export function createMatcherCache<V, M extends Mark>(
       if (cached !== undefined) return cached;
       const list = marks();
       const matcher = compile(list);
-      remember(versionId, matcher, [list]);
+      remember(versionId, matcher, [list], [matcher]);
       return matcher;
     },
     versions: () => [...cache.keys()],
+    stats: () => ({
+      versions: cache.size,
+      bytes: heldBytes(),
+      budgetBytes: budgetBytes === Number.POSITIVE_INFINITY ? null : budgetBytes,
+      evictions,
+    }),
   };
   return self;
 }

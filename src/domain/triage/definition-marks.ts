@@ -15,6 +15,7 @@ import {
   type AnalysisKeeping,
   type Matcher as EngineMatcher,
   type MatcherCacheOptions as VersionedCacheOptions,
+  type MatcherCacheStats,
   type VersionMarks,
 } from '../matching/index.ts';
 
@@ -109,7 +110,11 @@ export interface MatcherCache {
   ): Promise<Matcher>;
   /** Versions currently compiled, least recently used first. */
   readonly versions: () => readonly string[];
+  /** Bytes held within the budget, and evictions (issue 15). */
+  readonly stats: () => MatcherCacheStats;
 }
+
+export type { MatcherCacheStats };
 
 export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
   const cache = createVersionedCache({ ...options, versions: definitionVersions });
@@ -119,5 +124,6 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
     matcherFor: (definition, learnables, keeping) => cache.matcherFor({ definition, learnables }, keeping),
     prepare: (definition, learnables, keeping) => cache.prepare({ definition, learnables }, keeping),
     versions: cache.versions,
+    stats: () => cache.stats(),
   };
 }
