@@ -61,7 +61,16 @@ export interface AgentDeps {
   readonly legacyCompat?: boolean;
 }
 
+/** One of WORKERS server processes (src/cluster.ts): every response names it (X-Worker-Id, X-Worker-Pid). */
+export interface WorkerIdentity {
+  /** 1 … WORKERS; a restarted worker keeps its number. */
+  readonly index: number;
+  readonly pollsMailboxes: boolean;
+}
+
 export interface ServerDeps {
+  /** Set when this process is one of several workers on one port. */
+  readonly worker?: WorkerIdentity;
   /** `maxMessageBytes` sizes the A2A body limit (default: the mail limits' default). */
   readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'> &
     Partial<Pick<Config, 'maxMessageBytes' | 'maxJsonDepth'>>;
@@ -142,6 +151,14 @@ export function createServer(deps: ServerDeps): AppServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (deps.worker !== undefined) {
+    const { index } = deps.worker;
+    app.use((_req, res, next) => {
+      res.setHeader('X-Worker-Id', String(index));
+      res.setHeader('X-Worker-Pid', String(process.pid));
+      next();
+    });
+  }
   if (deps.authThrottle !== undefined) app.use(deps.authThrottle.middleware);
   app.use(requestLog(logger), httpMetrics(metrics));
   app.use(healthRouter());
