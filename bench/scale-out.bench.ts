@@ -84,8 +84,10 @@ function postmasterOf(port: string): number | null {
     if (!/^\d+$/.test(d)) continue;
     try {
       const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
-      if (cmd.some((a) => a.endsWith('postgres')) && cmd.some((a) => a.includes(`-p ${port} `)))
-        return Number(d);
+      const p = cmd.indexOf('-p');
+      // pg_ctl's `-o "-p PORT …"` reaches the postmaster as one argument or as two.
+      const listens = (p >= 0 && cmd[p + 1] === port) || cmd.some((a) => a.startsWith(`-p ${port} `));
+      if (cmd.some((a) => a.endsWith('postgres')) && listens) return Number(d);
     } catch {
       // exited meanwhile
     }
