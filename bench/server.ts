@@ -145,7 +145,7 @@ export function loadMail(i: number, customers: number, tag: string, from?: strin
   return lines.join('\r\n');
 }
 
-function sendMessageBody(i: number, raw: string, tag: string): string {
+export function sendMessageBody(i: number, raw: string, tag: string): string {
   return JSON.stringify({
     jsonrpc: '2.0',
     id: i,
@@ -166,7 +166,7 @@ function sendMessageBody(i: number, raw: string, tag: string): string {
   });
 }
 
-interface LoadResult {
+export interface LoadResult {
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
@@ -182,7 +182,7 @@ interface LoadResult {
 
 /** autocannon against a JSON-RPC endpoint, every request a new message. */
 /** CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc). */
-function cpuMs(pid: number): number | null {
+export function cpuMs(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
@@ -191,7 +191,7 @@ function cpuMs(pid: number): number | null {
   }
 }
 
-async function load(
+export async function load(
   pid: number | undefined,
   url: string,
   token: string | null,
@@ -262,7 +262,7 @@ function cpuPerRequest(pid: number | undefined, before: number | null, responses
   return round((after - before) / responses, 3);
 }
 
-async function startMinimalAgentChild(
+export async function startMinimalAgentChild(
   durableFile?: string,
 ): Promise<{ url: string; pid: number; close(): Promise<void> }> {
   const child = await spawnListening('bench/minimal-agent.ts', {
@@ -273,7 +273,7 @@ async function startMinimalAgentChild(
 }
 
 /** Resident set size of a process, in MiB (Linux /proc). */
-function rssMiB(pid: number): number | null {
+export function rssMiB(pid: number): number | null {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m === null ? null : round(Number(m[1]) / 1024, 1);

@@ -41,8 +41,9 @@ import type { Definition } from './domain/definitions/index.ts';
 import { createForwardedErase, remoteCacheEraser, type ForwardedErase } from './http/remote-erase.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
+import { runCluster } from './cluster.ts';
 import { composeMailIngest } from './compose-mail.ts';
-import { createServer, type AppServer } from './server.ts';
+import { createServer, type AppServer, type WorkerIdentity } from './server.ts';
 import { createLogger, faultLogOf, type Logger } from './observability/logger.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { observeMatcherCache } from './observability/observed.ts';
@@ -100,6 +101,13 @@ export interface ComposeOptions {
    * erased on its database (§14, store/erase-generation.ts). Default: nothing.
    */
   readonly onMemoryForgotten?: () => void;
+  /**
+   * This process is one of WORKERS (src/cluster.ts): the primary has already failed the tasks a
+   * previous run left unfinished (a worker must not fail its siblings' tasks in flight), only the
+   * worker that `pollsMailboxes` polls IMAP (and reports mailboxes in /readyz), and every response
+   * names the worker. Default: a process on its own.
+   */
+  readonly worker?: WorkerIdentity;
 }
 
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
@@ -115,7 +123,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   let closeRemote = (): void => {};
   try {
     // A task a killed process left submitted or working is told so, not left waiting forever.
-    await failInterruptedTasks(db, Date.now());
+    if (options.worker === undefined) await failInterruptedTasks(db, Date.now());
+    const polling = options.worker?.pollsMailboxes ?? true;
+    const polledMailboxes = polling ? config.mailboxes : [];
     const tokens = createSqliteTokenStore(db);
     const settings = { identificationMargin: config.identificationMargin };
     const learnables = createLearnables(options.learnables);
@@ -329,11 +339,11 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     for (const m of matchers) m.warm(); // the first task of each tenant served need not wait for it
     const readiness: ReadinessCheck[] = [
       ...matchers,
-      ...config.mailboxes.map((m, i) => mailboxCheck(m.name, () => mail.pollers[i]!.status())),
+      ...polledMailboxes.map((m, i) => mailboxCheck(m.name, () => mail.pollers[i]!.status())),
       ...(authorityReachable === undefined ? [] : [authorityCheck(authorityReachable)]),
     ];
     metrics.onScrape((set) =>
-      config.mailboxes.forEach((m, i) => {
+      polledMailboxes.forEach((m, i) => {
         const s = mail.pollers[i]!.status();
         set.mailbox(m.name, {
           connected: s.connected,
@@ -362,6 +372,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       ...(remoteErase === undefined ? {} : { remoteErase }),
       ...(agent === null ? {} : { inbound: mail.router }),
       ...(config.authorityUrl === undefined ? {} : { remoteAuthorityUrl: config.authorityUrl }),
+      ...(options.worker === undefined ? {} : { worker: options.worker }),
       observability: {
         logger,
         metrics,
@@ -379,7 +390,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       log: faultLogOf(logger),
     });
     await retention.start();
-    if (agent !== null) await mail.start(); // pollers retry unreachable mailboxes in the background
+    // Pollers retry unreachable mailboxes in the background; with WORKERS, one worker polls (cluster.ts).
+    if (agent !== null && polling) await mail.start();
     return {
       server,
       demoToken,
@@ -485,11 +497,29 @@ export function warnWithoutPublicUrl(config: Pick<Config, 'host' | 'publicUrl'>,
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const logger = createLogger({ level: config.logLevel });
+  const where = `data in ${describeStore({ databaseUrl: config.databaseUrl, dataDir: resolve(config.dataDir) })}`;
+  const role = config.role === 'authority' ? 'authority' : 'agent';
+  if (config.workers > 1) {
+    // WORKERS (issue 15): one port, N processes on one store (src/cluster.ts).
+    await runCluster({
+      workers: config.workers,
+      log: logger,
+      prepare: () => prepareStore(config),
+      serve: async (worker) => {
+        const composition = await compose(config, { logger, worker });
+        const { localUrl } = await composition.server.listen(config.port, config.host);
+        return { url: localUrl, close: () => composition.close() };
+      },
+      onListening: (url, pids) =>
+        process.stdout.write(
+          `learnables-triage ${role} listening on ${url} (${pids.length} workers, pids ${pids.join(' ')}; ${where})\n`,
+        ),
+    });
+    return;
+  }
   const composition = await compose(config, { logger });
   const { localUrl: url } = await composition.server.listen(config.port, config.host);
-  process.stdout.write(
-    `learnables-triage ${config.role === 'authority' ? 'authority' : 'agent'} listening on ${url} (data in ${describeStore({ databaseUrl: config.databaseUrl, dataDir: resolve(config.dataDir) })})\n`,
-  );
+  process.stdout.write(`learnables-triage ${role} listening on ${url} (${where})\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -504,6 +534,21 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/**
+ * What WORKERS' primary does once before any worker starts: the migrations (openStore applies
+ * them), and the tasks a previous run left submitted or working are told so. A worker never does
+ * the latter: it would fail its siblings' tasks in flight.
+ */
+async function prepareStore(config: Config): Promise<void> {
+  mkdirSync(resolve(config.dataDir), { recursive: true });
+  const db = await openStore({ databaseUrl: config.databaseUrl, dataDir: resolve(config.dataDir) });
+  try {
+    await failInterruptedTasks(db, Date.now());
+  } finally {
+    await db.destroy();
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -62,9 +62,18 @@ export interface AgentDeps {
   readonly legacyCompat?: boolean;
 }
 
+/** One of WORKERS server processes (src/cluster.ts): every response names it (X-Worker-Id, X-Worker-Pid). */
+export interface WorkerIdentity {
+  /** 1 … WORKERS; a restarted worker keeps its number. */
+  readonly index: number;
+  readonly pollsMailboxes: boolean;
+}
+
 export interface ServerDeps {
   /** Wakes the authority's GET /head?after= long-polls at a new activation (issue 15). Default: they re-read every second. */
   readonly headBell?: HeadBell;
+  /** Set when this process is one of several workers on one port. */
+  readonly worker?: WorkerIdentity;
   /** `maxMessageBytes` sizes the A2A body limit (default: the mail limits' default). */
   readonly config: Pick<Config, 'host' | 'port' | 'publicUrl'> &
     Partial<Pick<Config, 'maxMessageBytes' | 'maxJsonDepth'>>;
@@ -145,6 +154,14 @@ export function createServer(deps: ServerDeps): AppServer {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (deps.worker !== undefined) {
+    const { index } = deps.worker;
+    app.use((_req, res, next) => {
+      res.setHeader('X-Worker-Id', String(index));
+      res.setHeader('X-Worker-Pid', String(process.pid));
+      next();
+    });
+  }
   if (deps.authThrottle !== undefined) app.use(deps.authThrottle.middleware);
   app.use(requestLog(logger), httpMetrics(metrics));
   app.use(healthRouter());

@@ -82,6 +82,18 @@ export const SETTINGS = {
   authorityToken: { env: 'AUTHORITY_TOKEN', schema: z.string().min(8).optional(), example: 'lt_…' },
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
   role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },
+  /**
+   * Server processes `npm start` runs on one port (node:cluster, src/cluster.ts): 1 (default) runs
+   * one; `auto` one per core this process may use. They share DATA_DIR (SQLite in WAL) or DATABASE_URL.
+   */
+  workers: {
+    env: 'WORKERS',
+    schema: z
+      .union([z.literal('auto'), z.coerce.number().int().min(1).max(64)])
+      .default(1)
+      .transform((w) => (w === 'auto' ? availableParallelism() : w)),
+    example: '2',
+  },
   /** The lowest level written to the JSON log on stderr (pino). */
   logLevel: { env: 'LOG_LEVEL', schema: z.enum(LOG_LEVELS).default('info'), example: 'info' },
   /** Opens GET /metrics on the main port to `Authorization: Bearer <it>` (16+ characters). */

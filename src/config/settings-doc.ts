@@ -27,6 +27,8 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   AUTHORITY_TOKEN:
     'A token of that authority with the `read` role; it decides which tenant this agent serves. Required with AUTHORITY_URL.',
   ROLE: '`all`: agent and embedded authority. `authority`: only `/authority/v1` (the agent runs elsewhere).',
+  WORKERS:
+    'Server processes `npm start` runs, sharing the port (node:cluster) and the data directory (SQLite in WAL) or DATABASE_URL: a number from 1 to 64, or `auto` for one per core. Migrations run once, before the workers start; only the first worker polls IMAP mailboxes; a worker that dies is started again. Default: 1 (one process, no cluster).',
   LOG_LEVEL:
     'The lowest level written to the JSON log on stderr (one line per request and per triaged message).',
   METRICS_TOKEN:

@@ -30,6 +30,15 @@ describe('the JSON log', () => {
     expect((line.nested as Record<string, unknown>).value).toBe(REDACTED);
   });
 
+  it("censors a child logger's bindings and leaves the caller's object unchanged", () => {
+    const { logger, lines } = capture('info');
+    const fields = { res: { headers: { 'set-cookie': 'sid=secret-8' } }, nested: { token: 'tok-secret-9' } };
+    logger.child({ token: 'tok-secret-10' }).info(fields, 'hello');
+    expect(lines[0]).not.toMatch(/secret/);
+    expect(fields.nested.token).toBe('tok-secret-9');
+    expect(fields.res.headers['set-cookie']).toBe('sid=secret-8');
+  });
+
   it('replaces every address, in a message, a field or a key, with [address]', () => {
     const { logger, lines } = capture('info');
     logger.warn({ from: 'dana@warehouse.example', ['x@y.example']: 1 }, 'mail from billing@origin.example');
