@@ -25,6 +25,19 @@ export interface FaultPhase {
 const mail = (n: string): string =>
   `From: ops@northgatemotors.example\r\nSubject: Pre-alert FAULT-${n}\r\nMessage-ID: <fault-${n}-${randomUUID()}@origin.example>\r\n\r\nShipment.\r\n`;
 
+function teach(s: SoakServer): Promise<Response> {
+  return fetch(`${s.url}/authority/v1/lessons`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
+    body: JSON.stringify({
+      collection: 'customers',
+      entry: 'northgate',
+      value: { pattern: `fault-${randomUUID().slice(0, 8)}@lesson\\.example`, where: 'from' },
+      taughtBy: 'dana@warehouse.example',
+    }),
+  });
+}
+
 async function probe(s: SoakServer, phase: string, storedTaskId: string | null): Promise<FaultPhase> {
   const t = await rpc(s, 'SendMessage', sendParams([mailPart(mail(phase))])).catch((e: unknown) => ({
     status: 0,
@@ -35,16 +48,7 @@ async function probe(s: SoakServer, phase: string, storedTaskId: string | null):
     task?.id !== undefined
       ? `${t.status} ${String(task.status?.state)}`
       : `${t.status} ${String(t.body?.error?.code)}: ${String(t.body?.error?.message).slice(0, 140)}`;
-  const l = await fetch(`${s.url}/authority/v1/lessons`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${s.token}` },
-    body: JSON.stringify({
-      collection: 'customers',
-      entry: 'northgate',
-      value: { pattern: `fault-${randomUUID().slice(0, 8)}@lesson\\.example`, where: 'from' },
-      taughtBy: 'dana@warehouse.example',
-    }),
-  });
+  const l = await teach(s);
   const lb: any = await l.json().catch(() => ({}));
   const lesson = `${l.status} ${lb.error === undefined ? `learned=${String(lb.learned)}` : `${String(lb.error.code)}: ${String(lb.error.message).slice(0, 140)}`}`;
   const card = (await fetch(`${s.url}/.well-known/agent-card.json`)).status;
@@ -79,16 +83,26 @@ export async function runFaults(): Promise<FaultPhase[] | string> {
     phases.push(await probe(server, 'space', storedId));
     // fill the disk to the last byte
     const filler = join(mount, 'filler');
-    const chunk = Buffer.alloc(64 * 1024, 1);
     let written = 0;
-    try {
-      for (;;) {
-        writeFileSync(`${filler}-${written}`, chunk);
-        written++;
+    // Halving chunks down to one byte: the disk is full to its last byte, not to the last 64 KiB.
+    for (let size = 64 * 1024; size >= 1; size = Math.floor(size / 2)) {
+      const chunk = Buffer.alloc(size, 1);
+      try {
+        for (;;) {
+          writeFileSync(`${filler}-${written}`, chunk);
+          written++;
+        }
+      } catch {
+        written++; // ENOSPC: this size no longer fits (the partial file is removed with the rest)
       }
-    } catch {
-      // ENOSPC: full
     }
+    // SQLite reuses the room its WAL already holds: write until the disk itself refuses (bounded).
+    let accepted = 0;
+    for (; accepted < 300; accepted++) {
+      const r = await teach(server);
+      if (r.status !== 200) break;
+    }
+    process.stdout.write(`faults: lessons accepted on the full disk before one was refused: ${accepted}\n`);
     phases.push(await probe(server, 'disk full', storedId));
     // Linux refuses to remount read-only a filesystem with a file open for writing (the database),
     // so the read-only case is the full one seen from SQLite: every write refused by the disk.

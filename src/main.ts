@@ -167,6 +167,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       const remote = await createRemoteDefinitionSource({
         url: config.authorityUrl,
         token: config.authorityToken ?? '',
+        timeoutMs: config.authorityTimeoutMs,
       });
       source = remote;
       remoteRulesInForce = (t, versionId) => remote.rulesInForce(t, versionId);

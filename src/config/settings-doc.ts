@@ -26,6 +26,8 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
     'Resolve definitions from the authority at this URL (§12.1) instead of the embedded one. Lessons are then posted there.',
   AUTHORITY_TOKEN:
     'A token of that authority with the `read` role; it decides which tenant this agent serves. Required with AUTHORITY_URL.',
+  AUTHORITY_TIMEOUT_MS:
+    'How long the agent waits for an answer of its authority, in ms. Past it (or when it is down) new triage carries on under the last version the agent verified; show-back, rules in force and what the agent has never fetched answer 503 AUTHORITY_UNAVAILABLE, naming the authority, to retry.',
   ROLE: '`all`: agent and embedded authority. `authority`: only `/authority/v1` (the agent runs elsewhere).',
   LOG_LEVEL:
     'The lowest level written to the JSON log on stderr (one line per request and per triaged message).',
