@@ -11,7 +11,7 @@
  */
 import { authorityFaultsHeld, printAuthorityFaults, runAuthorityFaults } from './authority-faults.ts';
 import { printCrash, runCrash } from './crash.ts';
-import { printFaults, runFaults } from './faults.ts';
+import { faultsHeld, printFaults, runFaults } from './faults.ts';
 import { printLoad, runLoad } from './load.ts';
 import { printMemory, runMemory } from './memory.ts';
 
@@ -21,7 +21,9 @@ process.stdout.write(`soak${short ? ' --short' : ''}: loopback only\n`);
 
 const crash = await runCrash({ restarts: short ? 3 : 10, maxSeconds: short ? 60 : 300 });
 printCrash(crash);
-printFaults(await runFaults());
+const disk = await runFaults();
+printFaults(disk);
+const diskHeld = faultsHeld(disk);
 const authorityTimeoutMs = 1000;
 const authority = await runAuthorityFaults({ triagePerFault: short ? 3 : 20, authorityTimeoutMs });
 printAuthorityFaults(authority, authorityTimeoutMs);
@@ -36,6 +38,6 @@ const lost =
 const loadErrors = load.errors + load.non2xx + load.wrongAnswers;
 process.stdout.write(
   `soak: ${((Date.now() - started) / 1000).toFixed(0)} s; faults survived: ${crash.restarts} kills, nothing lost: ${lost === 0 ? 'yes' : 'NO'}; ` +
-    `authority down/slow survived: ${authorityHeld ? 'yes' : 'NO'}; load held: ${loadErrors === 0 ? 'yes' : 'NO'}; large mail all triaged or told to retry: ${memory.allTriaged ? 'yes' : 'NO'}\n`,
+    `disk full survived: ${diskHeld ? 'yes' : 'NO'}; authority down/slow survived: ${authorityHeld ? 'yes' : 'NO'}; load held: ${loadErrors === 0 ? 'yes' : 'NO'}; large mail all triaged or told to retry: ${memory.allTriaged ? 'yes' : 'NO'}\n`,
 );
-process.exit(lost === 0 && loadErrors === 0 && memory.allTriaged && authorityHeld ? 0 : 1);
+process.exit(lost === 0 && loadErrors === 0 && memory.allTriaged && authorityHeld && diskHeld ? 0 : 1);
