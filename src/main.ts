@@ -205,6 +205,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         follow: true,
         onActivated: (definition) => compileAnnounced(definition),
         log: faultLogOf(logger),
+        timeoutMs: config.authorityTimeoutMs,
       });
       closeRemote = () => remote.close();
       compileAnnounced = (definition) => {

@@ -8,6 +8,7 @@ import { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import { A2AError } from '@a2a-js/sdk/errors';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
+import { storageFault } from '../domain/storage-fault.ts';
 
 export interface JsonRpcError {
   readonly code: number;
@@ -48,6 +49,9 @@ export const JSON_RPC_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze(
   REQUEST_MALFORMED: INVALID_PARAMS,
   REQUEST_TOO_LARGE: INVALID_PARAMS,
   SERVER_BUSY: -32053,
+  STORAGE_FULL: -32053,
+  STORAGE_READ_ONLY: -32053,
+  AUTHORITY_UNAVAILABLE: -32053,
   AUTH_THROTTLED: -32040,
   CONFIG_INVALID: INTERNAL_ERROR,
   INTERNAL: INTERNAL_ERROR,
@@ -56,7 +60,12 @@ export const JSON_RPC_CODE: Readonly<Record<ErrorCode, number>> = Object.freeze(
 const INTERNAL_MESSAGE =
   'Something went wrong on our side. The request was not completed; try again, and if it keeps failing tell the operator.';
 
-export function toJsonRpcError(e: unknown, log: (message: string, cause: unknown) => void): JsonRpcError {
+export function toJsonRpcError(
+  thrown: unknown,
+  log: (message: string, cause: unknown) => void,
+): JsonRpcError {
+  // A write the disk refused is worded for the caller (domain/storage-fault.ts), not a fault.
+  const e = storageFault(thrown) ?? thrown;
   if (e instanceof DomainError) {
     const code = JSON_RPC_CODE[e.code];
     if (code === INTERNAL_ERROR) {

@@ -23,6 +23,7 @@ import { AgentEvent } from '@a2a-js/sdk/server';
 import type { Clock } from '../domain/clock.ts';
 import { systemClock } from '../domain/clock.ts';
 import { DomainError, isDomainError } from '../domain/errors.ts';
+import { storageFault } from '../domain/storage-fault.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';
 import type { LearnableDescriptor } from '../domain/learnables/index.ts';
@@ -86,8 +87,10 @@ export class TriageExecutor implements AgentExecutor {
     try {
       if (rc.task !== undefined) await this.resume(turn, rc.task);
       else await this.start(turn, activated);
-    } catch (e) {
+    } catch (thrown) {
       this.parked.delete(rc.taskId);
+      // A write the disk refused fails the task in words (STORAGE_FULL, STORAGE_READ_ONLY).
+      const e = storageFault(thrown) ?? thrown;
       if (isDomainError(e) && e.code !== 'INTERNAL') {
         turn.finish(TaskState.TASK_STATE_FAILED, e.message, { error: { code: e.code, message: e.message } });
       } else {

@@ -2,10 +2,12 @@
  * Rewords the SDK's request-handler errors that leak enum numbers ("Task … is in a terminal state
  * (3) and cannot be modified", issue 16) into a sentence a person can act on, on every route and
  * transport: the wrapper sits around the request handler itself, like the teach-block gate.
+ * Also a write the disk refused (full, read-only): its sentence rather than the driver's.
  * Owns only the wording; codes and everything else pass through untouched.
  */
 import { TaskState } from '@a2a-js/sdk';
 import type { A2ARequestHandler } from '@a2a-js/sdk/server';
+import { storageFault } from '../domain/storage-fault.ts';
 
 const TERMINAL = /^Task (\S+) is in a terminal state \((\d+)\) and cannot be (modified|subscribed to)\.?$/;
 
@@ -23,6 +25,10 @@ export function stateInWords(state: number): string {
 /** The same error, its message in words when it is one the SDK numbers. */
 export function reworded(e: unknown): unknown {
   if (!(e instanceof Error)) return e;
+  // A task row the disk refused to store: the SDK would send the driver's sentence ("database or
+  // disk is full") as an internal error; the caller gets ours (domain/storage-fault.ts).
+  const storage = storageFault(e);
+  if (storage !== null) return storage;
   const m = TERMINAL.exec(e.message);
   if (m === null) return e;
   const [, taskId, state, what] = m;

@@ -80,6 +80,15 @@ export const SETTINGS = {
   authorityUrl: { env: 'AUTHORITY_URL', schema: httpUrl.optional(), example: 'http://127.0.0.1:8081' },
   /** A bearer token with the read role, bound to the tenant this agent serves (with AUTHORITY_URL). */
   authorityToken: { env: 'AUTHORITY_TOKEN', schema: z.string().min(8).optional(), example: 'lt_…' },
+  /**
+   * How long the agent waits for any answer of its authority (with AUTHORITY_URL), in ms. Past it the
+   * call fails as AUTHORITY_UNAVAILABLE; triage carries on under the last version it verified.
+   */
+  authorityTimeoutMs: {
+    env: 'AUTHORITY_TIMEOUT_MS',
+    schema: z.coerce.number().int().min(100).max(60000).default(3000),
+    example: '3000',
+  },
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
   role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },
   /**

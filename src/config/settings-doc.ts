@@ -26,6 +26,8 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
     'Resolve definitions from the authority at this URL (§12.1) instead of the embedded one. Lessons are then posted there.',
   AUTHORITY_TOKEN:
     'A token of that authority with the `read` role; it decides which tenant this agent serves. Required with AUTHORITY_URL.',
+  AUTHORITY_TIMEOUT_MS:
+    'How long the agent waits for an answer of its authority, in ms. Past it (or when it is down) new triage carries on under the last version the agent verified; show-back, rules in force and what the agent has never fetched answer 503 AUTHORITY_UNAVAILABLE, naming the authority, to retry.',
   ROLE: '`all`: agent and embedded authority. `authority`: only `/authority/v1` (the agent runs elsewhere).',
   WORKERS:
     'Server processes `npm start` runs, sharing the port (node:cluster) and the data directory (SQLite in WAL) or DATABASE_URL: a number from 1 to 64, or `auto` for one per core. Migrations run once, before the workers start; only the first worker polls IMAP mailboxes; a worker that dies is started again. Default: 1 (one process, no cluster).',

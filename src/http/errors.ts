@@ -2,6 +2,7 @@
  * The one place where errors become HTTP (house style: wire mapping happens in exactly one module
  * per transport). A DomainError keeps its code and its message, which is written for a person; its
  * HTTP status comes from HTTP_STATUS below, which the type system forces to cover every ErrorCode.
+ * A write the disk refused (full, read-only) is worded too (domain/storage-fault.ts).
  * Anything else is a fault: the client gets a 500 with no internals, and the cause goes to the log.
  *
  * Deliberately does not: decide what is an error (the domain does), or log expected outcomes.
@@ -9,6 +10,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError, type ErrorCode } from '../domain/errors.ts';
 import { redactForLog, redactText } from '../domain/log-redaction.ts';
+import { storageFault } from '../domain/storage-fault.ts';
 
 /** HTTP status for every error code; docs/errors.md repeats this table (a test keeps them equal). */
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
@@ -36,6 +38,9 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   REQUEST_MALFORMED: 400,
   REQUEST_TOO_LARGE: 413,
   SERVER_BUSY: 503,
+  STORAGE_FULL: 507,
+  STORAGE_READ_ONLY: 503,
+  AUTHORITY_UNAVAILABLE: 503,
   AUTH_THROTTLED: 429,
   CONFIG_INVALID: 500,
   INTERNAL: 500,
@@ -67,8 +72,9 @@ export function toHttpError(e: unknown, log: FaultLog): { status: number; body: 
   if (domain !== null) {
     const status = HTTP_STATUS[domain.code];
     if (status >= 500) log(`${domain.code}: ${domain.message}`, domain);
+    // A 500 is ours and says nothing; a 503/507 (storage, the authority) is worded for the caller.
     const error =
-      status >= 500
+      status === 500
         ? { code: domain.code, message: INTERNAL_MESSAGE }
         : domain.details === undefined
           ? { code: domain.code, message: domain.message }
@@ -115,6 +121,8 @@ export function notFoundHandler(): RequestHandler {
  */
 function asDomainError(e: unknown): DomainError | null {
   if (e instanceof DomainError) return e;
+  const storage = storageFault(e);
+  if (storage !== null) return storage;
   if (isBodyParserError(e)) {
     if (e.type === 'entity.too.large') {
       return new DomainError(

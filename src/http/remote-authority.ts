@@ -20,8 +20,19 @@
  * operator's own authority token, and `forget` drops every definition and handle this process
  * holds from the authority (remote-erase.ts erases the agent's own stores after it).
  *
- * Deliberately does not: write lessons (clients post those to the authority), or retry: a failed
- * call fails the task's resolution, which is honest; serving a stale head would not be.
+ * When the authority is down or slow (issue 16; README "When the authority is down or slow"):
+ * every call is bounded by `timeoutMs` (AUTHORITY_TIMEOUT_MS), and one that gets no answer, or a
+ * 5xx, is AUTHORITY_UNAVAILABLE naming the authority's URL and saying to retry. A new task then
+ * resolves to the last head this agent verified (the authority's own answer, never a local guess,
+ * §12.1), and the task is pinned to it, so rules-in-force still names exactly what decided it;
+ * while the authority stays unreachable that head is answered at once and one background request
+ * at a time asks again, so a slow authority does not slow triage, and the first answer ends it.
+ * What must be current or has never been fetched fails instead: show-back asks for the version
+ * active NOW (§11: never an earlier one), rules-in-force and person handles are the authority's,
+ * an unseen version is not in memory.
+ *
+ * Deliberately does not: write lessons (clients post those to the authority), or queue a call for
+ * later: the caller is told to retry.
  */
 import {
   ROLES,
@@ -31,7 +42,7 @@ import {
   type Role,
 } from '../domain/authority/index.ts';
 import type { Definition, PinnedDefinition, VersionId } from '../domain/definitions/index.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, isDomainError } from '../domain/errors.ts';
 import { isPlainObject } from '../domain/json.ts';
 import type { LearnableDescriptor } from '../domain/learnables/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
@@ -51,7 +62,7 @@ export interface RemoteDefinitionSourceOptions {
   readonly activeTtlMs?: number;
   /** How many immutable versions to keep in memory. Default 8. */
   readonly maxCachedVersions?: number;
-  /** Per-request timeout in ms. Default 5000. */
+  /** Per-request timeout in ms (AUTHORITY_TIMEOUT_MS). Default 3000. */
   readonly timeoutMs?: number;
   /**
    * How long a person's handle is reused for display, in ms. Default 1000: a handle erased at the
@@ -86,6 +97,8 @@ export interface RemoteDefinitionSource extends DefinitionSource, Pick<Authority
   following(): boolean;
   /** Ends the follow. */
   close(): void;
+  /** Why the authority last failed to answer a head request, while it has not answered since; else null. */
+  unavailable(): string | null;
 }
 
 interface Head {
@@ -101,7 +114,23 @@ export async function createRemoteDefinitionSource(
   const doFetch = options.fetch ?? fetch;
   const ttlMs = options.activeTtlMs ?? 250;
   const maxVersions = Math.max(1, options.maxCachedVersions ?? 8);
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = options.timeoutMs ?? 3000;
+
+  /** Set while the authority gives no answer: the last call's error; cleared by the next answer. */
+  let down: DomainError | null = null;
+  function noAnswer(method: string, path: string, why: string, cause?: unknown): DomainError {
+    down = unavailable(method, path, why, cause);
+    return down;
+  }
+
+  /** The authority gave no usable answer: the caller's error, in words, naming where and what to do. */
+  function unavailable(method: string, path: string, why: string, cause?: unknown): DomainError {
+    return new DomainError(
+      'AUTHORITY_UNAVAILABLE',
+      `The authority this agent resolves definitions from (${options.url}) ${why} to ${method} ${AUTHORITY_API_PATH}${path.split('?', 1)[0]!}. Nothing was decided for this request; retry in a few seconds. If it persists, the operator should check that authority (AUTHORITY_URL).`,
+      cause === undefined ? undefined : { cause },
+    );
+  }
   const personTtlMs = options.personTtlMs ?? 1000;
 
   /** One call to the authority, with this agent's token unless `authorization` is given. */
@@ -111,6 +140,7 @@ export async function createRemoteDefinitionSource(
     init: { authorization?: string; body?: unknown } = {},
   ): Promise<unknown> {
     let res: Response;
+    let text: string;
     try {
       res = await doFetch(base + path, {
         method,
@@ -122,13 +152,20 @@ export async function createRemoteDefinitionSource(
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
         signal: AbortSignal.timeout(timeoutMs),
       });
+      text = await res.text(); // within the same timeout: a stopped authority may never finish a body
     } catch (cause) {
-      throw new Error(
-        `The authority at ${options.url} could not be reached (${method} ${AUTHORITY_API_PATH}${path}).`,
-        { cause },
+      const timedOut = cause instanceof Error && cause.name === 'TimeoutError';
+      throw noAnswer(
+        method,
+        path,
+        timedOut
+          ? `did not answer within ${timeoutMs} ms (AUTHORITY_TIMEOUT_MS)`
+          : `could not be reached (${cause instanceof Error && cause.cause instanceof Error ? cause.cause.message : String(cause)})`,
+        cause,
       );
     }
-    const text = await res.text();
+    if (res.status >= 500) throw noAnswer(method, path, `answered ${res.status}`);
+    down = null; // it answers (whatever it says)
     let body: unknown;
     try {
       body = text === '' ? null : JSON.parse(text);
@@ -216,9 +253,28 @@ export async function createRemoteDefinitionSource(
     return pending;
   }
 
+  /**
+   * The active head: the remembered one within `ttlMs`; else the authority's answer; when it gives
+   * none, the last verified head (never for a fresh read: §11), while one request at a time asks again.
+   */
   async function currentHead(fresh = false): Promise<Head> {
-    if (!fresh && head !== null && (followed || performance.now() - head.fetchedAtMs < ttlMs))
-      return head.value;
+    if (fresh) return askHead(true);
+    if (head !== null && (followed || performance.now() - head.fetchedAtMs < ttlMs)) return head.value;
+    const last = head;
+    if (down !== null && last !== null) {
+      // Known to be unreachable: answer at once on the last verified version; ask again behind it.
+      if (headInFlight === null) askHead(false).catch(() => {});
+      return last.value;
+    }
+    try {
+      return await askHead(false);
+    } catch (e) {
+      if (last === null || !isDomainError(e, 'AUTHORITY_UNAVAILABLE')) throw e;
+      return last.value;
+    }
+  }
+
+  function askHead(fresh: boolean): Promise<Head> {
     // A fresh read (show-back, §11: the version active NOW) never rides on a request begun earlier.
     if (headInFlight === null || fresh) {
       const startedMs = performance.now();
@@ -293,8 +349,10 @@ export async function createRemoteDefinitionSource(
     const now = performance.now();
     const cached = people.get(personId);
     if (cached !== undefined && now - cached.fetchedAtMs < personTtlMs) return cached.handle;
+    // Known to be unreachable: the stable id at once (below), rather than a timeout per reading.
+    if (down !== null) return Promise.resolve(personId);
     if (people.size >= MAX_CACHED_PEOPLE) people.clear();
-    const handle = get(`/people?ids=${encodeURIComponent(personId)}`).then((body) => {
+    const asked = get(`/people?ids=${encodeURIComponent(personId)}`).then((body) => {
       const list = isPlainObject(body) && Array.isArray(body.people) ? body.people : null;
       const found = list?.find((p) => isPlainObject(p) && p.id === personId) as
         { handle?: unknown } | undefined;
@@ -303,9 +361,15 @@ export async function createRemoteDefinitionSource(
       }
       return typeof found.handle === 'string' ? found.handle : null;
     });
+    // The authority unreachable: a reading names the teacher by the stable person id, never by a
+    // handle remembered past personTtlMs (an erase, §14, may have removed it meanwhile).
+    const handle = asked.catch((e: unknown) => {
+      if (isDomainError(e, 'AUTHORITY_UNAVAILABLE')) return personId;
+      throw e;
+    });
     // A failed lookup is not remembered: the next reading asks again.
     const entry = { handle, fetchedAtMs: now };
-    handle.catch(() => {
+    asked.catch(() => {
       if (people.get(personId) === entry) people.delete(personId);
     });
     people.set(personId, entry);
@@ -375,6 +439,7 @@ export async function createRemoteDefinitionSource(
       }
       return result as unknown as EraseResult;
     },
+    unavailable: () => down?.message ?? null,
     forget(): number {
       const held = versions.size + people.size + (head === null ? 0 : 1);
       versions.clear();

@@ -51,6 +51,14 @@ export const STATEMENT_CACHE_SIZE = 200;
  * every query afresh, and compiling the same few statements on every request is measurable under
  * load. A statement still running (an unfinished iterate) is never handed out twice.
  */
+/** What a ROLLBACK of a transaction SQLite has already rolled back runs: nothing. */
+const ALREADY_ROLLED_BACK = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+} as unknown as Database.Statement;
+
 function reusingStatements(sqlite: Database.Database, beforeClose: () => void): SqliteDatabase {
   const statements = new Map<string, Database.Statement>();
   return {
@@ -60,6 +68,10 @@ function reusingStatements(sqlite: Database.Database, beforeClose: () => void): 
       sqlite.close();
     },
     prepare(sql) {
+      // SQLite has already rolled back a transaction a full disk (SQLITE_FULL) or an I/O error ended;
+      // Kysely's own ROLLBACK would then throw "no transaction is active" in place of that error,
+      // which the caller must see (domain/storage-fault.ts words it). Issue 16.
+      if (sql === 'rollback' && !sqlite.inTransaction) return ALREADY_ROLLED_BACK;
       const held = statements.get(sql);
       if (held !== undefined && !held.busy) {
         statements.delete(sql); // re-insert: Map order is recency order
