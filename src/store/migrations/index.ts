@@ -14,6 +14,7 @@ import * as m007 from './007-raw-mail-retention.ts';
 import * as m008 from './008-webhook-tokens.ts';
 import * as m009 from './009-erase-generations.ts';
 import * as m010 from './010-replica-changes.ts';
+import * as m012 from './012-mailbox-leases.ts';
 import { advisoryLock } from '../dialect.ts';
 
 export interface Migration {
@@ -33,6 +34,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '008-webhook-tokens', up: m008.up },
   { name: '009-erase-generations', up: m009.up },
   { name: '010-replica-changes', up: m010.up },
+  { name: '012-mailbox-leases', up: m012.up },
 ];
 
 /** The advisory lock every migrating transaction takes on PostgreSQL. */
