@@ -42,6 +42,8 @@ export async function startInProcess(env: Record<string, string> = {}, dataDir?:
 
 /** A server in a child process: it can also be killed outright, keeping its data directory. */
 export interface ChildHost extends Host {
+  /** The server process's id (what names it as a holder of a mailbox lease, issue 15). */
+  readonly pid: number;
   /** SIGKILL, as a crash: resolves once the process is gone; close() still removes the data. */
   crash(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function startChild(env: Record<string, string>): Promise<ChildHost
   }
   return {
     url: child.url,
+    pid: child.pid,
     token,
     dataDir,
     crash: () => child.stop('SIGKILL'),
