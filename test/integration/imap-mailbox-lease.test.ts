@@ -1,4 +1,4 @@
-// Invariant (issue 15): with a mailbox lease, of two pollers watching one real Dovecot mailbox only the holder connects and triages; a holder whose renew finds the lease taken stops polling and closes its connection before its next fetch; a standby takes a released or run-out lease and triages what is waiting; a clean stop releases the lease.
+// Invariant (issue 15): with a mailbox lease, of two pollers watching one real Dovecot mailbox only the holder connects and triages; a holder whose renew finds the lease taken stops polling and closes its connection before its next fetch; a standby takes a released or run-out lease and triages what is waiting, and is ready meanwhile; a clean stop releases the lease.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase } from '../../src/store/database.ts';
@@ -7,6 +7,7 @@ import { KyselyMailboxLeaseStore } from '../../src/store/mailbox-lease-store.ts'
 import { createIntake } from '../../src/ingest/intake.ts';
 import { createImapPoller, type ImapPoller } from '../../src/ingest/imap/poller.ts';
 import { tenantId } from '../../src/domain/tenant.ts';
+import { mailboxCheck } from '../../src/observability/readiness.ts';
 import { startDovecot, type Dovecot } from '../support/dovecot.ts';
 import { mail, recordingLog, recordingSubmitter, waitFor } from '../support/ingest.ts';
 
@@ -83,6 +84,8 @@ describe('IMAP poller under a mailbox lease', () => {
     await b.poller.start();
     expect(a.poller.status()).toMatchObject({ role: 'owner', connected: true });
     expect(b.poller.status()).toMatchObject({ role: 'standby', connected: false });
+    // A standby is ready (/readyz): waiting for the lease is its job, not a fault.
+    expect(await mailboxCheck('box', () => b.poller.status()).check()).toBeNull();
 
     dovecot.deliver(mail('m1'), folder);
     await waitFor('A to triage m1', () => a.submitter.submissions.length === 1);
