@@ -2,8 +2,11 @@
  * Composition of the mail pipelines (part of the composition root, beside main.ts): the IMAP pollers of
  * MAILBOXES and the webhook endpoints of INBOUND_WEBHOOKS, submitting through the agent's in-process
  * triage_inbound (A2AApp.submitMail) for a mailbox principal of the tenant, with the ingest store on the
- * server's database. Secrets are revealed here, handed to the adapters, and never logged.
+ * server's database, each poller under its mailbox's lease (issue 15: one owner among replicas). Secrets
+ * are revealed here, handed to the adapters, and never logged.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Admission } from './admission/admission.ts';
 import { mailLimitsOf, type Config } from './config/config.ts';
@@ -11,6 +14,7 @@ import type { MailLimits, SubmitResult } from './domain/mail/index.ts';
 import type { Principal } from './domain/authority/index.ts';
 import { tenantId, type TenantId } from './domain/tenant.ts';
 import { createMailIngest, type IngestLog, type MailIngest, type MailSourceRef } from './ingest/index.ts';
+import { KyselyMailboxLeaseStore } from './store/mailbox-lease-store.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
 import { withCallContext } from './observability/request-context.ts';
 
@@ -28,7 +32,7 @@ export function mailboxPrincipal(tenant: TenantId, source: MailSourceRef): Princ
 
 export function composeMailIngest(options: {
   readonly config: Pick<Config, 'mailboxes' | 'inboundWebhooks' | keyof MailLimits> &
-    Partial<Pick<Config, 'ingestClaimLeaseMs'>>;
+    Partial<Pick<Config, 'ingestClaimLeaseMs' | 'mailboxLeaseMs' | 'mailboxLeaseRenewMs'>>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
   readonly db: Kysely<any>;
   /** Late-bound: the A2A app exists only once the server is created. */
@@ -58,6 +62,14 @@ export function composeMailIngest(options: {
     log: options.log,
     ...(options.admission === undefined ? {} : { admission: options.admission }),
     ...(config.ingestClaimLeaseMs === undefined ? {} : { leaseMs: config.ingestClaimLeaseMs }),
+    // Issue 15: one owner per mailbox among the replicas sharing the database; the holder id is
+    // unique per process start, so a restarted replica never mistakes a dead one's lease for its own.
+    mailboxLease: {
+      store: new KyselyMailboxLeaseStore(options.db),
+      holder: `${hostname()}/${process.pid}/${randomUUID().slice(0, 8)}`,
+      leaseMs: config.mailboxLeaseMs ?? 10_000,
+      renewMs: config.mailboxLeaseRenewMs ?? 3_000,
+    },
     mailboxes: config.mailboxes.map((m) => ({
       name: m.name,
       tenant: tenantId(m.tenant),

@@ -144,4 +144,17 @@ describe('mail limits (one config, every path)', () => {
       /MAX_ATTACHMENTS: "lots" is not usable.*MAX_ATTACHMENTS=50/s,
     );
   });
+
+  it("takes over a dead owner's mailbox within seconds by default, and refuses a renew interval not below the lease (issue 15)", () => {
+    const c = loadConfig({});
+    expect(c.mailboxLeaseMs).toBe(10_000);
+    expect(c.mailboxLeaseRenewMs).toBe(3_000);
+    expect(loadConfig({ MAILBOX_LEASE_MS: '6000', MAILBOX_LEASE_RENEW_MS: '2000' })).toMatchObject({
+      mailboxLeaseMs: 6000,
+      mailboxLeaseRenewMs: 2000,
+    });
+    expect(() => loadConfig({ MAILBOX_LEASE_MS: '3000', MAILBOX_LEASE_RENEW_MS: '3000' })).toThrow(
+      /MAILBOX_LEASE_RENEW_MS: 3000 is not below MAILBOX_LEASE_MS \(3000\).*MAILBOX_LEASE_RENEW_MS=1000/s,
+    );
+  });
 });

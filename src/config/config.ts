@@ -210,6 +210,22 @@ export const SETTINGS = {
       .default(5 * 60_000),
     example: '300000',
   },
+  /**
+   * How long a replica's lease on an IMAP mailbox holds, ms (issue 15; src/ingest/imap/poller.ts):
+   * only the holder polls the mailbox, and when it dies a standby takes over within this plus
+   * MAILBOX_LEASE_RENEW_MS. Default 10 s.
+   */
+  mailboxLeaseMs: {
+    env: 'MAILBOX_LEASE_MS',
+    schema: z.coerce.number().int().min(1000).max(3_600_000).default(10_000),
+    example: '10000',
+  },
+  /** How often the holder renews its mailbox lease and a standby tries to take it, ms; below MAILBOX_LEASE_MS. Default 3 s. */
+  mailboxLeaseRenewMs: {
+    env: 'MAILBOX_LEASE_RENEW_MS',
+    schema: z.coerce.number().int().min(100).max(3_600_000).default(3_000),
+    example: '3000',
+  },
   /** Failed authentications a source may make at once before it is answered 429 (src/admission/auth-throttle.ts). Default 20. */
   authFailureBurst: {
     env: 'AUTH_FAILURE_BURST',
@@ -287,6 +303,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>): C
   // Secrets named by the mail-pipeline settings (ingest-settings.ts).
   resolveIngestSecrets(out, env, issues);
   // Settings that only make sense together.
+  if (
+    typeof out.mailboxLeaseMs === 'number' &&
+    typeof out.mailboxLeaseRenewMs === 'number' &&
+    out.mailboxLeaseRenewMs >= out.mailboxLeaseMs
+  ) {
+    issues.push({
+      setting: 'MAILBOX_LEASE_RENEW_MS',
+      problem: `${out.mailboxLeaseRenewMs} is not below MAILBOX_LEASE_MS (${out.mailboxLeaseMs}): the lease would run out between renewals and the mailbox change hands while its owner lives; renew at most a third of the lease`,
+      example: String(Math.floor(out.mailboxLeaseMs / 3)),
+    });
+  }
   if (out.authorityUrl !== undefined && out.authorityToken === undefined && issues.length === 0) {
     issues.push({
       setting: 'AUTHORITY_TOKEN',

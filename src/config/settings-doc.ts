@@ -74,6 +74,10 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   ADMISSION_RETRY_AFTER_SECONDS: 'The `Retry-After` a caller turned away by admission is given, in seconds.',
   INGEST_CLAIM_LEASE_MS:
     "How long a mail pipeline's claim on a message holds before another attempt may take it over, in ms: a process killed mid-triage delays that message's retry this long.",
+  MAILBOX_LEASE_MS:
+    'How long a replica holds its lease on an IMAP mailbox, in ms: only the holder polls it, and when the holder dies another replica takes the mailbox over within this plus MAILBOX_LEASE_RENEW_MS.',
+  MAILBOX_LEASE_RENEW_MS:
+    'How often the holder renews its mailbox lease and a standby replica tries to take it, in ms; must be below MAILBOX_LEASE_MS (a third of it leaves room for a slow database).',
   AUTH_FAILURE_BURST:
     'Failed authentications one source may make at once before it is answered 429 with Retry-After (valid callers are not slowed).',
   AUTH_FAILURES_PER_MINUTE: 'Failed authentications per minute a throttled source regains.',

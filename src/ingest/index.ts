@@ -11,14 +11,19 @@
  */
 import type { Router } from 'express';
 import { DEFAULT_MAIL_LIMITS, type MailLimits } from '../domain/mail/index.ts';
-import { createImapPoller, type ImapMailboxConfig, type ImapPoller } from './imap/poller.ts';
+import {
+  createImapPoller,
+  type ImapMailboxConfig,
+  type ImapPoller,
+  type MailboxLeasing,
+} from './imap/poller.ts';
 import type { Admission } from '../admission/admission.ts';
 import { createIntake, type Intake } from './intake.ts';
 import type { IngestLog, IngestStore, MailSubmitter } from './ports.ts';
 import { createInboundRouter, type InboundEndpoint } from './webhooks/router.ts';
 import type { SpentTokenStore } from './webhooks/seen-tokens.ts';
 
-export type { ImapMailboxConfig, ImapPoller, ImapPollerStatus } from './imap/poller.ts';
+export type { ImapMailboxConfig, ImapPoller, ImapPollerStatus, MailboxLeasing } from './imap/poller.ts';
 export type { Intake, IntakeOutcome } from './intake.ts';
 export type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmitResult } from './ports.ts';
 export type { InboundEndpoint } from './webhooks/router.ts';
@@ -42,6 +47,8 @@ export interface MailIngestOptions {
   readonly admission?: Admission;
   /** How long a claim holds before another attempt may take it over, ms (INGEST_CLAIM_LEASE_MS). */
   readonly leaseMs?: number;
+  /** One owner per mailbox among replicas (issue 15): each poller polls only while it holds this lease. */
+  readonly mailboxLease?: MailboxLeasing;
 }
 
 export interface MailIngest {
@@ -65,7 +72,13 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
     ...(options.leaseMs === undefined ? {} : { leaseMs: options.leaseMs }),
   });
   const pollers = options.mailboxes.map((m) =>
-    createImapPoller(m, { intake, store: options.store, log: options.log, maxMessageBytes }),
+    createImapPoller(m, {
+      intake,
+      store: options.store,
+      log: options.log,
+      maxMessageBytes,
+      ...(options.mailboxLease === undefined ? {} : { lease: options.mailboxLease }),
+    }),
   );
   return {
     intake,

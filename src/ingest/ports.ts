@@ -10,6 +10,8 @@ export type {
   ClaimRequest,
   ClaimResult,
   IngestStore,
+  MailboxLease,
+  MailboxLeaseStore,
   MailboxState,
   MailSourceRef,
   SubmitResult,

@@ -130,13 +130,15 @@ export function mailboxCheck(
     readonly connected: boolean;
     readonly reconnects: number;
     readonly lastError: string | null;
+    /** A standby replica (another holds the mailbox lease, issue 15) is ready without a connection. */
+    readonly role?: 'owner' | 'standby';
   },
 ): ReadinessCheck {
   return {
     name: `mailbox:${name}`,
     check() {
       const s = status();
-      if (s.connected) return Promise.resolve(null);
+      if (s.connected || s.role === 'standby') return Promise.resolve(null);
       return Promise.resolve(
         s.lastError === null
           ? 'not connected yet (connecting)'

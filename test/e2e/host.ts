@@ -42,7 +42,7 @@ export async function startInProcess(env: Record<string, string> = {}, dataDir?:
 
 /** A server in a child process: it can also be killed outright, keeping its data directory. */
 export interface ChildHost extends Host {
-  /** The process id (for SIGSTOP/SIGCONT: a server that stops answering). */
+  /** The process id: for SIGSTOP/SIGCONT (a server that stops answering) and as the holder of a mailbox lease (issue 15). */
   readonly pid: number;
   /** SIGKILL, as a crash: resolves once the process is gone; close() still removes the data. */
   crash(): Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * The public surface of src/domain/mail: the normalised message the rest of the domain sees, its parts, the mail limits and the ingest ledger port. Code outside this folder imports
+ * The public surface of src/domain/mail: the normalised message the rest of the domain sees, its parts, the mail limits, the ingest ledger port and the mailbox lease port. Code outside this folder imports
  * these names from here, never a file past it.
  */
 export type {
@@ -13,6 +13,7 @@ export type {
   SpentTokenStore,
   TokenSpend,
 } from './ingest-store.ts';
+export type { MailboxLease, MailboxLeaseStore } from './mailbox-lease.ts';
 export { DEFAULT_MAIL_LIMITS, formatNumber, limitExceeded, resolveMailLimits } from './limits.ts';
 export type { MailLimits } from './limits.ts';
 export { MAIL_PARTS } from './mail-message.ts';

@@ -13,12 +13,22 @@
  * submit that keeps failing) goes to the failed folder with the reason logged: never retried forever,
  * never dropped silently.
  *
+ * One owner per mailbox (issue 15): with `deps.lease`, the poller connects and polls only while this
+ * replica holds the mailbox's lease in the shared database. It renews it every `renewMs`; a standby
+ * tries to take it at the same pace, so a dead owner's mailbox is taken over within
+ * `leaseMs + renewMs` (plus a connect). A renew that fails (another replica holds it now), or that
+ * cannot reach the database until the lease has run out, loses it: the poller fetches nothing more
+ * (it checks before every fetch and before every message), lets the message in hand finish and
+ * closes the connection. A message in hand at a handover is guarded by its own claim in the ingest
+ * ledger (intake.ts): the new owner finds it `busy`, waits, and retakes it after its claim lease if
+ * the old owner died, or reads it as done. A clean stop releases the lease so a standby takes over at once.
+ *
  * Deliberately not here: reading the environment (the password arrives resolved, and is never logged).
  */
 import { ImapFlow } from 'imapflow';
 import type { TenantId } from '../../domain/tenant.ts';
 import type { Intake } from '../intake.ts';
-import type { IngestLog, IngestStore, MailSourceRef } from '../ports.ts';
+import type { IngestLog, IngestStore, MailboxLeaseStore, MailSourceRef } from '../ports.ts';
 import { backoffDelayMs, type BackoffOptions } from './backoff.ts';
 
 export interface ImapMailboxConfig {
@@ -51,6 +61,17 @@ export interface ImapMailboxConfig {
   readonly busyRetryMs?: number;
 }
 
+/** The mailbox lease a poller polls under when replicas share a database (issue 15). */
+export interface MailboxLeasing {
+  readonly store: MailboxLeaseStore;
+  /** This replica's id, unique per process start. */
+  readonly holder: string;
+  /** How long a taken or renewed lease holds, ms (MAILBOX_LEASE_MS). */
+  readonly leaseMs: number;
+  /** How often the owner renews and a standby tries to take it, ms (MAILBOX_LEASE_RENEW_MS); below leaseMs. */
+  readonly renewMs: number;
+}
+
 export interface ImapPollerDeps {
   readonly intake: Intake;
   readonly store: IngestStore;
@@ -59,6 +80,8 @@ export interface ImapPollerDeps {
   readonly maxMessageBytes: number;
   /** Only for tests: the TLS options (e.g. a test CA). */
   readonly tls?: Record<string, unknown>;
+  /** Poll only while holding this mailbox lease; absent, this poller is the mailbox's only reader. */
+  readonly lease?: MailboxLeasing;
 }
 
 export interface ImapPollerStatus {
@@ -73,6 +96,11 @@ export interface ImapPollerStatus {
   readonly lagSeconds: number | null;
   /** Messages found waiting in the folder and not yet handled (0 once a sweep has caught up). */
   readonly backlog: number;
+  /**
+   * 'owner' while this replica polls the mailbox (always, without a lease); 'standby' while another
+   * replica holds its lease and this one waits to take over.
+   */
+  readonly role: 'owner' | 'standby';
 }
 
 export interface ImapPoller {
@@ -110,6 +138,12 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   let sweepTimer: NodeJS.Timeout | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
   let draining: Promise<void> | null = null;
+  const lease = deps.lease;
+  /** Whether this replica holds the mailbox lease, and until when (ms, by this process's clock). */
+  let owner = lease === undefined;
+  let heldUntilMs = Number.POSITIVE_INFINITY;
+  let leaseTimer: NodeJS.Timeout | null = null;
+  let leaseTick: Promise<void> | null = null;
   let drainAgain = false;
   let reselectAgain = false;
   /** Submit faults per UID in this session (a reconnect into a new UIDVALIDITY clears it). */
@@ -117,12 +151,79 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   let faultsValidity = '';
 
   function clearTimers(): void {
+    for (const t of [reconnectTimer, sweepTimer, retryTimer, leaseTimer]) if (t !== null) clearTimeout(t);
+    reconnectTimer = sweepTimer = retryTimer = leaseTimer = null;
+  }
+
+  /** May this poller fetch now: it holds the lease and it has not run out by its own clock. */
+  function owns(): boolean {
+    return owner && Date.now() < heldUntilMs;
+  }
+
+  function scheduleLeaseTick(): void {
+    if (stopped || lease === undefined || leaseTimer !== null) return;
+    leaseTimer = setTimeout(() => {
+      leaseTimer = null;
+      leaseTick = tickLease().finally(() => {
+        leaseTick = null;
+        scheduleLeaseTick();
+      });
+    }, lease.renewMs);
+  }
+
+  /** The owner renews; a standby tries to take the lease (free, or run out: its owner died). */
+  async function tickLease(): Promise<void> {
+    if (stopped || lease === undefined) return;
+    const askedAt = Date.now();
+    try {
+      if (owner) {
+        if (await lease.store.renew(config.tenant, config.name, lease.holder, lease.leaseMs)) {
+          heldUntilMs = askedAt + lease.leaseMs;
+        } else {
+          loseLease('another replica holds the mailbox lease now');
+        }
+        return;
+      }
+      if (!(await lease.store.acquire(config.tenant, config.name, lease.holder, lease.leaseMs))) return;
+      if (stopped) {
+        await lease.store.release(config.tenant, config.name, lease.holder);
+        return;
+      }
+      owner = true;
+      heldUntilMs = askedAt + lease.leaseMs;
+      log.info({ ...where, holder: lease.holder }, 'took the mailbox lease; polling this mailbox');
+      await connect();
+    } catch (e) {
+      lastError = describe(e);
+      log.warn({ ...where, error: lastError }, 'mailbox lease: the database did not answer');
+      if (owner && Date.now() >= heldUntilMs) loseLease(`could not renew the mailbox lease: ${lastError}`);
+    }
+  }
+
+  /**
+   * Stops polling at once: no fetch after this (drain checks `owns()`); the message in hand
+   * finishes on its own connection, which is closed after it.
+   */
+  function loseLease(reason: string): void {
+    if (!owner) return;
+    owner = false;
+    heldUntilMs = Number.NEGATIVE_INFINITY;
+    log.warn({ ...where, holder: lease?.holder, reason }, 'lost the mailbox lease; standing by');
     for (const t of [reconnectTimer, sweepTimer, retryTimer]) if (t !== null) clearTimeout(t);
     reconnectTimer = sweepTimer = retryTimer = null;
+    const c = client;
+    client = null;
+    connected = false;
+    if (c === null) return;
+    const inHand = draining ?? Promise.resolve();
+    void inHand
+      .catch(() => {})
+      .then(() => withTimeout(c.logout(), 2_000))
+      .catch(() => c.close());
   }
 
   function scheduleReconnect(): void {
-    if (stopped || reconnectTimer !== null) return;
+    if (stopped || !owner || reconnectTimer !== null) return;
     const delay = backoffDelayMs(attempt++, reconnect);
     log.warn({ ...where, delayMs: delay, lastError }, 'IMAP connection lost; reconnecting');
     reconnectTimer = setTimeout(() => {
@@ -148,7 +249,7 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   }
 
   async function connect(): Promise<void> {
-    if (stopped) return;
+    if (stopped || !owns()) return;
     const c = new ImapFlow({
       host: config.host,
       port: config.port,
@@ -204,7 +305,7 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
 
   /** `reselect`: SELECT the folder again first (sweeps do: a folder deleted and recreated under an open session shows no event). */
   function requestDrain(reselect = false): void {
-    if (stopped) return;
+    if (stopped || !owns()) return;
     if (draining !== null) {
       drainAgain = true;
       reselectAgain ||= reselect;
@@ -226,14 +327,14 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
         if (client !== null && client.usable) scheduleRetry(backoffDelayMs(1, reconnect));
       } finally {
         draining = null;
-        if (!stopped) scheduleSweep();
+        if (!stopped && owns()) scheduleSweep();
       }
     })();
   }
 
   async function drain(reselect: boolean): Promise<void> {
     const c = client;
-    if (c === null || !c.usable) return;
+    if (c === null || !c.usable || !owns()) return;
     if (reselect || c.mailbox === false) await c.mailboxOpen(folder);
     if (c.mailbox === false) return;
     const validity = c.mailbox.uidValidity.toString();
@@ -269,7 +370,8 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
     backlog = pending.length;
 
     for (const m of pending) {
-      if (stopped) return;
+      // A lost lease stops the batch before the next fetch (issue 15): the new owner reads the rest.
+      if (stopped || !owns()) return;
       const step = await handle(c, m.uid, m.size);
       backlog = Math.max(0, backlog - 1);
       if (m.arrived !== null) lagSeconds = Math.max(0, (Date.now() - m.arrived.getTime()) / 1000);
@@ -335,11 +437,21 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
     async start() {
       if (!stopped) return;
       stopped = false;
-      await connect();
+      if (lease === undefined) {
+        await connect();
+        return;
+      }
+      // The first try at once (it connects when this replica takes the lease), then every renewMs.
+      leaseTick = tickLease().finally(() => {
+        leaseTick = null;
+        scheduleLeaseTick();
+      });
+      await leaseTick;
     },
     async stop() {
       stopped = true;
       clearTimers();
+      if (leaseTick !== null) await leaseTick.catch(() => {});
       if (draining !== null) await draining.catch(() => {});
       const c = client;
       client = null;
@@ -351,9 +463,20 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
           c.close();
         }
       }
+      if (lease !== undefined && owner) {
+        owner = false;
+        // A clean stop hands the mailbox over at once instead of after the lease runs out.
+        await lease.store.release(config.tenant, config.name, lease.holder).catch((e: unknown) => {
+          log.warn(
+            { ...where, error: describe(e) },
+            'could not release the mailbox lease; it runs out by itself',
+          );
+        });
+      }
     },
     status() {
-      return { connected, idleSupported, reconnects, lastError, lagSeconds, backlog };
+      const role = owner ? 'owner' : 'standby';
+      return { connected, idleSupported, reconnects, lastError, lagSeconds, backlog, role };
     },
   };
 }
