@@ -94,7 +94,29 @@ export interface RunResult {
     cause: string;
   }[];
   answersNotTaken: { week: number; seq: number; collection: string; entry: string; said: string }[];
+  /** Kinds settled by the rules on the wrong kind (issue 14: kind accuracy by cause). */
+  kindMisreads: KindMisread[];
   seconds: number;
+}
+
+export interface KindMisread {
+  week: number;
+  seq: number;
+  truth: string;
+  read: string;
+  reads: string;
+  subject: string;
+  /** The message's shape for kinds: fresh subject, reply of the same or another kind, hijack. */
+  cause: string;
+}
+
+/** A kind misread's cause in the world's terms (issue 14). */
+export function kindCause(m: StreamMessage): string {
+  if (m.phenomena.includes('thread-hijack'))
+    return m.phenomena.includes('reply-other-kind') ? 'hijack, another kind in the subject' : 'hijack';
+  if (m.phenomena.includes('reply-other-kind')) return 'reply, another kind in the inherited subject';
+  if (m.phenomena.includes('quoted-chain')) return 'reply, same kind';
+  return 'fresh subject';
 }
 
 const OPERATOR = 'dana@forwarder.example';
@@ -132,6 +154,7 @@ export async function simulate(
     const refusals: Refusal[] = [];
     const misroutes: RunResult['misroutes'] = [];
     const answersNotTaken: RunResult['answersNotTaken'] = [];
+    const kindMisreads: KindMisread[] = [];
     const seenSenders = new Set<string>();
     const askedSenders = new Set<string>(); // senders the operator answered a customer question for
     const refusedFor = new Set<string>(); // collection|identifier the operator was refused on
@@ -290,7 +313,18 @@ export async function simulate(
         }
         const kind = report?.kind;
         if (kind?.decidedBy === 'rules') stats.kindByRules++;
-        if (kind?.decidedBy === 'rules' && kind.winner !== m.truth.kind) stats.kindMisreads++;
+        if (kind?.decidedBy === 'rules' && kind.winner !== m.truth.kind) {
+          stats.kindMisreads++;
+          kindMisreads.push({
+            week,
+            seq: m.seq,
+            truth: m.truth.kind,
+            read: String(kind.winner),
+            reads: String(kind.reads),
+            subject: m.subject,
+            cause: kindCause(m),
+          });
+        }
         seenSenders.add(m.sender.address);
         seenSenders.add(`kinds|${m.kindNarrowest.pattern}`);
       }
@@ -323,6 +357,7 @@ export async function simulate(
       refusals,
       misroutes,
       answersNotTaken,
+      kindMisreads,
       seconds: round1((performance.now() - started) / 1000),
     };
   } finally {
