@@ -60,3 +60,13 @@ for (const q of kindQs.slice(0, 30))
   console.log(
     `  week ${q.week} #${q.seq}: ${q.reads.slice(0, 200)}${q.suggestion === undefined ? '' : `; suggested ${q.suggestion}`}`,
   );
+// Issue 14: messages whose reference is only in a PDF or XLSX (attachments-world.ts).
+const docs = run.attachmentReads;
+const count = (f: (a: (typeof docs)[number]) => boolean): number => docs.filter(f).length;
+console.log(
+  `\nReferences only in a PDF or XLSX: ${docs.length} messages; settled by the rules ${count((a) => a.outcome === 'rules')} ` +
+    `(${count((a) => a.onAttachments)} on a mark in the attachments), asked ${count((a) => a.outcome === 'asked')}, misrouted ${count((a) => a.outcome === 'misrouted')}; ` +
+    `with a note (a document not read) ${count((a) => a.reads.includes('(notes:'))}`,
+);
+for (const a of docs.filter((x) => x.outcome !== 'rules' || x.reads.includes('(notes:')).slice(0, 8))
+  console.log(`  week ${a.week} #${a.seq} ${a.outcome}: ${a.reads.slice(0, 220)}`);
