@@ -1,8 +1,8 @@
 /**
  * A generator for the learning world (issue 14, "references only in a PDF or XLSX"): a pre-alert
  * whose customer reference is only in an attached document (a commercial invoice or an air waybill
- * as PDF, or a manifest as XLSX), never in the sender, subject or body. world.ts (another owner)
- * can mix these into its stream; nothing here edits it.
+ * as PDF, or a manifest as XLSX), never in the subject or body. world.ts mixes these into its
+ * stream (a share of its pre-alerts, `attachmentOnlyShare`), each from the sender it drew.
  *
  * Pure and deterministic for a given Random: the documents are assembled by hand
  * (fixtures/attachments/build.ts), so the same seed gives the same bytes.
@@ -105,7 +105,7 @@ export function attachmentOnlyMessage(
     subject,
     text: body,
     sender: m.sender,
-    phenomena: [],
+    phenomena: ['attachment-only'],
     narrowest: { pattern: escapeRe(ref), where: 'attachments' },
     kindNarrowest: { pattern: 'Pre-alert', where: 'subject' },
     document,

@@ -14,7 +14,13 @@ import type { Kind, Random } from './world.ts';
 
 /** Which phenomena a message carries, for misroutes and questions by cause. */
 export type Phenomenon =
-  'person-forwarder' | 'group-desk' | 'quoted-chain' | 'thread-hijack' | 'reply-other-kind' | 'shared-series';
+  | 'person-forwarder'
+  | 'group-desk'
+  | 'quoted-chain'
+  | 'thread-hijack'
+  | 'reply-other-kind'
+  | 'shared-series'
+  | 'attachment-only';
 
 const LAST = ['jensen', 'okafor', 'haddad', 'novak', 'silva', 'tanaka', 'moreau', 'kowalski', 'rahman'];
 const AGENCY = ['cargolinx', 'bluewake', 'tradelane', 'portbridge', 'skyroute', 'seamark'];

@@ -94,7 +94,44 @@ export interface RunResult {
     cause: string;
   }[];
   answersNotTaken: { week: number; seq: number; collection: string; entry: string; said: string }[];
+  /** Kinds settled by the rules on the wrong kind (issue 14: kind accuracy by cause). */
+  kindMisreads: KindMisread[];
+  /** Issue 14: how each message whose reference is only in a PDF or XLSX was read. */
+  attachmentReads: AttachmentRead[];
   seconds: number;
+}
+
+export interface KindMisread {
+  week: number;
+  seq: number;
+  truth: string;
+  read: string;
+  reads: string;
+  subject: string;
+  /** The message's shape for kinds: fresh subject, reply of the same or another kind, hijack. */
+  cause: string;
+}
+
+export interface AttachmentRead {
+  week: number;
+  seq: number;
+  /** Settled by the rules on the true customer. */
+  right: boolean;
+  /** Settled by the rules, with a mark matched in the attachments among the winner's evidence. */
+  onAttachments: boolean;
+  /** Asked (a person decided), or settled wrongly. */
+  outcome: 'rules' | 'asked' | 'misrouted';
+  /** The attachment notes (a document not read) and the reading, as the agent said them. */
+  reads: string;
+}
+
+/** A kind misread's cause in the world's terms (issue 14). */
+export function kindCause(m: StreamMessage): string {
+  if (m.phenomena.includes('thread-hijack'))
+    return m.phenomena.includes('reply-other-kind') ? 'hijack, another kind in the subject' : 'hijack';
+  if (m.phenomena.includes('reply-other-kind')) return 'reply, another kind in the inherited subject';
+  if (m.phenomena.includes('quoted-chain')) return 'reply, same kind';
+  return 'fresh subject';
 }
 
 const OPERATOR = 'dana@forwarder.example';
@@ -132,6 +169,8 @@ export async function simulate(
     const refusals: Refusal[] = [];
     const misroutes: RunResult['misroutes'] = [];
     const answersNotTaken: RunResult['answersNotTaken'] = [];
+    const kindMisreads: KindMisread[] = [];
+    const attachmentReads: AttachmentRead[] = [];
     const seenSenders = new Set<string>();
     const askedSenders = new Set<string>(); // senders the operator answered a customer question for
     const refusedFor = new Set<string>(); // collection|identifier the operator was refused on
@@ -288,9 +327,35 @@ export async function simulate(
             cause: m.phenomena.length === 0 ? 'plain' : m.phenomena.join('+'),
           });
         }
+        if (m.phenomena.includes('attachment-only')) {
+          const byRules = customer?.decidedBy === 'rules';
+          const right = byRules && customer.winner === m.truth.customer;
+          const winner = (
+            customer?.candidates as { name: string; evidence: { part: string }[] }[] | undefined
+          )?.find((c) => c.name === customer?.winner);
+          attachmentReads.push({
+            week,
+            seq: m.seq,
+            right,
+            onAttachments: right && (winner?.evidence ?? []).some((e) => e.part === 'attachments'),
+            outcome: !byRules ? 'asked' : right ? 'rules' : 'misrouted',
+            reads: `${String(customer?.reads)}${report?.notes === undefined ? '' : ` (notes: ${JSON.stringify(report.notes)})`}`,
+          });
+        }
         const kind = report?.kind;
         if (kind?.decidedBy === 'rules') stats.kindByRules++;
-        if (kind?.decidedBy === 'rules' && kind.winner !== m.truth.kind) stats.kindMisreads++;
+        if (kind?.decidedBy === 'rules' && kind.winner !== m.truth.kind) {
+          stats.kindMisreads++;
+          kindMisreads.push({
+            week,
+            seq: m.seq,
+            truth: m.truth.kind,
+            read: String(kind.winner),
+            reads: String(kind.reads),
+            subject: m.subject,
+            cause: kindCause(m),
+          });
+        }
         seenSenders.add(m.sender.address);
         seenSenders.add(`kinds|${m.kindNarrowest.pattern}`);
       }
@@ -323,6 +388,8 @@ export async function simulate(
       refusals,
       misroutes,
       answersNotTaken,
+      kindMisreads,
+      attachmentReads,
       seconds: round1((performance.now() - started) / 1000),
     };
   } finally {

@@ -18,6 +18,7 @@ import {
   quoted,
   type Phenomenon,
 } from './phenomena.ts';
+import { attachmentOnlyMessage } from './attachments-world.ts';
 
 /** mulberry32: small, fast, good enough for test data. */
 export function createRandom(seed: number): Random {
@@ -80,7 +81,10 @@ export interface StreamMessage {
   readonly text: string;
   readonly sender: Sender;
   /** Narrowest mark a person would type to identify this message's customer (operator model). */
-  readonly narrowest: { readonly pattern: string; readonly where: 'from' | 'subject' | 'body' };
+  readonly narrowest: {
+    readonly pattern: string;
+    readonly where: 'from' | 'subject' | 'body' | 'attachments';
+  };
   /** What a person would type to mark this message's kind: the subject's words before the reference. */
   readonly kindNarrowest: { readonly pattern: string; readonly where: 'subject' | 'body' };
   /** Issue 14's phenomena this message carries (empty for a plain message). */
@@ -164,6 +168,8 @@ export interface WorldOptions {
   readonly personForwarders?: number;
   /** Issue 14: pairs of sibling companies ("X Trading", "X Trading & Contracting") with one group desk. */
   readonly siblingPairs?: number;
+  /** Issue 14: share of pre-alerts (not replies) whose reference is only in an attached PDF or XLSX. */
+  readonly attachmentOnlyShare?: number;
 }
 
 export const DEFAULT_WORLD: WorldOptions = {
@@ -174,6 +180,7 @@ export const DEFAULT_WORLD: WorldOptions = {
   messagesPerWeek: 400,
   personForwarders: 8,
   siblingPairs: 6,
+  attachmentOnlyShare: 0.2,
 };
 
 export interface World {
@@ -266,6 +273,9 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
 
   const stream: StreamMessage[] = [];
   const last = new Map<string, StreamMessage>();
+  // Issue 14 (kind engineer's hunk): pre-alerts whose reference is only in a PDF or XLSX
+  // (attachments-world.ts), drawn from their own Random so the rest of the stream stays the same.
+  const documents = createRandom(options.seed ^ 0x5eed0d0c);
   let seq = 0;
   for (let week = 1; week <= options.weeks; week++) {
     // New senders every week: some customers hire staff.
@@ -310,7 +320,9 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
         const to = r.pick(others);
         if (to.truth.customer !== customer.name) reply = { to, hijack: true };
       }
-      const message = composeMessage(r, { week, seq, customer, kind, sender, onBehalf, reply });
+      let message = composeMessage(r, { week, seq, customer, kind, sender, onBehalf, reply });
+      if (kind === 'pre-alert' && reply === undefined && documents.chance(options.attachmentOnlyShare ?? 0))
+        message = attachmentOnlyMessage(documents, { week, seq, customer, sender });
       stream.push(message);
       last.set(customer.name, message);
     }

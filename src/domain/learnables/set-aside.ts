@@ -4,7 +4,9 @@
  *   - `quoted`: the mark was found only in what the sender did not write in this message (the quoted
  *     or forwarded text, a signature or disclaimer; mail/parts.ts), and it was not taught for it;
  *   - `inherited-subject`: a cue in a subject inherited from an earlier mail (Re:, Fwd:, …) when the
- *     new text carries another kind's cue (kinds/inherited-subject.ts).
+ *     new text carries another kind's cue (kinds/inherited-subject.ts);
+ *   - `inherited-subject-alone`: a cue in a reply's inherited subject when the new text carries no
+ *     cue and names another reference: too weak to decide alone (kinds/inherited-subject.ts).
  *
  * Owns: which hits in `quoted` count, and the wording. Does not own: scoring (read-marked.ts).
  */
@@ -12,7 +14,7 @@ import type { MarkHit } from './learnable.ts';
 import { displayText } from './literal-pattern.ts';
 import { listWords } from './value-shape.ts';
 
-export type SetAsideReason = 'quoted' | 'inherited-subject';
+export type SetAsideReason = 'quoted' | 'inherited-subject' | 'inherited-subject-alone';
 
 /** A hit the rule set aside, and why. */
 export interface SetAside {
@@ -60,6 +62,8 @@ export function setAsideQuoted(hits: readonly MarkHit[]): WeighedHits {
 const WHY: Readonly<Record<SetAsideReason, string>> = {
   quoted: 'found only in the quoted or forwarded text, a signature or a disclaimer',
   'inherited-subject': 'in a subject inherited from an earlier mail, while the new text says otherwise',
+  'inherited-subject-alone':
+    'in a subject inherited from an earlier mail, while the new text is about another reference and carries no cue',
 };
 
 /**
@@ -69,7 +73,7 @@ const WHY: Readonly<Record<SetAsideReason, string>> = {
 export function setAsideSentence(setAside: readonly SetAside[], nameOf: (entry: string) => string): string {
   if (setAside.length === 0) return '';
   const clauses: string[] = [];
-  for (const why of ['quoted', 'inherited-subject'] as const) {
+  for (const why of ['quoted', 'inherited-subject', 'inherited-subject-alone'] as const) {
     // the texts found, grouped by the entry they would have counted for, in order of appearance
     const byEntry = new Map<string, string[]>();
     for (const { hit, why: w } of setAside) {

@@ -1,4 +1,4 @@
-// Invariant: an inherited subject is weaker evidence than the new text: a subject cue found in the new text counts only under an inherited subject, and there the new text's kinds outweigh the subject's; a fresh subject is read as before (issue 14, kinds' how).
+// Invariant: an inherited subject is weaker evidence than the new text: a subject cue found in the new text counts only under an inherited subject, there the new text's kinds outweigh the subject's, and a reply's inherited subject alone decides nothing when its new text is about another reference (an acknowledgment's and a forward's stand); a fresh subject is read as before (issue 14, kinds' how, §6.2).
 import { describe, expect, it } from 'vitest';
 import type { MailMessage, MailPart } from '../../mail/index.ts';
 import type { IndexedMark, MarkHit } from '../learnable.ts';
@@ -18,7 +18,10 @@ const cue = (entry: string, mark: string, where: string): IndexedMark => ({
 const INVOICE = cue('invoice', 'invoice', 'subject');
 const POD = cue('proof-of-delivery', 'proof of delivery', 'subject');
 const hit = (mark: IndexedMark, part: MailPart): MarkHit => ({ mark, part, text: mark.mark });
-const message = (subject: string): MailMessage => ({ subject, body: '' }) as MailMessage;
+const message = (subject: string, body = ''): MailMessage => ({ subject, body }) as MailMessage;
+/** A reply's new text about another shipment than its subject's, in no cue's words. */
+const OTHER_SHIPMENT =
+  'Hello team,\nWe would like to book this shipment.\nOur reference NGM-2026-5120.\n\nKind regards,\nDana';
 
 describe('the inherited subject (kinds)', () => {
   it('reads a fresh subject by its cues in the subject only', () => {
@@ -30,12 +33,31 @@ describe('the inherited subject (kinds)', () => {
     expect(w.setAside).toEqual([]);
   });
 
-  it('lets the subject stand under an inherited subject when the new text carries no cue', () => {
+  it("lets a reply's subject stand when the new text carries no cue and names no other reference", () => {
     const hits = [hit(INVOICE, 'subject')];
-    expect(weighInheritedSubject({ message: message('RE: Invoice INV-2026-3310'), hits })).toEqual({
-      hits,
-      setAside: [],
-    });
+    for (const body of ['', 'Thanks, received.\n\nPriya', 'Paid today for INV-2026-3310.'])
+      expect(
+        weighInheritedSubject({ message: message('RE: Invoice INV-2026-3310', body), hits }),
+        body,
+      ).toEqual({
+        hits,
+        setAside: [],
+      });
+  });
+
+  it('sets aside the subject of a reply about another shipment: alone, it does not decide', () => {
+    const hits = [hit(INVOICE, 'subject')];
+    const w = weighInheritedSubject({ message: message('RE: Invoice INV-2026-3310', OTHER_SHIPMENT), hits });
+    expect(w.hits).toEqual([]);
+    expect(w.setAside).toEqual([{ hit: hit(INVOICE, 'subject'), why: 'inherited-subject-alone' }]);
+    expect(setAsideSentence(w.setAside, () => 'an invoice')).toBe(
+      "Set aside: 'invoice' (an invoice), in a subject inherited from an earlier mail, while the new text is about another reference and carries no cue.",
+    );
+    // a reference only in the quoted text is not the new text's
+    const quotedOnly = 'Thanks.\n\nOn Mon, 7 Sep 2026 at 10:02, a@b.example wrote:\n> NGM-2026-5120';
+    expect(
+      weighInheritedSubject({ message: message('RE: Invoice INV-2026-3310', quotedOnly), hits }).setAside,
+    ).toEqual([]);
   });
 
   it("sets aside the subject's cue of a kind the new text does not carry, and keeps one it does", () => {
@@ -55,11 +77,27 @@ describe('the inherited subject (kinds)', () => {
     expect(same.setAside).toEqual([]);
   });
 
+  it("lets a forward's subject stand when the new text carries no cue: it passes the earlier mail on", () => {
+    const hits = [hit(INVOICE, 'subject')];
+    expect(
+      weighInheritedSubject({ message: message('Fwd: Invoice INV-2026-3310', OTHER_SHIPMENT), hits }),
+    ).toEqual({
+      hits,
+      setAside: [],
+    });
+    const replyToForward = weighInheritedSubject({
+      message: message('Re: Fwd: Invoice INV-2026-3310', OTHER_SHIPMENT),
+      hits,
+    });
+    expect(replyToForward.setAside.map((s) => s.why)).toEqual(['inherited-subject-alone']);
+  });
+
   it('counts only new-text cues in the body or attachments, never in the quoted text', () => {
     const w = weighInheritedSubject({
       message: message('RE: Invoice'),
       hits: [hit(INVOICE, 'subject'), hit(POD, 'quoted')],
     });
+    // the quoted cue is no new text: the subject stands (the quoted hit is the shared rule's to set aside)
     expect(w.setAside).toEqual([]);
   });
 });

@@ -39,6 +39,9 @@ describe('kinds', () => {
     expect(how).toContain('The body is the new text only');
     expect(how).toContain('is inherited from an earlier mail, so it is weaker evidence than the new text');
     expect(how).toContain('when the new text carries a cue, the subject cues of other kinds do not count');
+    expect(how).toContain(
+      'unless its new text names a reference the subject does not: then the reply is about another shipment than the mail it answers, its subject alone does not decide, and the reading asks',
+    );
   });
 
   it('looks for a subject cue in the new text too, and for no other cue (issue 14)', () => {

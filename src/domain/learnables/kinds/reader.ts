@@ -12,7 +12,7 @@ import type { MarkHit, Reader } from '../learnable.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { subjectPhraseEvidence } from './evidence.ts';
 import { kindSuggestionValue } from './suggest-value.ts';
-import { weighInheritedSubject } from './inherited-subject.ts';
+import { subjectSpeaksForMessage, weighInheritedSubject } from './inherited-subject.ts';
 
 /** "Pre-alert" -> "a pre-alert", "Invoice" -> "an invoice", "POD" -> "a POD". */
 export function kindName(label: string): string {
@@ -45,6 +45,9 @@ export const KIND_WORDS: ReadingWords = {
 
 const NOTHING_FOUND =
   'I found no words in the subject that would mark this kind of message without marking others';
+/** Why a reply's subject gives no suggestion (evidence.ts). */
+const REPLY_NOTHING =
+  "the subject is inherited from the mail this one answers and the new text is about another reference, so the subject's words say what that mail was, not this one; teach a cue from the new text with where 'body'";
 
 export function kindsReader(learnable: Learnable): Reader {
   return markedReader({
@@ -56,7 +59,7 @@ export function kindsReader(learnable: Learnable): Reader {
       suggest(
         suggestInput(reading, l, kindSuggestionValue, context),
         (input) => subjectPhraseEvidence(input.message),
-        NOTHING_FOUND,
+        subjectSpeaksForMessage(context.message) ? NOTHING_FOUND : REPLY_NOTHING,
       ),
   });
 }

@@ -1,4 +1,4 @@
-// Invariant: a kind suggestion from the subject is the phrase before the reference, and a short code (INV, POD) is offered as a whole word, never as a substring of longer words (§8, §13.1).
+// Invariant: a kind suggestion from the subject is the phrase before the reference, never drawn from a reply's subject when its new text is about another reference, and a short code (INV, POD) is offered as a whole word, never as a substring of longer words (§8, §13.1, issue 14).
 import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import { createLearnables, learnableFor } from '../registry.ts';
@@ -10,8 +10,28 @@ const kinds = learnableFor(createLearnables(), 'kinds')!;
 
 describe('subject phrase evidence for kinds', () => {
   it('takes the words before the reference', () => {
-    const [e] = subjectPhraseEvidence(mail({ subject: 'Re: Booking confirmation HBL/2026/00412/A' }));
+    const [e] = subjectPhraseEvidence(mail({ subject: 'Booking confirmation HBL/2026/00412/A' }));
     expect(e?.text).toBe('Booking confirmation');
+  });
+  it("offers nothing from a reply's subject when the new text is about another reference: those words are the earlier mail's (§8, issue 14)", () => {
+    const body = 'Hello team,\nPlease book NGM-2026-5120 for Thursday.\nDana';
+    for (const subject of [
+      'Re: Booking confirmation HBL/2026/00412/A',
+      'AW: Invoice INV-2026-3310',
+      'RE: Fwd: POD 4410',
+    ])
+      expect(subjectPhraseEvidence(mail({ subject, body })), subject).toEqual([]);
+  });
+  it("takes the words of a forward's subject, and of a reply's about the same shipment", () => {
+    const body = 'Hello team,\nPlease book NGM-2026-5120 for Thursday.\nDana';
+    expect(subjectPhraseEvidence(mail({ subject: 'Fwd: Proof of delivery 4410', body }))[0]?.text).toBe(
+      'Proof of delivery',
+    );
+    expect(
+      subjectPhraseEvidence(
+        mail({ subject: 'Re: Booking confirmation HBL/2026/00412/A', body: 'Thanks, noted.' }),
+      )[0]?.text,
+    ).toBe('Booking confirmation');
   });
   it('offers a short upper-case code as a whole word the kinds learnable accepts (§13.1)', () => {
     const [e] = subjectPhraseEvidence(mail({ subject: 'INV PA-2026-0901' }));
