@@ -39,6 +39,8 @@ export interface MemoryFigures {
   readonly rounds: number;
   readonly allTriaged: boolean;
   readonly seconds: number;
+  /** Sends that lost their connection before an answer, and were sent again. */
+  readonly resets: number;
   /** The request that read each mail, ms: median and slowest. */
   readonly readMs: { readonly median: number; readonly max: number };
   /** From each mail's first send to its reading, retries and their waits included, ms. */
@@ -116,17 +118,28 @@ export async function runMemory(options: {
     const readMs: number[] = [];
     const doneMs: number[] = [];
     const sentAt = Date.now();
+    let resets = 0;
     while (pending.length > 0 && rounds < 40) {
       rounds++;
       const answers = await Promise.all(
         pending.map(async (i) => {
           const t0 = Date.now();
-          const res = await fetch(`${server.url}/a2a/jsonrpc`, {
-            method: 'POST',
-            headers: rpcHeaders(server.token),
-            body: bodies[i],
-          });
-          const body: any = await res.json();
+          let res: Response;
+          let body: any;
+          try {
+            res = await fetch(`${server.url}/a2a/jsonrpc`, {
+              method: 'POST',
+              headers: rpcHeaders(server.token),
+              body: bodies[i],
+            });
+            body = await res.json();
+          } catch (e) {
+            // The connection went before an answer (a kept-alive socket the server closed as the
+            // body started, EPIPE): what a client does then is send again. Counted, and sent again.
+            resets++;
+            process.stderr.write(`memory: connection lost, sending again (${(e as Error).message})\n`);
+            return { i, kind: 'lost' as const, retryAfter: 1 };
+          }
           const state: unknown = body?.result?.task?.status?.state;
           const kind: 'triaged' | 'toldToRetry' | 'other' =
             res.status === 503 && res.headers.get('retry-after') !== null
@@ -152,7 +165,7 @@ export async function runMemory(options: {
           other: answers.filter((a) => a.kind === 'other').length,
         };
       }
-      pending = answers.filter((a) => a.kind === 'toldToRetry').map((a) => a.i);
+      pending = answers.filter((a) => a.kind === 'toldToRetry' || a.kind === 'lost').map((a) => a.i);
       if (pending.length > 0) await sleep(Math.min(...answers.map((a) => a.retryAfter)) * 1000);
     }
     bodies.length = 0;
@@ -173,6 +186,7 @@ export async function runMemory(options: {
       rounds,
       allTriaged: pending.length === 0 && firstRound.other === 0,
       seconds: (Date.now() - started) / 1000,
+      resets,
       readMs: spread(readMs),
       doneMs: spread(doneMs),
     };
@@ -191,7 +205,8 @@ export function printMemory(f: MemoryFigures): void {
       `memory: RSS idle ${mib(f.idleRss)}, peak ${mib(f.peakRss)} (target < 1024 MiB: ${f.peakRss < 1024 * MiB ? 'held' : 'MISSED'}), ` +
       `5 s after ${mib(f.afterRss)}, ${f.settleS} s after ${mib(f.settledRss)} (${f.seconds.toFixed(0)} s in all)\n` +
       `memory: per mail, the request that read it ${secs(f.readMs.median)} median, ${secs(f.readMs.max)} max; ` +
-      `first send to reading ${secs(f.doneMs.median)} median, ${secs(f.doneMs.max)} max\n`,
+      `first send to reading ${secs(f.doneMs.median)} median, ${secs(f.doneMs.max)} max; ` +
+      `${f.resets} send(s) lost their connection and were sent again\n`,
   );
 }
 
