@@ -15,6 +15,15 @@ describe('classifyInput', () => {
     expect(got.kind === 'raw' && got.bytes.toString()).toBe(MAIL);
   });
 
+  it("reads a file part's bytes where they are, without a copy (issue 16: a 25 MB mail is held once)", () => {
+    const p = part({ raw: Buffer.from(MAIL).toString('base64'), mediaType: 'message/rfc822' });
+    const got = classifyInput([p]);
+    if (got.kind !== 'raw' || p.content?.$case !== 'raw') throw new Error('expected raw bytes');
+    expect(got.bytes.buffer).toBe(p.content.value.buffer);
+    expect(got.bytes.byteOffset).toBe(p.content.value.byteOffset);
+    expect(got.bytes.toString()).toBe(MAIL);
+  });
+
   it('takes raw RFC 822 text and a data part with fields', () => {
     expect(classifyInput([part({ text: MAIL })]).kind).toBe('raw');
     expect(classifyInput([part({ data: { from: 'a@b.example', subject: 's' } })]).kind).toBe('fields');

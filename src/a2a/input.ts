@@ -57,7 +57,8 @@ export function classifyInput(parts: readonly Part[]): MailInput {
         if (RFC822_MEDIA_TYPES.has(type) || /\.eml$/i.test(p.filename)) {
           const notMail = notAMail(c.value);
           if (notMail !== null) seen.push(`${label}, which ${notMail}`);
-          else mails.push({ label, input: { kind: 'raw', bytes: Buffer.from(c.value) } });
+          // a view of the part's bytes, not a copy: a 25 MB mail is held once (issue 16)
+          else mails.push({ label, input: { kind: 'raw', bytes: bytesView(c.value) } });
           break;
         }
         seen.push(`a file part of type "${p.mediaType || 'unspecified'}"`);
@@ -119,4 +120,9 @@ export function looksLikeRfc822(text: string): boolean {
   if (lines.length === 0 || !HEADER_LINE.test(lines[0] ?? '')) return false;
   const allHeaders = lines.every((l) => HEADER_LINE.test(l) || /^[ \t]/.test(l));
   return allHeaders && lines.some((l) => KEY_HEADERS.test(l));
+}
+
+/** The same bytes as a Buffer, without copying them (parsing only reads them). */
+function bytesView(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -11,9 +11,15 @@
  * The short age bounds what another process writing the same task row could make stale: in the
  * deployed topologies no other process writes tasks (the CLI and the authority never do).
  *
+ * A copy past its age is dropped, not only skipped: each call sweeps the expired ones from the
+ * oldest end, and a timer (unref'd) sweeps once the store falls idle, so a burst of large mail does
+ * not leave its tasks' raw bytes held in memory after it (issue 16: 16 parked 24.6 MB mails kept
+ * ~30 MiB each until the process restarted).
+ *
  * Deliberately does not: cache misses (a task not found is asked of the inner store, except an id
  * the executor reports the SDK has just made up for a new task), or
- * share objects with the SDK (it mutates what it loads): copies go in and out (copyTask).
+ * share objects with the SDK (it mutates what it loads): copies go in and out (copyTask), sharing
+ * only the bytes of raw parts, which nobody writes into.
  */
 import type { ListTasksRequest, ListTasksResponse, Task } from '@a2a-js/sdk';
 import type { OwnerResolver, ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
@@ -27,6 +33,11 @@ export interface RecentTaskStoreOptions {
   readonly maxTasks?: number;
   /** Monotonic milliseconds (tests). Default performance.now. */
   readonly nowMs?: () => number;
+  /**
+   * Runs `sweep` once after `ms` (tests run it by hand). Default: an unref'd setTimeout, so an idle
+   * store never keeps the process alive.
+   */
+  readonly later?: (sweep: () => void, ms: number) => void;
 }
 
 interface Copy {
@@ -42,14 +53,42 @@ export interface RecentTaskStore extends TaskStore {
    * stored under it yet, so the SDK's first read of it need not ask the inner store.
    */
   expectNew(taskId: string, context: ServerCallContext): void;
+  /** Copies held now (expired ones are dropped by the next call or the idle sweep). */
+  heldCopies(): number;
 }
 
 export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOptions): RecentTaskStore {
   const ttlMs = options.ttlMs ?? 1000;
   const maxTasks = Math.max(1, options.maxTasks ?? 256);
   const nowMs = options.nowMs ?? (() => performance.now());
+  const later =
+    options.later ??
+    ((sweep: () => void, ms: number) => {
+      setTimeout(sweep, ms).unref();
+    });
   const copies = new Map<string, Copy>();
   let seq = 0;
+  let sweepPending = false;
+
+  // Map order is age order (every save re-inserts), so the expired copies are a prefix.
+  const sweep = (): void => {
+    const now = nowMs();
+    for (const [key, copy] of copies) {
+      if (now - copy.savedAtMs <= ttlMs) break;
+      copies.delete(key);
+    }
+    while (copies.size > maxTasks) copies.delete(copies.keys().next().value!);
+    if (copies.size > 0 && !sweepPending) {
+      sweepPending = true;
+      later(
+        () => {
+          sweepPending = false;
+          sweep();
+        },
+        Math.max(0, ttlMs) + 50,
+      );
+    }
+  };
 
   // The same scope the SDK's stores use: the call's tenant and the resolved owner.
   const keyOf = (taskId: string, context: ServerCallContext): string =>
@@ -71,10 +110,11 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
       if (held !== undefined && held.seq > mine) return;
       copies.delete(key); // re-insert: Map order is age order
       copies.set(key, { task: copy, savedAtMs: nowMs(), seq: mine });
-      while (copies.size > maxTasks) copies.delete(copies.keys().next().value!);
+      sweep();
     },
 
     async load(taskId, context) {
+      sweep();
       const key = keyOf(taskId, context);
       const held = copies.get(key);
       if (held !== undefined) {
@@ -89,8 +129,10 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
       const key = keyOf(taskId, context);
       if (copies.has(key)) return; // saved already: never hide it
       copies.set(key, { task: undefined, savedAtMs: nowMs(), seq: ++seq });
-      while (copies.size > maxTasks) copies.delete(copies.keys().next().value!);
+      sweep();
     },
+
+    heldCopies: () => copies.size,
 
     list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
       return inner.list(params, context);
@@ -106,6 +148,12 @@ const NOT_PLAIN = new NotPlainData('not plain data');
  * A deep copy of a task: tasks are plain data (objects, arrays, strings, numbers, booleans,
  * undefined and the bytes of raw parts), which a direct walk copies several times faster than
  * structuredClone. Anything else makes it fall back to structuredClone.
+ *
+ * The bytes of a raw part are shared, not copied: nothing writes into them (the SDK's codecs and
+ * the executor only read them; an erase or retention rewrites the stored row, not these bytes), and
+ * copying them on every save and every read held a 25 MB mail several times over (issue 16).
+ * Everything around them (the part, the message, the history array) is copied, so the SDK may
+ * replace any of it in its copy without touching ours.
  */
 export function copyTask(task: Task): Task {
   try {
@@ -124,7 +172,7 @@ function plainCopy(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(plainCopy);
   if (v instanceof Uint8Array) {
     if (Object.getPrototypeOf(v) !== Uint8Array.prototype && !Buffer.isBuffer(v)) throw NOT_PLAIN;
-    return new Uint8Array(v); // what structuredClone gives for a Buffer too
+    return v; // immutable by convention: shared (see copyTask)
   }
   const proto: unknown = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) throw NOT_PLAIN;
