@@ -2,8 +2,9 @@
  * The customers reader's evidence for a suggestion (§8, §13.1), best first (issue 14's order):
  * the customer's own reference family and its own domain, each only when the corpus shows it
  * recurring for one customer (judged in ../suggest.ts); the sender's address, only when nothing
- * says the sender writes for others (senders.ts), labelled with what is known ("first message from
- * this address"); a known customer's name the message names, never one inside a sibling's name
+ * says the sender writes for others (senders.ts) and its domain is named like a known customer,
+ * labelled with what is known ("first message from this address; its domain is named like
+ * Northgate Motors Ltd"), never at a free-mail or shared domain or one named like nobody; a known customer's name the message names, never one inside a sibling's name
  * (names.ts); the client an on-behalf phrase names; and, the fallback, each reference taken whole.
  * When none is offered, the reason is said in words.
  *
@@ -88,16 +89,31 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
 
   if (sender.reason === null && message.from !== null) {
     const earlier = sender.history?.messages ?? 0;
-    out.push({
-      text: message.from.address,
-      shape: 'address',
-      part: 'from',
-      // Issue 14: a first-sight address says only what is known about it.
-      label:
-        earlier === 0
-          ? 'the address this message came from (first message from this address)'
-          : `the address this message came from (${earlier} earlier message${earlier === 1 ? '' : 's'} from it, none decided)`,
-    });
+    // Issue 14: nothing decided from this address yet, so all that is known of it is its domain. It
+    // is offered only when that domain is named like a known customer (its own staff), and the
+    // label says whom; a free-mail or shared domain, or one named like nobody (a forwarder's person
+    // writing for several customers looks just like this), is not offered.
+    const domain = message.from.address.split('@')[1] ?? '';
+    const likeNames = isSharedDomain(domain) ? [] : customersNamedLikeDomain(input, domain);
+    const seen =
+      earlier === 0
+        ? 'first message from this address'
+        : `${earlier} earlier message${earlier === 1 ? '' : 's'} from it, none decided`;
+    if (likeNames.length > 0) {
+      out.push({
+        text: message.from.address,
+        shape: 'address',
+        part: 'from',
+        label: `the address this message came from (${seen}; its domain is named like ${listOr(likeNames)})`,
+      });
+    } else {
+      notes.push(
+        `I won't suggest the sender's address: nothing decided comes from it yet, and its domain (${domain}) ` +
+          (isSharedDomain(domain)
+            ? 'is free-mail or shared by many senders'
+            : 'is named like no customer, so it may be a forwarder’s person writing for several customers'),
+      );
+    }
   } else if (sender.reason !== null) {
     notes.push(`I won't suggest the sender's address, because ${sender.reason}`);
   }
@@ -149,6 +165,28 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     });
   }
   return out;
+}
+
+/** Most customers a domain's label names in a suggestion label; more and it names nobody in particular. */
+const MAX_NAMED_LIKE = 3;
+
+/** Labels of the known customers `domain` is named like (domainNamedLike), none when more than MAX_NAMED_LIKE. */
+export function customersNamedLikeDomain(input: SuggestInput, domain: string): string[] {
+  if (domain === '') return [];
+  const out: string[] = [];
+  for (const entry of input.entries?.keys() ?? []) {
+    const label = labelOf(input, entry);
+    if (domainNamedLike(domain, label)) out.push(label);
+    if (out.length > MAX_NAMED_LIKE) return [];
+  }
+  return out;
+}
+
+/** "a", "a or b", "a, b or c" */
+function listOr(items: readonly string[]): string {
+  return items.length <= 1
+    ? items.join('')
+    : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]!}`;
 }
 
 export { clientNamed, onBehalfPhrase } from './senders.ts';
