@@ -55,6 +55,26 @@ describe('reference families (issue 14, §8)', () => {
     expect(s.suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
   });
 
+  it('draws the family from the new text first, so a reply on the thread, another customer’s hijack too, never meets it', async () => {
+    await seen(
+      mail({ subject: 'Pre-alert NGM-2026-0412', body: 'Shipment NGM-2026-0412, 3 pieces.' }),
+      'northgate',
+    );
+    await seen(
+      mail({ subject: 'Invoice NGM-2026-0513', body: 'Shipment NGM-2026-0513, 1 piece.' }),
+      'northgate',
+    );
+    const m = { ...onBehalf('NGM-2026-0777'), body: 'On behalf of our client: shipment NGM-2026-0777.' };
+    const s = expectSuggestion(await suggestFor(m));
+    expect(s.forEntry).toBe('northgate');
+    expect(s.suggestionLabel).toBe(
+      'references shaped NGM-####-#### (like NGM-2026-0777) in the body, on 2 messages already read, all Northgate Motors Ltd',
+    );
+    expect(matcherOf(s)(mail({ subject: 'Re: Pre-alert NGM-2026-0412', body: 'Our shipment AHT/77.' }))).toBe(
+      false,
+    );
+  });
+
   it('offers the whole reference, never the family, when only one message carries it', async () => {
     await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
     const s = expectSuggestion(await suggestFor(onBehalf('NGM-2026-0777')));
@@ -153,6 +173,22 @@ describe('senders who write for others (issue 14)', () => {
       "I won't suggest the sender's address: nothing decided comes from it yet, and its domain (seamark1.example) is named like no customer, so it may be a forwarder’s person writing for several customers",
     );
     expect(JSON.stringify(o)).not.toContain('"pattern"');
+  });
+
+  it('offers an address again as its customer’s when all its mail was that customer’s and it is named like it, never a forwarder’s person', async () => {
+    const rana = { address: 'rana@alhamra-trading.example', name: '' };
+    await seen(mail({ from: rana, subject: 'Shipment one' }), 'alhamra');
+    const s = expectSuggestion(await suggestFor(mail({ from: rana, subject: 'Shipment two' })));
+    expect(s.forEntry).toBe('alhamra');
+    expect(s.suggestionLabel).toBe(
+      'the address this message came from (1 earlier message from it, all Al Hamra Trading; its domain is named like Al Hamra Trading), as in a message already read as Al Hamra Trading',
+    );
+    const tom = { address: 'tom.novak@seamark1.example', name: '' };
+    await seen(mail({ from: tom, subject: 'Shipment one' }), 'alhamra');
+    const o = await suggestFor(mail({ from: tom, subject: 'Shipment two' }));
+    expect('none' in o && o.none).toContain(
+      "I won't suggest the sender's address, because mail from tom.novak@seamark1.example has already been read as Al Hamra Trading",
+    );
   });
 
   it('names a taught sender mark and its one-lesson revert when a person answers for another customer', () => {
