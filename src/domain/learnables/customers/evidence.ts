@@ -4,7 +4,8 @@
  * recurring for one customer (judged in ../suggest.ts); the sender's address, only when nothing
  * says the sender writes for others (senders.ts) and its domain is named like a known customer,
  * labelled with what is known ("first message from this address; its domain is named like
- * Northgate Motors Ltd"), never at a free-mail or shared domain or one named like nobody; a known customer's name the message names, never one inside a sibling's name
+ * Northgate Motors Ltd"), never at a free-mail or shared domain unless the address itself is named
+ * like one (at a domain named like nobody it is offered as a first message only: Appendix B); a known customer's name the message names, never one inside a sibling's name
  * (names.ts); the client an on-behalf phrase names; and, the fallback, each reference taken whole.
  * When none is offered, the reason is said in words.
  *
@@ -116,10 +117,9 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
 
   if (sender.reason === null && message.from !== null) {
     const earlier = sender.history?.messages ?? 0;
-    // Issue 14: nothing decided from this address yet, so all that is known of it is its domain. It
-    // is offered only when that domain is named like a known customer (its own staff), and the
-    // label says whom; a free-mail or shared domain, or one named like nobody (a forwarder's person
-    // writing for several customers looks just like this), is not offered.
+    // Issue 14: nothing decided from this address yet, so all that is known of it is its name. When
+    // its domain (or, at free-mail, the address itself) is named like a known customer, the label
+    // says whom; at free-mail named like nobody it is not offered.
     const domain = message.from.address.split('@')[1] ?? '';
     const likeNames = customersNamedLikeAddress(input, message.from.address);
     const seen =
@@ -133,12 +133,19 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
         part: 'from',
         label: `the address this message came from (${seen}; ${likeWords(domain)} ${listOr(likeNames)})`,
       });
+    } else if (!isSharedDomain(domain)) {
+      // Appendix B: an unknown sender at a domain named like nobody is still offered, saying only
+      // that it is the first message; the reading guards it (objections.ts: a later mail from it
+      // naming another customer asks).
+      out.push({
+        text: message.from.address,
+        shape: 'address',
+        part: 'from',
+        label: `the address this message came from (${seen})`,
+      });
     } else {
       notes.push(
-        `I won't suggest the sender's address: nothing decided comes from it yet, and ` +
-          (isSharedDomain(domain)
-            ? `its domain (${domain}) is free-mail or shared by many senders, and the address is named like no customer`
-            : `its domain (${domain}) is named like no customer, so it may be a forwarder’s person writing for several customers`),
+        `I won't suggest the sender's address: nothing decided comes from it yet, and its domain (${domain}) is free-mail or shared by many senders, and the address is named like no customer`,
       );
     }
   } else if (sender.reason !== null && !ownOffered) {
