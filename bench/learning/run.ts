@@ -49,17 +49,39 @@ export interface Verdict {
   readonly value: number;
 }
 
-export function judge(taught: RunResult, discard: RunResult, careful: RunResult): Verdict[] {
+/**
+ * `--modes=taught,careful`: the runs to play (taught is always played; default all four). Fewer runs
+ * on a loaded machine; a target whose baseline was not run is reported as not judged.
+ */
+export function chosenModes(argv: readonly string[]): Mode[] {
+  const all: Mode[] = ['taught', 'discard', 'redeploy-weekly', 'careful'];
+  const raw = argv.find((a) => a.startsWith('--modes='))?.slice('--modes='.length);
+  if (raw === undefined) return all;
+  const wanted = raw.split(',').map((m) => m.trim());
+  const unknown = wanted.filter((m) => !all.includes(m as Mode));
+  if (unknown.length > 0)
+    throw new Error(`--modes= takes ${all.join(', ')} separated by commas, not "${unknown.join(', ')}"`);
+  return all.filter((m) => m === 'taught' || wanted.includes(m));
+}
+
+export function judge(
+  taught: RunResult,
+  discard: RunResult | undefined,
+  careful: RunResult | undefined,
+): Verdict[] {
   const last = taught.weeks[taught.weeks.length - 1]!;
   const misroutes = taught.weeks.reduce((n, w) => n + w.misroutes, 0);
   const behind = taught.weeks
     .filter((w) => w.week >= 2)
-    .map((w) => w.questionsPer100 - (careful.weeks.find((c) => c.week === w.week)?.questionsPer100 ?? 0));
-  const worst = Math.max(...behind, Number.NEGATIVE_INFINITY);
+    .map((w) => w.questionsPer100 - (careful?.weeks.find((c) => c.week === w.week)?.questionsPer100 ?? 0));
+  const worst = careful === undefined ? Number.NaN : Math.max(...behind, Number.NEGATIVE_INFINITY);
   const kindQuestions = round1((100 * last.kindQuestions) / Math.max(1, last.messages));
-  const discardDrift = Math.abs(
-    discard.weeks[discard.weeks.length - 1]!.questionsPer100 - discard.weeks[0]!.questionsPer100,
-  );
+  const discardDrift =
+    discard === undefined
+      ? Number.NaN
+      : Math.abs(
+          discard.weeks[discard.weeks.length - 1]!.questionsPer100 - discard.weeks[0]!.questionsPer100,
+        );
   return [
     {
       target: 'taught at or below careful in every week from week 2 (worst taught - careful)',
@@ -164,15 +186,15 @@ async function main(argv: readonly string[]): Promise<void> {
   );
   // The three runs go side by side, each against its own server process. A fresh world per run:
   // the generator mutates its customers' staff lists as weeks pass.
-  const modes = ['taught', 'discard', 'redeploy-weekly', 'careful'] as const satisfies readonly Mode[];
+  const modes = chosenModes(argv);
   const runs: RunResult[] = await Promise.all(
     modes.map((mode) => simulate(createWorld(options), mode, (line) => console.log(line))),
   );
   for (const run of runs) console.log(`  ${run.mode}: ${run.seconds} s`);
   printTable(runs);
-  const taught = runs[0]!;
-  const discard = runs[1]!;
-  const careful = runs[3]!;
+  const taught = runs.find((r) => r.mode === 'taught')!;
+  const discard = runs.find((r) => r.mode === 'discard');
+  const careful = runs.find((r) => r.mode === 'careful');
   const verdicts = judge(taught, discard, careful);
   console.log('\nTargets:');
   for (const v of verdicts)

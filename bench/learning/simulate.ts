@@ -460,6 +460,8 @@ function lessonsFor(
 
 /** Whether a suggestion's label says it was read as someone other than `truthLabel`. */
 function labelNamesAnother(label: string | undefined, truthLabel: string): boolean {
+  const like = /is named like (.+)\)$/.exec(label ?? '');
+  if (like !== null) return !like[1]!.split(/, | or /).includes(truthLabel);
   const said = /(?:, all |already read as )(.+)$/.exec(label ?? '');
   return said !== null && said[1] !== truthLabel;
 }

@@ -55,6 +55,26 @@ describe('reference families (issue 14, §8)', () => {
     expect(s.suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
   });
 
+  it('draws the family from the new text first, so a reply on the thread, another customer’s hijack too, never meets it', async () => {
+    await seen(
+      mail({ subject: 'Pre-alert NGM-2026-0412', body: 'Shipment NGM-2026-0412, 3 pieces.' }),
+      'northgate',
+    );
+    await seen(
+      mail({ subject: 'Invoice NGM-2026-0513', body: 'Shipment NGM-2026-0513, 1 piece.' }),
+      'northgate',
+    );
+    const m = { ...onBehalf('NGM-2026-0777'), body: 'On behalf of our client: shipment NGM-2026-0777.' };
+    const s = expectSuggestion(await suggestFor(m));
+    expect(s.forEntry).toBe('northgate');
+    expect(s.suggestionLabel).toBe(
+      'references shaped NGM-####-#### (like NGM-2026-0777) in the body, on 2 messages already read, all Northgate Motors Ltd',
+    );
+    expect(matcherOf(s)(mail({ subject: 'Re: Pre-alert NGM-2026-0412', body: 'Our shipment AHT/77.' }))).toBe(
+      false,
+    );
+  });
+
   it('offers the whole reference, never the family, when only one message carries it', async () => {
     await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
     const s = expectSuggestion(await suggestFor(onBehalf('NGM-2026-0777')));
@@ -107,7 +127,9 @@ describe('senders who write for others (issue 14)', () => {
     const s = expectSuggestion(
       await suggestFor(mail({ from: own, body: 'Our shipment (Al Hamra Trading).' })),
     );
-    expect(s.suggestionLabel).toBe('the address this message came from (first message from this address)');
+    expect(s.suggestionLabel).toBe(
+      'the address this message came from (first message from this address; its domain is named like Al Hamra Trading)',
+    );
   });
 
   it('never suggests the address of a desk writing for one of two sibling companies', async () => {
@@ -130,9 +152,42 @@ describe('senders who write for others (issue 14)', () => {
     );
   });
 
-  it('labels a first-sight address as such', async () => {
-    const s = expectSuggestion(await suggestFor(mail({ from: { address: 'omar@newco.example', name: '' } })));
+  it('labels a first-sight address with what is known: its domain is named like one customer', async () => {
+    const s = expectSuggestion(
+      await suggestFor(mail({ from: { address: 'omar@gulftrade-lines.example', name: '' } })),
+    );
+    expect(s.suggestionLabel).toBe(
+      'the address this message came from (first message from this address; its domain is named like Gulftrade)',
+    );
+  });
+
+  it('offers a first-sight address at a domain named like no customer only as what it is (Appendix B)', async () => {
+    const s = expectSuggestion(
+      await suggestFor(
+        mail({
+          from: { address: 'tom.novak@seamark1.example', name: '' },
+          body: 'Details for shipment, 3 pieces.',
+        }),
+      ),
+    );
     expect(s.suggestionLabel).toBe('the address this message came from (first message from this address)');
+    expect(s.forEntry).toBeUndefined();
+  });
+
+  it('offers an address again as its customer’s when all its mail was that customer’s and it is named like it, never a forwarder’s person', async () => {
+    const rana = { address: 'rana@alhamra-trading.example', name: '' };
+    await seen(mail({ from: rana, subject: 'Shipment one' }), 'alhamra');
+    const s = expectSuggestion(await suggestFor(mail({ from: rana, subject: 'Shipment two' })));
+    expect(s.forEntry).toBe('alhamra');
+    expect(s.suggestionLabel).toBe(
+      'the address this message came from (1 earlier message from it, all Al Hamra Trading; its domain is named like Al Hamra Trading), as in a message already read as Al Hamra Trading',
+    );
+    const tom = { address: 'tom.novak@seamark1.example', name: '' };
+    await seen(mail({ from: tom, subject: 'Shipment one' }), 'alhamra');
+    const o = await suggestFor(mail({ from: tom, subject: 'Shipment two' }));
+    expect('none' in o && o.none).toContain(
+      "I won't suggest the sender's address, because mail from tom.novak@seamark1.example has already been read as Al Hamra Trading",
+    );
   });
 
   it('names a taught sender mark and its one-lesson revert when a person answers for another customer', () => {
@@ -226,5 +281,85 @@ describe('a name inside a sibling’s name (issue 14)', () => {
     expect('none' in o && o.none).toContain(
       'the name "Acme Trading" is inside Acme Trading & Contracting\'s name, so a name mark would claim Acme Trading & Contracting\'s mail',
     );
+  });
+});
+
+describe('weak evidence against the new text (issue 14)', () => {
+  const lena = { address: 'lena.jensen@cargolinx2.example', name: '' };
+  const senderMark: TestLesson[] = [
+    ...directory,
+    {
+      collection: 'customers',
+      entry: 'northgate',
+      value: { pattern: 'lena\\.jensen@cargolinx2\\.example', where: 'from' },
+    },
+  ];
+
+  it('asks, naming both, when only the sender’s address says one customer and the new text names another', () => {
+    const r = customerReport(
+      mail({ from: lena, subject: 'Shipment', body: 'Details for our shipment (Al Hamra Trading).' }),
+      senderMark,
+    );
+    expect(r.settled).toBe(false);
+    expect(r.winner).toBeUndefined();
+    expect(r.reads).toBe(
+      "Northgate Motors Ltd matches only on the sender's address, but the body names Al Hamra Trading, which says more about whose shipment it is; the evidence disagrees.",
+    );
+    expect(r.candidates.map((c) => c.name)).toContain('northgate');
+  });
+
+  it('still settles on the sender when the new text names that customer, or names another only in quoted text', () => {
+    const own = customerReport(
+      mail({ from: lena, body: 'Details for our shipment (Northgate Motors Ltd).' }),
+      senderMark,
+    );
+    expect(own).toMatchObject({ settled: true, winner: 'northgate' });
+    const quoted = customerReport(
+      mail({
+        from: lena,
+        isReply: true,
+        subject: 'Re: shipment',
+        body: 'Thanks, noted.\n\nOn Mon, 7 Sep 2026 at 10:02, ops@x.example wrote:\n> For Al Hamra Trading, 3 pieces',
+      }),
+      senderMark,
+    );
+    expect(quoted).toMatchObject({ settled: true, winner: 'northgate' });
+  });
+
+  const family: TestLesson[] = [
+    ...directory,
+    { collection: 'customers', entry: 'alhamra', value: { pattern: 'ALH-\\d{4}-\\d{4}', where: 'subject' } },
+  ];
+  const thread = { isReply: true, subject: 'Re: Pre-alert ALH-2026-0412' };
+
+  it('asks when a reply settles only on its inherited subject and its new text gives a reference none of those marks match (a hijacked thread)', () => {
+    const r = customerReport(
+      mail({ ...thread, body: 'Please find the details for our shipment NVM-2026-3301.' }),
+      family,
+    );
+    expect(r.settled).toBe(false);
+    expect(r.reads).toBe(
+      "Al Hamra Trading matches only on the subject, which was inherited from an earlier mail, and the new text gives NVM-2026-3301, which none of Al Hamra Trading's marks match: the reply may be about another customer's shipment.",
+    );
+  });
+
+  it('settles a reply on its inherited subject when the new text’s reference is the same customer’s, or none is given', () => {
+    for (const body of ['Please find the details for our shipment ALH-2026-0588.', 'Thanks, noted.'])
+      expect(customerReport(mail({ ...thread, body }), family), body).toMatchObject({
+        settled: true,
+        winner: 'alhamra',
+      });
+    // The same subject on a message that is not a reply is new text: it settles.
+    const fresh = customerReport(
+      mail({ subject: 'Pre-alert ALH-2026-0412', body: 'Details for shipment NVM-2026-3301.' }),
+      family,
+    );
+    expect(fresh).toMatchObject({ settled: true, winner: 'alhamra' });
+  });
+
+  it('asks when a reply settles only on its inherited subject and the new text names another customer', () => {
+    const r = customerReport(mail({ ...thread, body: 'For Northgate Motors Ltd, 3 pieces.' }), family);
+    expect(r.settled).toBe(false);
+    expect(r.reads).toContain('but the body names Northgate Motors Ltd');
   });
 });

@@ -54,29 +54,33 @@ describe('scope traps (§8, §13.1)', () => {
       expect(hits(mail({ subject: other })), other).toBe(false);
   });
 
-  it('suggests a free-mail sender by its whole address, never its domain', async () => {
+  it('never suggests a first-sight free-mail sender, neither its address nor its domain (issue 14)', async () => {
     const m = mail({
       from: { address: 'dana.northvale7@gmail.com', name: 'Dana' },
       subject: 'Shipment details',
     });
+    const o = await suggestFor(m);
+    expect('none' in o && o.none).toContain(
+      "I won't suggest the sender's address: nothing decided comes from it yet, and its domain (gmail.com) is free-mail or shared by many senders, and the address is named like no customer",
+    );
+  });
+
+  it('suggests a first-sight address at a domain named like a customer by its whole address, escaped', async () => {
+    const m = mail({ from: { address: 'dana.b@alhamra-trading.example', name: 'Dana' } });
     const s = expectSuggestion(await suggestFor(m));
-    expect(s.suggestionLabel).toBe('the address this message came from (first message from this address)');
+    expect(s.suggestionLabel).toBe(
+      'the address this message came from (first message from this address; its domain is named like Al Hamra Trading)',
+    );
     const hits = matcherOf(s);
     expect(hits(m)).toBe(true);
     for (const other of [
-      'someone.else@gmail.com',
-      'dana.northvale7@gmail.com.evil.example',
-      'xdana.northvale7@gmail.com',
-      'dana.northvale7@gmailXcom',
+      'someone.else@alhamra-trading.example',
+      'dana.b@alhamra-trading.example.evil.example',
+      'xdana.b@alhamra-trading.example',
+      'dana.b@alhamra-tradingXexample',
+      'danaxb@alhamra-trading.example',
     ])
       expect(hits(mail({ from: { address: other, name: '' } })), other).toBe(false);
-  });
-
-  it('escapes the dots of an address', async () => {
-    const m = mail({ from: { address: 'billing@origin.example', name: 'Billing' } });
-    const hits = matcherOf(expectSuggestion(await suggestFor(m)));
-    expect(hits(mail({ from: { address: 'billing@originXexample', name: '' } }))).toBe(false);
-    expect(hits(mail({ from: { address: 'billing@origin.example', name: '' } }))).toBe(true);
   });
 
   it('never gives a forwarder’s address to the client it writes for ("on behalf of")', async () => {
@@ -211,7 +215,9 @@ describe('scope traps (§8, §13.1)', () => {
     await seen(mail({ from: staff('karim'), subject: 'Invoice 1' }), 'gulftrade');
     // Issue 14: one message says nothing about what recurs; the address is offered instead.
     const once = expectSuggestion(await suggestFor(mail({ from: staff('lena'), subject: 'Shipment' })));
-    expect(once.suggestionLabel).toBe('the address this message came from (first message from this address)');
+    expect(once.suggestionLabel).toBe(
+      'the address this message came from (first message from this address; its domain is named like Gulftrade)',
+    );
     await seen(mail({ from: staff('ana'), subject: 'Invoice 2' }), 'gulftrade');
     const m = mail({ from: staff('lena'), subject: 'Shipment' });
     const s = expectSuggestion(await suggestFor(m));
@@ -232,7 +238,7 @@ describe('scope traps (§8, §13.1)', () => {
     await seen(mail({ from: staff('sam'), subject: 'For Northgate' }), 'northgate');
     const o = await suggestFor(mail({ from: staff('tom'), subject: 'Shipment' }));
     expect(expectSuggestion(o).suggestionLabel).toBe(
-      'the address this message came from (first message from this address)',
+      'the address this message came from (first message from this address; its domain is named like Gulftrade)',
     );
   });
 
@@ -250,7 +256,10 @@ describe('scope traps (§8, §13.1)', () => {
     const s = expectSuggestion(
       await suggestFor(mail({ from: { address: 'lena.gulftrade@gmail.com', name: '' } })),
     );
-    expect(s.suggestionLabel).toBe('the address this message came from (first message from this address)');
+    // At free-mail only the whole address, and only because it is named like the customer.
+    expect(s.suggestionLabel).toBe(
+      'the address this message came from (first message from this address; the address is named like Gulftrade)',
+    );
     expect(matcherOf(s)(mail({ from: { address: 'karim.gulftrade@gmail.com', name: '' } }))).toBe(false);
   });
 
@@ -274,7 +283,7 @@ describe('scope traps (§8, §13.1)', () => {
   it('offers keys only from the learnable’s declared lesson fields (§8)', async () => {
     const names = new Set(customers.descriptor(settings).lessonFields.map((f) => f.name));
     for (const m of [
-      mail({ from: { address: 'a@b.example', name: '' } }),
+      mail({ from: { address: 'a@alhamra.example', name: '' } }),
       mail({ from: forwarder, subject: 'PA-2026-0901', body: 'on behalf of our client' }),
       mail({ from: forwarder, body: 'On behalf of our client Northvale Motors Ltd, hi' }),
     ]) {

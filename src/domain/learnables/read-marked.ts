@@ -321,8 +321,14 @@ export function markedReader(config: {
   readonly keepHit?: (hit: MarkHit, input: ReadInput) => boolean;
   /** Issue 14 (customers): notes for the report once a person decided against matched marks. */
   readonly decidedNotes?: (report: CollectionReading, entry: string) => readonly string[];
+  /**
+   * Issue 14 (customers): why a settled reading must ask after all, in one sentence, when evidence
+   * no mark carries disagrees with the winner's (another customer named in the new text); null
+   * when nothing objects. Applied only to settled readings.
+   */
+  readonly objection?: (report: CollectionReading, input: ReadInput) => string | null;
 }): Reader {
-  const { shownAs, words, strength, keepHit } = config;
+  const { shownAs, words, strength, keepHit, objection } = config;
   return {
     shownAs,
     reads: [],
@@ -330,17 +336,24 @@ export function markedReader(config: {
       const weighed = config.weigh?.(input);
       const weighedHits = weighed === undefined ? input.hits : weighed.hits;
       const hits = keepHit === undefined ? weighedHits : weighedHits.filter((h) => keepHit(h, input));
-      return asReading(
-        shownAs,
-        readMarkedCollection({
-          ...input,
-          hits,
-          ...(weighed === undefined ? {} : { setAside: weighed.setAside }),
-          learnable: config.learnable,
-          words,
-          ...(strength === undefined ? {} : { strength }),
-        }),
-      );
+      const report = readMarkedCollection({
+        ...input,
+        hits,
+        ...(weighed === undefined ? {} : { setAside: weighed.setAside }),
+        learnable: config.learnable,
+        words,
+        ...(strength === undefined ? {} : { strength }),
+      });
+      const objected =
+        report.settled && objection !== undefined ? objection(report, { ...input, hits }) : null;
+      if (objected === null) return asReading(shownAs, report);
+      // Unsettled, the candidates kept: the show-back says why (§11).
+      const { winner: _winner, ...rest } = report;
+      return asReading(shownAs, {
+        ...rest,
+        settled: false,
+        reads: report.setAside === undefined ? objected : `${ensureStop(objected)} ${report.setAside}`,
+      });
     },
     // One sentence: what was seen, then the question (issue 18: it must not say "cannot tell" twice).
     question(reading) {

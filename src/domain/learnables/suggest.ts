@@ -79,6 +79,12 @@ export interface Evidence {
    * label then gives that evidence in words ("references NVMA-####-#### on 3 messages, all X").
    */
   readonly recurs?: { readonly min: number; label(messages: number, owner: string): string };
+  /**
+   * For a sender's address (issue 14): the one entry whose mail it may already match, because all
+   * mail read from it was that entry's and the address is named like it (customers/evidence.ts).
+   * Without it, an address matching any mail already read is refused.
+   */
+  readonly ownedBy?: string;
 }
 
 /** A learnable's evidence, best first; `notes` collects why something was not offered. */
@@ -170,7 +176,8 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
     hint: (e.hint ?? e.text).toLowerCase(),
   });
   const read = [...result.settled].map(([name, n]) => `${n} as ${labelOf(input, name)}`);
-  if (result.settled.size > 1 || (result.settled.size === 1 && e.shape === 'address')) {
+  const ownAddress = e.ownedBy !== undefined && result.settled.has(e.ownedBy);
+  if (result.settled.size > 1 || (result.settled.size === 1 && e.shape === 'address' && !ownAddress)) {
     return { none: `${e.label} also matches messages already read (${listAnd(read)})` };
   }
   const total = await probe.total();

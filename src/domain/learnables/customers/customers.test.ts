@@ -70,6 +70,10 @@ describe('customers descriptor (§6.1, §6.2)', () => {
       'when another customer matches a stronger mark than any of the leader’s, nothing is claimed',
     );
     expect(how).toMatch(/inside another customer's longer name in the same part .* scores nothing\./);
+    // objections.ts: weak evidence against the new text.
+    expect(how).toContain(
+      "A reading that rests only on the sender's address, or only on a subject a reply or forward inherited, does not settle when the new text names another customer by its full name",
+    );
   });
 
   it("says the body is the new text, and that 'any' leaves the quoted text out (§6.2, issue 14)", () => {

@@ -11,6 +11,7 @@ import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 import { customersReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
+import { WEAK_EVIDENCE_HOW } from './objections.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
 export const CUSTOMER_NEW_ENTRY_FIELD = "Customer's name, only for a new customer";
@@ -25,7 +26,8 @@ export const CUSTOMER_WHERE = ['from', 'subject', 'body', 'attachments', 'any', 
 export const CUSTOMER_STRENGTHS_HOW =
   "A mark that matches in the subject, body or attachments (a reference, a name) is stronger than one that matches in the sender's address, " +
   'because a sender may write for others: when another customer matches a stronger mark than any of the leader’s, nothing is claimed and the reading names both. ' +
-  "A mark whose text stands inside another customer's longer name in the same part (Acme Trading inside Acme Trading & Contracting) scores nothing.";
+  "A mark whose text stands inside another customer's longer name in the same part (Acme Trading inside Acme Trading & Contracting) scores nothing. " +
+  WEAK_EVIDENCE_HOW;
 
 /** §6.2 `how`, generated from the rule the reader applies and its real margin. */
 export function customersHow(settings: LearnableSettings): string {

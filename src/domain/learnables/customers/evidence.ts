@@ -2,8 +2,10 @@
  * The customers reader's evidence for a suggestion (§8, §13.1), best first (issue 14's order):
  * the customer's own reference family and its own domain, each only when the corpus shows it
  * recurring for one customer (judged in ../suggest.ts); the sender's address, only when nothing
- * says the sender writes for others (senders.ts), labelled with what is known ("first message from
- * this address"); a known customer's name the message names, never one inside a sibling's name
+ * says the sender writes for others (senders.ts) and its domain is named like a known customer,
+ * labelled with what is known ("first message from this address; its domain is named like
+ * Northgate Motors Ltd"), never at a free-mail or shared domain unless the address itself is named
+ * like one (at a domain named like nobody it is offered as a first message only: Appendix B); a known customer's name the message names, never one inside a sibling's name
  * (names.ts); the client an on-behalf phrase names; and, the fallback, each reference taken whole.
  * When none is offered, the reason is said in words.
  *
@@ -29,11 +31,17 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
   // The customer's own reference family, when the corpus shows it recurring for one customer only
   // (issue 14): it covers every sender of that customer's next shipment. A series seen with two
   // customers (a forwarder's job numbers, a platform's bills) is refused by the judge (../suggest.ts).
-  // A reply's subject is inherited from the mail it answers (another customer's, in a hijacked
-  // thread), so a family is drawn from it only when the message is not a reply.
+  // The new text first: a subject is inherited by every reply to it, other customers' hijacks of
+  // the thread included, so a family looked for in the subject would meet mail read as others and
+  // be refused for good; it is drawn from the subject last, and only when the message is not
+  // itself a reply or forward (its subject then is another mail's).
   const families = new Set<string>();
-  for (const ref of references) {
-    if (ref.part === 'subject' && message.isReply) continue;
+  const byNewTextFirst = [
+    ...references.filter((r) => r.part !== 'subject'),
+    ...references.filter((r) => r.part === 'subject'),
+  ];
+  for (const ref of byNewTextFirst) {
+    if (ref.part === 'subject' && (message.isReply || message.isForward)) continue;
     const family = referenceFamily(ref.text);
     if (family === null || families.has(`${ref.part}|${family.source}`)) continue;
     families.add(`${ref.part}|${family.source}`);
@@ -86,19 +94,61 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     }
   }
 
+  // Issue 14: an address whose mail so far was all one customer's, and which is named like that
+  // customer (its domain, or its own name at free-mail), is that customer's staff: offered as its.
+  const history = sender.history?.settled;
+  const [only] = history === undefined || history.size !== 1 ? [] : [...history.keys()];
+  let ownOffered = false;
+  if (sender.historyOnly === true && only !== undefined && message.from !== null) {
+    const owner = labelOf(input, only);
+    const earlier = sender.history?.messages ?? 0;
+    const domain = message.from.address.split('@')[1] ?? '';
+    if (customersNamedLikeAddress(input, message.from.address).includes(owner)) {
+      ownOffered = true;
+      out.push({
+        text: message.from.address,
+        shape: 'address',
+        part: 'from',
+        ownedBy: only,
+        label: `the address this message came from (${earlier} earlier message${earlier === 1 ? '' : 's'} from it, all ${owner}; ${likeWords(domain)} ${owner})`,
+      });
+    }
+  }
+
   if (sender.reason === null && message.from !== null) {
     const earlier = sender.history?.messages ?? 0;
-    out.push({
-      text: message.from.address,
-      shape: 'address',
-      part: 'from',
-      // Issue 14: a first-sight address says only what is known about it.
-      label:
-        earlier === 0
-          ? 'the address this message came from (first message from this address)'
-          : `the address this message came from (${earlier} earlier message${earlier === 1 ? '' : 's'} from it, none decided)`,
-    });
-  } else if (sender.reason !== null) {
+    // Issue 14: nothing decided from this address yet, so all that is known of it is its name. When
+    // its domain (or, at free-mail, the address itself) is named like a known customer, the label
+    // says whom; at free-mail named like nobody it is not offered.
+    const domain = message.from.address.split('@')[1] ?? '';
+    const likeNames = customersNamedLikeAddress(input, message.from.address);
+    const seen =
+      earlier === 0
+        ? 'first message from this address'
+        : `${earlier} earlier message${earlier === 1 ? '' : 's'} from it, none decided`;
+    if (likeNames.length > 0) {
+      out.push({
+        text: message.from.address,
+        shape: 'address',
+        part: 'from',
+        label: `the address this message came from (${seen}; ${likeWords(domain)} ${listOr(likeNames)})`,
+      });
+    } else if (!isSharedDomain(domain)) {
+      // Appendix B: an unknown sender at a domain named like nobody is still offered, saying only
+      // that it is the first message; the reading guards it (objections.ts: a later mail from it
+      // naming another customer asks).
+      out.push({
+        text: message.from.address,
+        shape: 'address',
+        part: 'from',
+        label: `the address this message came from (${seen})`,
+      });
+    } else {
+      notes.push(
+        `I won't suggest the sender's address: nothing decided comes from it yet, and its domain (${domain}) is free-mail or shared by many senders, and the address is named like no customer`,
+      );
+    }
+  } else if (sender.reason !== null && !ownOffered) {
     notes.push(`I won't suggest the sender's address, because ${sender.reason}`);
   }
 
@@ -149,6 +199,42 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     });
   }
   return out;
+}
+
+/** Most customers a domain's label names in a suggestion label; more and it names nobody in particular. */
+const MAX_NAMED_LIKE = 3;
+
+/**
+ * Labels of the known customers an address is named like (domainNamedLike): by its domain, or, at a
+ * free-mail or shared domain, by its own name ("dana.northvale7@gmail.com" for Northvale Motors
+ * Ltd); none when more than MAX_NAMED_LIKE.
+ */
+export function customersNamedLikeAddress(input: SuggestInput, address: string): string[] {
+  const at = address.lastIndexOf('@');
+  const domain = address.slice(at + 1);
+  const local = address.slice(0, Math.max(0, at));
+  // The local part read like a domain's labels ("dana.northvale7" -> "dana", "northvale7").
+  const named = isSharedDomain(domain) ? `${local}.local` : domain;
+  if (domain === '' || local === '') return [];
+  const out: string[] = [];
+  for (const entry of input.entries?.keys() ?? []) {
+    const label = labelOf(input, entry);
+    if (domainNamedLike(named, label)) out.push(label);
+    if (out.length > MAX_NAMED_LIKE) return [];
+  }
+  return out;
+}
+
+/** "its domain is named like" or, at free-mail, "the address is named like". */
+function likeWords(domain: string): string {
+  return isSharedDomain(domain) ? 'the address is named like' : 'its domain is named like';
+}
+
+/** "a", "a or b", "a, b or c" */
+function listOr(items: readonly string[]): string {
+  return items.length <= 1
+    ? items.join('')
+    : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]!}`;
 }
 
 export { clientNamed, onBehalfPhrase } from './senders.ts';

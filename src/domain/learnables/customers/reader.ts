@@ -7,7 +7,8 @@
  * Issue 14, stated in `how` (customers.ts): a mark in the text outranks the sender's address
  * (`customerMarkStrength`), so they never settle against each other; a name mark inside another
  * customer's longer name in the same part is set aside (`insideSiblingName`); and a person's answer
- * against a matched sender mark names that mark and the one-lesson revert.
+ * against a matched sender mark names that mark and the one-lesson revert; a reading resting only on
+ * weak marks (the sender, an inherited subject) asks when the new text objects (objections.ts).
  */
 import type { EntryContent, Learnable } from '../learnable.ts';
 import {
@@ -23,6 +24,7 @@ import { partText, type MailMessage, type MailPart } from '../../mail/index.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { customerEvidence } from './evidence.ts';
 import { customerSuggestionValue } from './suggest-value.ts';
+import { customerObjection } from './objections.ts';
 
 export const CUSTOMER_WORDS: ReadingWords = {
   question: "I can't tell whose shipment this is: who should it go to?",
@@ -94,6 +96,7 @@ export function customersReader(learnable: Learnable): Reader {
     strength: customerMarkStrength,
     keepHit: (hit, input) => !insideSiblingName(hit, input.message, input.entries, learnable),
     decidedNotes: senderMarkNotes,
+    objection: (report, input) => customerObjection(report, input, learnable, input.hits),
     suggest: (reading, l, context) =>
       suggest(suggestInput(reading, l, customerSuggestionValue, context), customerEvidence, NOTHING_FOUND),
   });
