@@ -31,6 +31,7 @@ import {
   createMatcherCache,
   createTriageService,
   cacheEraser,
+  createLessonCheck,
 } from './domain/triage/index.ts';
 import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
@@ -252,6 +253,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
         // §14: an erase reaches every store and cache of this process, then the bytes leave the file.
         erasers: processErasers(),
+        // §13.1 (issue 26): every lesson is tried on this process's corpus before it is absorbed.
+        checkLesson: createLessonCheck({ corpus, learnables, settings, matcherCache }),
       });
       authority = embedded;
       source = embedded;

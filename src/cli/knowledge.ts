@@ -9,6 +9,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Kysely } from 'kysely';
 import { loadConfig } from '../config/config.ts';
 import { createAuthority, type Authority, type Principal } from '../domain/authority/index.ts';
+import { createMatchingRuntime } from '../domain/matching/index.ts';
+import { createLessonCheck, createMatcherCache } from '../domain/triage/index.ts';
 import { systemClock } from '../domain/clock.ts';
 import { createLearnables } from '../domain/learnables/index.ts';
 import { DEMO_TENANT, tenantId, type TenantId } from '../domain/tenant.ts';
@@ -84,10 +86,12 @@ export async function openKnowledge(
     dataDir,
   });
   const tokens = createSqliteTokenStore(db);
+  const learnables = createLearnables();
+  const settings = { identificationMargin: config.identificationMargin };
   const authority = createAuthority({
     store: createSqliteDefinitionStore(db),
-    learnables: createLearnables(),
-    settings: { identificationMargin: config.identificationMargin },
+    learnables,
+    settings,
     clock: systemClock,
     // §9: an application's or service's own name is never a taughtBy.
     isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
@@ -105,6 +109,13 @@ export async function openKnowledge(
       ...(engineOf(db) === 'postgres' ? [eraseSignal(db)] : []),
       bytesGone(db),
     ],
+    // §13.1 (issue 26): the CLI's lessons are tried on the same corpus as the server's.
+    checkLesson: createLessonCheck({
+      corpus: new SqliteCorpusStore(db),
+      learnables,
+      settings,
+      matcherCache: createMatcherCache({ maxVersions: 2, runtime: createMatchingRuntime() }),
+    }),
   });
   return {
     authority,

@@ -77,6 +77,13 @@ export const LessonResult = z
     definitionVersion,
     versionId: versionId.optional(),
     previousVersionId: versionId.optional(),
+    alreadyRead: z
+      .object({ matches: z.number().int(), total: z.number().int(), refiled: z.number().int() })
+      .optional()
+      .meta({
+        description:
+          'How many messages already read the lesson matches, of how many kept, and how many it re-filed because the lesson chose to (§13.1).',
+      }),
   })
   .meta({ id: 'LessonResult' });
 

@@ -4,7 +4,10 @@ import { createAuthority, type Authority, type Principal } from '../../src/domai
 import { createLearnables, type Learnable } from '../../src/domain/learnables/index.ts';
 import { tenantId, type TenantId } from '../../src/domain/tenant.ts';
 import type { Clock } from '../../src/domain/clock.ts';
+import { createMatchingRuntime } from '../../src/domain/matching/index.ts';
+import { createLessonCheck, createMatcherCache } from '../../src/domain/triage/index.ts';
 import { openDatabase } from '../../src/store/database.ts';
+import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
 import {
   createSqliteDefinitionStore,
   type SqliteDefinitionStore,
@@ -14,6 +17,7 @@ export interface Core {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
   readonly db: Kysely<any>;
   readonly store: SqliteDefinitionStore;
+  readonly corpus: SqliteCorpusStore;
   readonly authority: Authority;
   readonly tenant: TenantId;
   readonly teacher: Principal;
@@ -38,21 +42,37 @@ export async function openCore(
     learnables?: readonly Learnable[];
     servicePrincipals?: readonly string[];
     tenant?: string;
+    /** Issue 26: try every lesson on the corpus in the same database, as the server does. */
+    checkLessons?: boolean;
   } = {},
 ): Promise<Core> {
   const db = await openDatabase({ file: options.file ?? ':memory:' });
   const store = createSqliteDefinitionStore(db);
   const tenant = tenantId(options.tenant ?? 'acme');
+  const learnables = options.learnables ?? createLearnables();
+  const settings = { identificationMargin: 0.5 };
+  const corpus = new SqliteCorpusStore(db);
   const authority = createAuthority({
     store,
-    learnables: options.learnables ?? createLearnables(),
-    settings: { identificationMargin: 0.5 },
+    learnables,
+    settings,
     clock: steppingClock(),
     ...(options.servicePrincipals === undefined ? {} : { servicePrincipals: options.servicePrincipals }),
+    ...(options.checkLessons === true
+      ? {
+          checkLesson: createLessonCheck({
+            corpus,
+            learnables,
+            settings,
+            matcherCache: createMatcherCache({ maxVersions: 2, runtime: createMatchingRuntime() }),
+          }),
+        }
+      : {}),
   });
   return {
     db,
     store,
+    corpus,
     authority,
     tenant,
     // An application writing for the people the tests name (a person's token may only write as

@@ -24,13 +24,14 @@ function customerReport(m: ReturnType<typeof mail>, lessons: TestLesson[] = dire
 }
 
 describe('reference families (issue 14, §8)', () => {
-  it('suggests the customer’s own family once two messages read as that customer carry it, anchored both ends', async () => {
+  it('suggests the customer’s own family once three messages read as that customer carry it, on more than one day, anchored both ends', async () => {
     await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
-    await seen(mail({ subject: 'Invoice NGM-2026-0513' }), 'northgate');
+    await seen(mail({ subject: 'Invoice NGM-2026-0513' }), 'northgate', '2026-09-02');
+    await seen(mail({ subject: 'POD NGM-2026-0514' }), 'northgate', '2026-09-03');
     const s = expectSuggestion(await suggestFor(onBehalf('NGM-2026-0777')));
     expect(s.forEntry).toBe('northgate');
     expect(s.suggestionLabel).toBe(
-      'references shaped NGM-####-#### (like NGM-2026-0777) in the subject, on 2 messages already read, all Northgate Motors Ltd',
+      'references shaped NGM-####-#### (like NGM-2026-0777) in the subject, on 3 messages already read, all Northgate Motors Ltd',
     );
     const hits = matcherOf(s);
     for (const yes of ['POD NGM-2027-1234', 'NGM-2026-0001 arrived', 'Re: (NGM-2026-0002)'])
@@ -49,7 +50,8 @@ describe('reference families (issue 14, §8)', () => {
 
   it('draws no family from a reply’s inherited subject', async () => {
     await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
-    await seen(mail({ subject: 'Invoice NGM-2026-0513' }), 'northgate');
+    await seen(mail({ subject: 'Invoice NGM-2026-0513' }), 'northgate', '2026-09-02');
+    await seen(mail({ subject: 'POD NGM-2026-0514' }), 'northgate', '2026-09-03');
     const reply = { ...onBehalf('NGM-2026-0777'), subject: 'Re: POD NGM-2026-0777', isReply: true };
     const s = expectSuggestion(await suggestFor(reply));
     expect(s.suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
@@ -63,16 +65,63 @@ describe('reference families (issue 14, §8)', () => {
     await seen(
       mail({ subject: 'Invoice NGM-2026-0513', body: 'Shipment NGM-2026-0513, 1 piece.' }),
       'northgate',
+      '2026-09-02',
+    );
+    await seen(
+      mail({ subject: 'POD NGM-2026-0514', body: 'Shipment NGM-2026-0514 delivered.' }),
+      'northgate',
+      '2026-09-03',
     );
     const m = { ...onBehalf('NGM-2026-0777'), body: 'On behalf of our client: shipment NGM-2026-0777.' };
     const s = expectSuggestion(await suggestFor(m));
     expect(s.forEntry).toBe('northgate');
     expect(s.suggestionLabel).toBe(
-      'references shaped NGM-####-#### (like NGM-2026-0777) in the body, on 2 messages already read, all Northgate Motors Ltd',
+      'references shaped NGM-####-#### (like NGM-2026-0777) in the body, on 3 messages already read, all Northgate Motors Ltd',
     );
     expect(matcherOf(s)(mail({ subject: 'Re: Pre-alert NGM-2026-0412', body: 'Our shipment AHT/77.' }))).toBe(
       false,
     );
+  });
+
+  it('offers no family on two messages of one customer: a shared series can start that way (issue 26, stream B)', async () => {
+    const platform = { address: 'noreply@einvoice.example', name: '' };
+    await seen(mail({ from: platform, subject: 'Debit note INV-2026-008920' }), 'alhamra');
+    await seen(mail({ from: platform, subject: 'Debit note INV-2026-009164' }), 'alhamra', '2026-09-02');
+    const s = expectSuggestion(
+      await suggestFor(mail({ from: platform, subject: 'Debit note INV-2026-009301' })),
+    );
+    expect(s.suggestionLabel).toBe('the reference INV-2026-009301 in the subject');
+    expect(s.forEntry).toBeUndefined();
+  });
+
+  it('offers no family seen on one day only (issue 26)', async () => {
+    for (const [i, subject] of [
+      'Pre-alert NGM-2026-0412',
+      'Invoice NGM-2026-0513',
+      'POD NGM-2026-0514',
+    ].entries())
+      await seen(mail({ from: { address: `s${i}@x.example`, name: '' }, subject }), 'northgate');
+    const sameDay = expectSuggestion(await suggestFor(onBehalf('NGM-2026-0777')));
+    expect(sameDay.suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
+  });
+
+  it('offers no family from one sender in one thread, however many days (issue 26)', async () => {
+    const desk = { address: 'desk@northgatemotors.example', name: '' };
+    for (const day of ['2026-09-01', '2026-09-02', '2026-09-03'])
+      await seen(mail({ from: desk, subject: 'Re: Weekly NGM-2026-0412' }), 'northgate', day);
+    const o = expectSuggestion(await suggestFor(onBehalf('NGM-2026-0777')));
+    expect(o.suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
+  });
+
+  it('offers no family that undecided mail carries from a sender whose mail is another customer’s (issue 26)', async () => {
+    await seen(mail({ subject: 'Pre-alert NGM-2026-0412' }), 'northgate');
+    await seen(mail({ subject: 'Invoice NGM-2026-0513' }), 'northgate', '2026-09-02');
+    await seen(mail({ subject: 'POD NGM-2026-0514' }), 'northgate', '2026-09-03');
+    const gulf = { address: 'ops@gulftrade.example', name: '' };
+    await seen(mail({ from: gulf, subject: 'Booking' }), 'gulftrade');
+    await seen(mail({ from: gulf, subject: 'Shipment NGM-2026-0600' }), null, '2026-09-04');
+    const o = expectSuggestion(await suggestFor(onBehalf('NGM-2026-0777')));
+    expect(o.suggestionLabel).toBe('the reference NGM-2026-0777 in the subject');
   });
 
   it('offers the whole reference, never the family, when only one message carries it', async () => {

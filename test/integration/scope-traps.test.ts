@@ -218,12 +218,16 @@ describe('scope traps (§8, §13.1)', () => {
     expect(once.suggestionLabel).toBe(
       'the address this message came from (first message from this address; its domain is named like Gulftrade)',
     );
-    await seen(mail({ from: staff('ana'), subject: 'Invoice 2' }), 'gulftrade');
+    // Issue 26: two messages could be a coincidence; a third, on another day, earns the domain.
+    await seen(mail({ from: staff('ana'), subject: 'Invoice 2' }), 'gulftrade', '2026-09-02');
+    const twice = expectSuggestion(await suggestFor(mail({ from: staff('lena'), subject: 'Shipment' })));
+    expect(twice.forEntry).toBeUndefined();
+    await seen(mail({ from: staff('rafi'), subject: 'Invoice 3' }), 'gulftrade', '2026-09-03');
     const m = mail({ from: staff('lena'), subject: 'Shipment' });
     const s = expectSuggestion(await suggestFor(m));
     expect(s.forEntry).toBe('gulftrade');
     expect(s.suggestionLabel).toBe(
-      'the domain this message came from (@gulftrade-shipping.example), on 2 messages already read, all Gulftrade',
+      'the domain this message came from (@gulftrade-shipping.example), on 3 messages already read, all Gulftrade',
     );
     const hits = matcherOf(s);
     expect(hits(mail({ from: staff('omar') }))).toBe(true);
@@ -244,8 +248,9 @@ describe('scope traps (§8, §13.1)', () => {
 
   it('offers the own domain, never the address, when that address’s mail was already read as the same customer', async () => {
     const karim = { address: 'karim@gulftrade-shipping.example', name: '' };
-    await seen(mail({ from: karim, body: 'for Gulftrade' }), 'gulftrade');
-    await seen(mail({ from: karim, body: 'for Gulftrade again' }), 'gulftrade');
+    await seen(mail({ from: karim, subject: 'Booking 1', body: 'for Gulftrade' }), 'gulftrade');
+    await seen(mail({ from: karim, subject: 'Booking 2', body: 'again' }), 'gulftrade', '2026-09-02');
+    await seen(mail({ from: karim, subject: 'Booking 3', body: 'and again' }), 'gulftrade', '2026-09-03');
     const s = expectSuggestion(await suggestFor(mail({ from: karim, subject: 'Shipment' })));
     expect(s.suggestionLabel).toMatch(/^the domain this message came from/);
     expect(s.forEntry).toBe('gulftrade');

@@ -56,8 +56,12 @@ export function useCorpus(): void {
   });
 }
 
-/** Keep `m` in the corpus as already read (settled as `customer`, or unsettled). */
-export async function seen(m: MailMessage, customer: string | null = null): Promise<void> {
+/** Keep `m` in the corpus as already read (settled as `customer`, or unsettled), first seen on `day`. */
+export async function seen(
+  m: MailMessage,
+  customer: string | null = null,
+  day = '2026-09-01',
+): Promise<void> {
   const lastReading: ReadingSummary = {
     versionId: 'sha256:test',
     definitionVersion: 1,
@@ -66,7 +70,7 @@ export async function seen(m: MailMessage, customer: string | null = null): Prom
   await store.remember(tenant, {
     key: corpusKey(m),
     message: m,
-    seenAt: '2026-09-01T00:00:00.000Z',
+    seenAt: `${day}T00:00:00.000Z`,
     taskId: null,
     lastReading,
   });

@@ -6,6 +6,7 @@
  * Does not own: judging the value (the learnable does, §9) or the commit (writes.ts).
  */
 import { DomainError } from '../errors.ts';
+import type { AlreadyRead, EntryContent, Learnable } from '../learnables/index.ts';
 import type { TenantId } from '../tenant.ts';
 import { buildVersion } from '../definitions/index.ts';
 import { provenanceId } from './attribution.ts';
@@ -46,8 +47,23 @@ export async function absorb(
       // §10.1: the learnable's reason, unchanged.
       throw new DomainError('LESSON_REFUSED', absorbed.reason, { details: { collection, entry } });
     }
+    // §13.1 (issue 26): tried on the mail already read before it is absorbed.
+    const alreadyRead =
+      absorbed.outcome === 'learned'
+        ? await ctx.options.checkLesson?.(tenant, {
+            learnable,
+            entry,
+            content: absorbed.content,
+            base,
+            activation: stamp.activation,
+          })
+        : undefined;
+    if (alreadyRead !== undefined && alreadyRead.refiled > 0 && learnable.refiling?.allows(value) !== true) {
+      throw refusedForMailRead(learnable, entry, current, alreadyRead);
+    }
+    const counted = alreadyRead === undefined ? {} : { alreadyRead: summary(alreadyRead) };
     const unchanged = (describes: string): { done: LessonResult } => ({
-      done: { learned: false, describes, definitionVersion: n, versionId: base.versionId },
+      done: { learned: false, describes, definitionVersion: n, versionId: base.versionId, ...counted },
     });
     // §10.2: a lesson that adds nothing is not an error and makes no version.
     if (absorbed.outcome === 'unchanged') return unchanged(absorbed.describes);
@@ -75,7 +91,43 @@ export async function absorb(
         definitionVersion: r.definitionVersion,
         versionId: r.versionId,
         ...(r.previousVersionId === null ? {} : { previousVersionId: r.previousVersionId }),
+        ...counted,
       },
     };
+  });
+}
+
+/** §13.1: the counts a LessonResult carries (issue 26). */
+function summary(read: AlreadyRead): NonNullable<LessonResult['alreadyRead']> {
+  return { matches: read.matches, total: read.total, refiled: read.refiled };
+}
+
+/** The refusal of a lesson that would re-file mail already read, in its learnable's words (§10.1). */
+function refusedForMailRead(
+  learnable: Learnable,
+  entry: string,
+  current: EntryContent | undefined,
+  read: AlreadyRead,
+): DomainError {
+  const label =
+    current !== undefined && learnable.label !== undefined ? learnable.label(entry, current) : entry;
+  const reason =
+    learnable.refiling?.refusal(label, read) ??
+    `This lesson would change how ${read.refiled} message${read.refiled === 1 ? '' : 's'} already read ${read.refiled === 1 ? 'is' : 'are'} filed; nothing was learned.`;
+  return new DomainError('LESSON_REFUSED', reason, {
+    details: {
+      collection: learnable.collection,
+      entry,
+      alreadyRead: {
+        ...summary(read),
+        examples: read.examples.slice(0, 3).map((m) => ({
+          key: m.key,
+          subject: m.subject,
+          seenAt: m.seenAt,
+          was: m.was,
+          becomes: m.becomes,
+        })),
+      },
+    },
   });
 }

@@ -7,12 +7,28 @@
  */
 import type { Clock } from '../clock.ts';
 import type { TenantId } from '../tenant.ts';
-import type { Learnable, LearnableSettings } from '../learnables/index.ts';
-import type { DefinitionStore } from '../definitions/index.ts';
+import type { AlreadyRead, EntryContent, Learnable, LearnableSettings } from '../learnables/index.ts';
+import type { Definition, DefinitionStore } from '../definitions/index.ts';
 import { createObjectCache, type ObjectCache } from '../definitions/index.ts';
 import type { Eraser } from './eraser.ts';
 import { createVersions, type Versions } from './versions.ts';
 import { createWrites, type Writes } from './writes.ts';
+
+/**
+ * §13.1 (issue 26): what the mail already read makes of a lesson, asked before it is absorbed
+ * (triage/lesson-check.ts, wired where a corpus is at hand: the composition root, the CLI).
+ */
+export type LessonCheck = (
+  tenant: TenantId,
+  lesson: {
+    readonly learnable: Learnable;
+    readonly entry: string;
+    /** The entry as the lesson leaves it. */
+    readonly content: EntryContent;
+    readonly base: Definition;
+    readonly activation: number;
+  },
+) => Promise<AlreadyRead>;
 
 export interface AuthorityOptions {
   readonly store: DefinitionStore;
@@ -30,6 +46,12 @@ export interface AuthorityOptions {
   readonly objectCache?: ObjectCache;
   /** §14: every other store and cache an erase must reach, called in order after the tombstones. */
   readonly erasers?: readonly Eraser[];
+  /**
+   * §13.1 (issue 26): every taught lesson is tried on the mail already read, and refused when it
+   * would re-file a message already settled or answered, unless its value asks to. Absent (an
+   * authority with no corpus): lessons are absorbed unchecked.
+   */
+  readonly checkLesson?: LessonCheck;
 }
 
 export interface AuthorityContext {

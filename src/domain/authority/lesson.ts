@@ -18,4 +18,10 @@ export interface LessonResult {
   readonly definitionVersion: number;
   readonly versionId?: string;
   readonly previousVersionId?: string;
+  /**
+   * §13.1 SHOULD (issue 26): how many messages already read the value matches, of how many kept,
+   * and how many of them it re-filed (only when the lesson asked to). Absent where the authority
+   * holds no corpus.
+   */
+  readonly alreadyRead?: { readonly matches: number; readonly total: number; readonly refiled: number };
 }

@@ -4,6 +4,7 @@
  */
 export type {
   Absorption,
+  AlreadyRead,
   CorpusProbe,
   EntryContent,
   IndexedMark,
@@ -15,6 +16,8 @@ export type {
   LessonValue,
   MarkHit,
   PersonDecision,
+  RefiledMessage,
+  Refiling,
   Provenance,
   Reader,
   Reading,

@@ -437,7 +437,13 @@ export function runLearnableContract(o: LearnableContractOptions): void {
         // An empty corpus: nothing read yet.
         const none = {
           total: () => Promise.resolve(0),
-          matching: () => Promise.resolve({ matches: 0, settled: new Map<string, number>() }),
+          matching: () =>
+            Promise.resolve({
+              matches: 0,
+              settled: new Map<string, number>(),
+              spread: new Map(),
+              undecidedSenders: [],
+            }),
         };
         const history = () => Promise.resolve({ messages: 0, settled: new Map<string, number>() });
         const outcome = await reader.suggest(untaught, {

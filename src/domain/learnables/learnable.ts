@@ -70,6 +70,39 @@ export interface MarkSource {
   readonly provenance: Provenance;
 }
 
+/** A message already read whose filing a lesson would change (issue 26). */
+export interface RefiledMessage {
+  readonly key: string;
+  readonly subject: string;
+  /** ISO-8601 time it was first seen. */
+  readonly seenAt: string;
+  /** The entry it is filed under now (settled, or answered by a person), and its label. */
+  readonly was: string;
+  readonly wasLabel: string;
+  /** What the lesson would make of it: another entry, or null when it would be undecided. */
+  readonly becomes: string | null;
+}
+
+/** §13.1: what the mail already read makes of a lesson (issue 26). */
+export interface AlreadyRead {
+  /** Messages already read (text kept) that the lesson's new marks match. */
+  readonly matches: number;
+  /** Messages kept. */
+  readonly total: number;
+  /** How many of them it would file differently. */
+  readonly refiled: number;
+  /** The first few of those, oldest first. */
+  readonly examples: readonly RefiledMessage[];
+}
+
+/** How a learnable lets a person re-file mail already read, and says when a lesson would. */
+export interface Refiling {
+  /** Whether `value` says the person means to re-file what it changes. */
+  allows(value: LessonValue): boolean;
+  /** The refusal, in the learnable's words: how many, whose, a few of them, and how to force it. */
+  refusal(entryLabel: string, read: AlreadyRead): string;
+}
+
 export type Absorption =
   | { readonly outcome: 'learned'; readonly content: EntryContent; readonly describes: string }
   | { readonly outcome: 'unchanged'; readonly describes: string }
@@ -102,6 +135,14 @@ export interface Learnable {
    * `createsEntries`). Import ignores it.
    */
   readonly creation?: { asks(value: LessonValue): boolean; readonly how: string };
+
+  /**
+   * §13.1 (issue 26): a lesson is tried on the mail already read before it is absorbed, and one that
+   * would change how a message already settled or answered is filed is refused, unless its value
+   * says the person means it, through a choice field the descriptor declares (§6.3). Absent: such a
+   * lesson is refused in general words and cannot be forced.
+   */
+  readonly refiling?: Refiling;
 
   /** §6.2: the descriptor, `how` generated from the real rule and its real settings. */
   descriptor(settings: LearnableSettings): LearnableDescriptor;
@@ -252,6 +293,21 @@ export interface ProbeResult {
   readonly matches: number;
   /** Of those, how many were last read as each settled entry of the collection asked about. */
   readonly settled: ReadonlyMap<string, number>;
+  /**
+   * Issue 26: how widely the messages read as each entry are spread: distinct senders, threads
+   * (subjects without their Re:/Fwd: chain) and days (the Date header's, else when seen), so that
+   * a coincidence (one sender's one thread on one day) cannot earn a wider mark.
+   */
+  readonly spread: ReadonlyMap<string, Spread>;
+  /** Senders of matched messages nobody decided (distinct, at most a few): their other mail may point elsewhere. */
+  readonly undecidedSenders: readonly string[];
+}
+
+/** Distinct senders, threads and days of some messages (issue 26). */
+export interface Spread {
+  readonly senders: number;
+  readonly threads: number;
+  readonly days: number;
 }
 
 export interface SenderHistory {

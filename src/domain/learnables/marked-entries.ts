@@ -23,7 +23,13 @@ import type {
 } from './learnable.ts';
 import { absorbMarked, eraseMarked, mentionsMarked, revertMarked } from './marked-changes.ts';
 import { decodeEntry, encodeEntry, mustDecodeEntry } from './marked-content.ts';
-import { parseMarkedValue, phraseMarkedValue, type MarkedVocabulary } from './marked-value.ts';
+import {
+  alreadyReadField,
+  parseMarkedValue,
+  phraseMarkedValue,
+  type MarkedVocabulary,
+} from './marked-value.ts';
+import { markedRefiling } from './refiling.ts';
 import { declaredCreation } from './value-shape.ts';
 
 export function createMarkedLearnable(
@@ -41,6 +47,15 @@ export function createMarkedLearnable(
       parse,
       (p) => p.label !== undefined,
       `fill in "${v.newEntryField}" to create a new ${v.entryNoun}`,
+    ),
+
+    // Issue 26 (§13.1): re-filing mail already read is the person's explicit choice.
+    refiling: markedRefiling(
+      (value) => {
+        const p = parse(value);
+        return !('refused' in p) && p.refile === true;
+      },
+      { label: alreadyReadField(v.entryNoun).label, choice: 're-file' },
     ),
 
     descriptor: (settings: LearnableSettings) => v.descriptor(settings),

@@ -6,7 +6,7 @@
  * judging the pattern itself (pattern.ts), the stored entry (marked-content.ts), or absorbing.
  */
 import { isPlainObject } from '../json.ts';
-import type { LearnableDescriptor, LearnableSettings, LessonValue } from './learnable.ts';
+import type { LearnableDescriptor, LearnableSettings, LessonField, LessonValue } from './learnable.ts';
 import { judgePattern, type PatternRules } from './pattern.ts';
 import { describeType, hasControlCharacter, listWords, unknownKeysRefusal } from './value-shape.ts';
 
@@ -15,6 +15,25 @@ const MAX_LABEL_CHARS = 200;
 
 export const LABEL_KEY = 'label';
 export const WHERE_KEY = 'where';
+/**
+ * Issue 26 (§13.1): the choice a person makes when a lesson would change how mail already read is
+ * filed. Only the lesson (and so the history) holds it; the stored entry never does.
+ */
+export const ALREADY_READ_KEY = 'alreadyRead';
+/** Its choices: refuse (the default) or re-file what it matches. */
+export const ALREADY_READ_CHOICES = ['refuse', 're-file'] as const;
+
+/** §6.3: the lesson field of ALREADY_READ_KEY, declared on the card so any client renders it blind. */
+export function alreadyReadField(entryNoun: string): LessonField {
+  return {
+    name: ALREADY_READ_KEY,
+    label: 'If this would change mail already read',
+    kind: 'choice',
+    choices: [...ALREADY_READ_CHOICES],
+    default: 'refuse',
+    help: `Before a lesson is kept it is tried on the mail already read. 'refuse' keeps nothing when mail already filed under another ${entryNoun} would change; choose 're-file' only when those messages were filed wrongly.`,
+  };
+}
 
 /** What one marked learnable calls things: the keys, choices and words of its collection. */
 export interface MarkedVocabulary {
@@ -44,11 +63,13 @@ export interface ParsedValue {
   readonly text?: string;
   readonly where: string;
   readonly label?: string;
+  /** Issue 26: the person chose to re-file mail already read that the mark changes. */
+  readonly refile?: true;
 }
 
 /** §10.1: judge a value; the reason is for the person who typed it. */
 export function parseMarkedValue(v: MarkedVocabulary, value: LessonValue): ParsedValue | { refused: string } {
-  const valueKeys = [v.textKey, WHERE_KEY, LABEL_KEY];
+  const valueKeys = [v.textKey, WHERE_KEY, LABEL_KEY, ALREADY_READ_KEY];
   if (!isPlainObject(value))
     return { refused: `A ${v.entryNoun} lesson must be an object with ${listWords(valueKeys)}.` };
   const unknown = unknownKeysRefusal(
@@ -61,15 +82,19 @@ export function parseMarkedValue(v: MarkedVocabulary, value: LessonValue): Parse
   const rawText = value[v.textKey];
   const rawWhere = value[WHERE_KEY];
   const rawLabel = value[LABEL_KEY];
+  const rawAlreadyRead = value[ALREADY_READ_KEY];
   for (const [key, raw] of [
     [v.textKey, rawText],
     [WHERE_KEY, rawWhere],
     [LABEL_KEY, rawLabel],
+    [ALREADY_READ_KEY, rawAlreadyRead],
   ] as const) {
     if (raw !== undefined && raw !== null && typeof raw !== 'string') {
       return { refused: `"${key}" must be text, not ${describeType(raw)}.` };
     }
   }
+  const refile = alreadyReadChoice(rawAlreadyRead as string | null | undefined); // text or nothing: checked above
+  if (typeof refile === 'string') return { refused: refile };
   const label = typeof rawLabel === 'string' && rawLabel.trim() !== '' ? rawLabel.trim() : undefined;
   if (label !== undefined) {
     if (label.length > MAX_LABEL_CHARS) {
@@ -87,7 +112,7 @@ export function parseMarkedValue(v: MarkedVocabulary, value: LessonValue): Parse
   // A client renders every field (§6.3), so a label-only lesson arrives with an empty text box.
   if (text === undefined || (text.trim() === '' && label !== undefined)) {
     if (label === undefined) return { refused: v.nothingToLearn };
-    return { where: v.defaultWhere, label };
+    return { where: v.defaultWhere, label, ...refile };
   }
   const whereText =
     typeof rawWhere === 'string' && rawWhere.trim() !== '' ? rawWhere.trim().toLowerCase() : v.defaultWhere;
@@ -99,8 +124,17 @@ export function parseMarkedValue(v: MarkedVocabulary, value: LessonValue): Parse
   const verdict = judgePattern(text, v.patternRules);
   if (!verdict.ok) return { refused: verdict.reason };
   return label === undefined
-    ? { text: verdict.source, where: whereText }
-    : { text: verdict.source, where: whereText, label };
+    ? { text: verdict.source, where: whereText, ...refile }
+    : { text: verdict.source, where: whereText, label, ...refile };
+}
+
+/** `{ refile: true }` for 're-file', `{}` for 'refuse' or nothing, or the refusal of another value. */
+function alreadyReadChoice(raw: string | null | undefined): { refile?: true } | string {
+  if (raw === undefined || raw === null) return {};
+  const choice = raw.trim().toLowerCase();
+  if (choice === '' || choice === 'refuse') return {};
+  if (choice === 're-file') return { refile: true };
+  return `"${raw}" is not a choice for mail already read; choose "refuse" (the default) or "re-file".`;
 }
 
 /** §10.4: what a judged value teaches, in the learnable's words. */

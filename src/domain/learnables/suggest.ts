@@ -11,9 +11,10 @@
  *   everything it matches was read as one entry, it is offered as that entry's (`forEntry`), and
  *   the label says so; a sender's address never is (it may write for others).
  * - evidence wider than its own text (a reference family, a sender's domain: issue 14) carries
- *   `recurs`: it is offered only when at least `recurs.min` messages already read carry it, every
- *   one of them read as the same entry, so its scope never exceeds what was seen (§8): the same
- *   probe is the dry run, and a match read as anyone else is a refusal.
+ *   `recurs`: it is offered only when the messages already read that carry it earn its scope
+ *   (earned-scope.ts: enough of them, from more than one sender or thread, on more than one day),
+ *   every one of them read as the same entry, so its scope never exceeds what was seen (§8): the
+ *   same probe is the dry run, and a match read as anyone else is a refusal.
  *
  * Key-agnostic (§9): the value is built by the learnable's own builder and judged by the learnable
  * itself. Keys are checked against the learnable's declared lesson fields (§8: a subset of them).
@@ -27,17 +28,13 @@ import type { MailMessage, MailPart } from '../mail/index.ts';
 import { partText } from '../mail/index.ts';
 import { displayText, tokenPattern, type TokenShape } from './literal-pattern.ts';
 import { listAnd, type CollectionReading } from './read-marked.ts';
+import { pointsElsewhere, spreadShortfall } from './earned-scope.ts';
 import type { CorpusProbe, SuggestContext, SuggestOutcome } from './learnable.ts';
 
 /** Below this many other messages, "matches most of the corpus" says nothing. */
 export const MIN_CORPUS_FOR_MAJORITY = 20;
 /** Shortest evidence text offered, in characters (the matcher's literal rule, §13.3). */
 export const MIN_EVIDENCE_CHARS = 4;
-/**
- * Fewest messages already read, all as one entry, that must carry a family or a domain before it
- * is offered (issue 14): one message says nothing about what recurs.
- */
-export const MIN_RECURRING_MESSAGES = 2;
 
 /** What a learnable found in the message, ready to be taught. */
 export interface SuggestionEvidence {
@@ -75,10 +72,10 @@ export interface Evidence {
   /** Literal text every match contains, for the corpus prefilter; default: `text`. */
   readonly hint?: string;
   /**
-   * Offered only when at least `min` messages already read match it, all read as one entry; the
-   * label then gives that evidence in words ("references NVMA-####-#### on 3 messages, all X").
+   * Offered only when the messages already read that match it earn its scope (earned-scope.ts),
+   * all read as one entry; the label then gives that evidence in words ("references NVMA-####-#### on 3 messages, all X").
    */
-  readonly recurs?: { readonly min: number; label(messages: number, owner: string): string };
+  readonly recurs?: { label(messages: number, owner: string): string };
   /**
    * For a sender's address (issue 14): the one entry whose mail it may already match, because all
    * mail read from it was that entry's and the address is named like it (customers/evidence.ts).
@@ -186,11 +183,16 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
   }
   const [owner] = [...result.settled.keys()];
   if (e.recurs !== undefined) {
-    // §8: what is wider than this message's own text is offered only as far as it was seen.
+    // §8: what is wider than this message's own text is offered only as far as it was seen, and only
+    // once a coincidence cannot explain it (issue 26, earned-scope.ts).
     const n = owner === undefined ? 0 : result.settled.get(owner)!;
-    if (owner === undefined || n < e.recurs.min) {
+    const short = spreadShortfall(n, owner === undefined ? undefined : result.spread.get(owner));
+    if (owner === undefined || short !== null)
+      return { none: `${e.label} ${short ?? 'is on no message already read'}` };
+    const elsewhere = await undecidedElsewhere(input, result.undecidedSenders, owner);
+    if (elsewhere !== null) {
       return {
-        none: `${e.label} is on ${n === 0 ? 'no' : `only ${n}`} message${n === 1 ? '' : 's'} already read, fewer than the ${e.recurs.min} that would show it recurs`,
+        none: `${e.label} is also on undecided mail from ${elsewhere.sender}, whose mail is ${labelOf(input, elsewhere.entry)}'s`,
       };
     }
     const suggestionLabel = e.recurs.label(n, labelOf(input, owner));
@@ -201,6 +203,23 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
   const n = result.settled.get(owner)!;
   const said = `${e.label}, as in ${n === 1 ? 'a message' : `${n} messages`} already read as ${labelOf(input, owner)}`;
   return { suggestion: { collection: learnable.collection, value, suggestionLabel: said, forEntry: owner } };
+}
+
+/**
+ * Issue 26: the first sender of undecided mail carrying the evidence (this message's sender among
+ * them) whose decided mail is all one other entry's: the series is then someone else's too.
+ */
+async function undecidedElsewhere(
+  input: SuggestInput,
+  senders: readonly string[],
+  owner: string,
+): Promise<{ sender: string; entry: string } | null> {
+  const own = input.message.from?.address;
+  for (const sender of own === undefined ? senders : [own, ...senders.filter((s) => s !== own)]) {
+    const entry = pointsElsewhere(await input.probe.sender(sender, input.learnable.collection), owner);
+    if (entry !== null) return { sender, entry };
+  }
+  return null;
 }
 
 function overlaps(a: string, b: string): boolean {

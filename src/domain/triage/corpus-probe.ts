@@ -10,7 +10,7 @@
  */
 import RE2 from 're2';
 import type { CorpusProbe, SenderHistory } from '../learnables/index.ts';
-import { partText } from '../mail/index.ts';
+import { partText, subjectPrefixes } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
 import { scanCorpus, type CorpusStore, type ReadingSummary } from './corpus.ts';
 
@@ -50,14 +50,37 @@ export function createCorpusProbe(
       const compiled = marks.map((m) => ({ re: new RE2(m.source, 'iu'), parts: m.parts }));
       let matches = 0;
       const settled = new Map<string, number>();
+      const spread = new Map<string, SpreadSets>();
+      const undecided = new Set<string>();
       const scan = options.hint === undefined ? {} : { containing: options.hint };
       for await (const record of scanCorpus(store, tenant, scan)) {
         if (record.key === exceptKey) continue;
         if (!compiled.some((c) => c.parts.some((p) => c.re.test(partText(record.message, p))))) continue;
         matches++;
-        count(settled, settledAs(record.lastReading, collection));
+        const entry = settledAs(record.lastReading, collection);
+        count(settled, entry);
+        const from = record.message.from?.address ?? '';
+        if (entry === null) {
+          if (from !== '' && undecided.size < MAX_UNDECIDED_SENDERS) undecided.add(from);
+          continue;
+        }
+        const sets = spread.get(entry) ?? { senders: new Set(), threads: new Set(), days: new Set() };
+        spread.set(entry, sets);
+        sets.senders.add(from);
+        sets.threads.add(subjectPrefixes(record.message.subject).rest.toLowerCase());
+        sets.days.add(dayOf(record.message.date, record.seenAt));
       }
-      return { matches, settled };
+      return {
+        matches,
+        settled,
+        spread: new Map(
+          [...spread].map(([entry, s]) => [
+            entry,
+            { senders: s.senders.size, threads: s.threads.size, days: s.days.size },
+          ]),
+        ),
+        undecidedSenders: [...undecided],
+      };
     },
 
     sender(address, collection) {
@@ -68,6 +91,22 @@ export function createCorpusProbe(
       return history({ fromDomain: domain }, collection);
     },
   };
+}
+
+/** Most undecided senders a probe names (each costs the caller a sender lookup). */
+const MAX_UNDECIDED_SENDERS = 5;
+
+interface SpreadSets {
+  readonly senders: Set<string>;
+  readonly threads: Set<string>;
+  readonly days: Set<string>;
+}
+
+/** The UTC day a message was sent (its Date header), else the day it was first seen. */
+function dayOf(date: string | null, seenAt: string): string {
+  const sent = date === null ? NaN : Date.parse(date);
+  const t = Number.isNaN(sent) ? Date.parse(seenAt) : sent;
+  return Number.isNaN(t) ? '' : new Date(t).toISOString().slice(0, 10);
 }
 
 function count(map: Map<string, number>, key: string | null): void {

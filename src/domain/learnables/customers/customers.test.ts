@@ -31,7 +31,13 @@ describe('customers descriptor (§6.1, §6.2)', () => {
       teaches: 'which customer a message belongs to',
       decidedBy: 'rules',
     });
-    expect(d.lessonFields.map((f) => f.name)).toEqual(['pattern', 'where', 'label']);
+    expect(d.lessonFields.map((f) => f.name)).toEqual(['pattern', 'where', 'label', 'alreadyRead']);
+    // Issue 26 (§6.3): re-filing mail already read is a choice any client renders blind; the default refuses.
+    expect(d.lessonFields[3]).toMatchObject({
+      kind: 'choice',
+      choices: ['refuse', 're-file'],
+      default: 'refuse',
+    });
     expect(d.lessonFields[0]).toMatchObject({ label: 'Text that gives it away', kind: 'text' });
     expect(d.lessonFields[0]?.help).toMatch(
       /Matched without regard to case; regular expressions work if you want one\./,
@@ -119,7 +125,7 @@ describe('customers absorb and describe (§10.1, §10.4)', () => {
     expect(r.outcome).toBe('refused');
     if (r.outcome === 'refused')
       expect(r.reason).toMatch(
-        /"column" is not a field of a customer lesson; the fields are pattern, where and label/,
+        /"column" is not a field of a customer lesson; the fields are pattern, where, label and alreadyRead/,
       );
   });
 

@@ -9,6 +9,8 @@
  */
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
+import { alreadyReadField } from '../marked-value.ts';
+import { EARNED_SCOPE_HOW } from '../earned-scope.ts';
 import { customersReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 import { WEAK_EVIDENCE_HOW } from './objections.ts';
@@ -36,7 +38,7 @@ export function customersHow(settings: LearnableSettings): string {
     settings,
   );
   // The strengths of evidence, then the new text (issue 14, ../set-aside.ts).
-  return `${scoring} ${CUSTOMER_STRENGTHS_HOW} ${NEW_TEXT_HOW}`;
+  return `${scoring} ${CUSTOMER_STRENGTHS_HOW} ${NEW_TEXT_HOW} ${EARNED_SCOPE_HOW}`;
 }
 
 export function customersDescriptor(settings: LearnableSettings): LearnableDescriptor {
@@ -68,6 +70,7 @@ export function customersDescriptor(settings: LearnableSettings): LearnableDescr
         kind: 'text',
         help: 'How readings name the customer, e.g. Northgate Motors Ltd. Leave it empty for a customer you already have.',
       },
+      alreadyReadField('customer'),
     ],
   };
 }

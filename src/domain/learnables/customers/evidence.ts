@@ -14,7 +14,7 @@
 import { partText } from '../../mail/index.ts';
 import { listAnd } from '../read-marked.ts';
 import { findReferences } from '../references.ts';
-import { labelOf, MIN_RECURRING_MESSAGES, PART_NAME, type Evidence, type SuggestInput } from '../suggest.ts';
+import { labelOf, PART_NAME, type Evidence, type SuggestInput } from '../suggest.ts';
 import { referenceFamily } from './families.ts';
 import { domainNamedLike, namedCustomers, siblingContaining } from './names.ts';
 import { clientNamed, senderWritesForOthers } from './senders.ts';
@@ -53,7 +53,6 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
       source: family.source,
       hint: family.prefix,
       recurs: {
-        min: MIN_RECURRING_MESSAGES,
         label: (n, owner) =>
           `references shaped ${family.shown} (like ${ref.text}) in the ${PART_NAME[ref.part]}, on ${n} messages already read, all ${owner}`,
       },
@@ -85,7 +84,6 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
           part: 'from',
           label: `the domain this message came from (@${domain})`,
           recurs: {
-            min: MIN_RECURRING_MESSAGES,
             label: (n, name) =>
               `the domain this message came from (@${domain}), on ${n} messages already read, all ${name}`,
           },

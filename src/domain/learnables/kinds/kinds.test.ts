@@ -15,7 +15,7 @@ describe('kinds', () => {
   it('declares cue, where (subject by default, no from) and label (§6.2)', () => {
     const d = kinds.descriptor({ identificationMargin: 0.5 });
     expect(d).toMatchObject({ collection: 'kinds', entry: 'kind of message', decidedBy: 'rules' });
-    expect(d.lessonFields.map((f) => f.name)).toEqual(['cue', 'where', 'label']);
+    expect(d.lessonFields.map((f) => f.name)).toEqual(['cue', 'where', 'label', 'alreadyRead']);
     expect(d.lessonFields[1]).toMatchObject({
       choices: ['subject', 'body', 'attachments', 'any', 'quoted'],
       default: 'subject',
@@ -80,7 +80,7 @@ describe('kinds', () => {
     expect(p.outcome).toBe('refused');
     if (p.outcome === 'refused')
       expect(p.reason).toMatch(
-        /"pattern" is not a field of a kind of message lesson; the fields are cue, where and label/,
+        /"pattern" is not a field of a kind of message lesson; the fields are cue, where, label and alreadyRead/,
       );
   });
 

@@ -10,6 +10,7 @@
  */
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
+import { alreadyReadField } from '../marked-value.ts';
 import { kindsReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 import { INHERITED_SUBJECT_HOW, subjectCueParts } from './inherited-subject.ts';
@@ -58,6 +59,7 @@ export function kindsDescriptor(settings: LearnableSettings): LearnableDescripto
         kind: 'text',
         help: 'How readings name it, e.g. Proof of delivery. Leave it empty for a kind you already have.',
       },
+      alreadyReadField('kind'),
     ],
   };
 }
