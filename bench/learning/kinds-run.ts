@@ -35,7 +35,7 @@ const options = {
 console.log(
   `Kinds, taught run: ${options.weeks} weeks x ${options.messagesPerWeek} messages (seed ${options.seed})`,
 );
-const run = await simulate(createWorld(options), 'taught', (line) => console.log(line));
+const run = await simulate(createWorld(options), 'taught', (line) => console.log(line), options.seed);
 console.log('\nweek  msgs  kind q  kind q/100  by rules  misreads  kind%');
 for (const w of run.weeks)
   console.log(

@@ -20,7 +20,9 @@ export type Phenomenon =
   | 'thread-hijack'
   | 'reply-other-kind'
   | 'shared-series'
-  | 'attachment-only';
+  | 'attachment-only'
+  | 'shared-invoice-series'
+  | 'shared-domain';
 
 const LAST = ['jensen', 'okafor', 'haddad', 'novak', 'silva', 'tanaka', 'moreau', 'kowalski', 'rahman'];
 const AGENCY = ['cargolinx', 'bluewake', 'tradelane', 'portbridge', 'skyroute', 'seamark'];
@@ -72,4 +74,19 @@ export function quoted(earlier: {
  */
 export function attachmentOnlyReference(): null {
   return null;
+}
+
+/**
+ * Issue 26: an e-invoicing platform's own numbers, one series for every customer it bills, in the
+ * subject; the world arranges that its first two invoices are one customer's (a coincidence that
+ * looks like that customer's family).
+ */
+export const EINVOICE_PLATFORM = {
+  address: 'noreply@einvoice-hub.example',
+  display: 'E-Invoice Hub',
+} as const;
+
+/** The platform's next invoice number: `INV-2026-` and six digits, rising. */
+export function einvoiceNumber(r: Random, previous: number): number {
+  return previous + r.int(3, 300);
 }

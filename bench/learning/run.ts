@@ -1,5 +1,5 @@
 /**
- * `npm run bench:learning [outDir] [--messages=N] [--customers=N] [--weeks=N] [--seed=N]`: the
+ * `npm run bench:learning [outDir] [--messages=N] [--customers=N] [--weeks=N] [--seed=N] [--seeds=a,b,…]`: the
  * learning curve (issues 6 and 14). The seeded stream of world.ts is played four times against a
  * fresh real server each time, through its public interfaces only: taught (every answer becomes a
  * lesson at once, suggestions accepted), careful (issue 14's careful person: never accepts a
@@ -169,10 +169,80 @@ function printTable(runs: readonly RunResult[]): void {
   }
 }
 
+/** `--seeds=1,2,3`: the seeds to play in taught mode one after another (issue 26); empty: none. */
+export function chosenSeeds(argv: readonly string[]): number[] {
+  const raw = argv.find((a) => a.startsWith('--seeds='))?.slice('--seeds='.length);
+  if (raw === undefined) return [];
+  return raw.split(',').map((x) => {
+    const n = Number(x.trim());
+    if (!Number.isInteger(n) || n < 0)
+      throw new Error(`--seeds= takes whole numbers separated by commas, not "${x}"`);
+    return n;
+  });
+}
+
+/**
+ * Issue 26's table: taught mode on several seeds, one after another (one server at a time on a
+ * 2-core machine), with questions per hundred in weeks 1, 2 and the last, and misfiles by cause.
+ */
+async function playSeeds(seeds: readonly number[], base: WorldOptions, outDir: string): Promise<void> {
+  console.log(
+    `Taught mode on ${seeds.length} seeds: ${base.weeks} weeks x ${base.messagesPerWeek} messages, ${base.customers} customers.`,
+  );
+  const rows: {
+    seed: number;
+    weeks: number[];
+    customerW6: number;
+    kindW6: number;
+    misfiled: number;
+    causes: [string, number][];
+  }[] = [];
+  for (const seed of seeds) {
+    const run = await simulate(createWorld({ ...base, seed }), 'taught', () => {}, seed);
+    const last = run.weeks[run.weeks.length - 1]!;
+    rows.push({
+      seed,
+      weeks: run.weeks.map((w) => w.questionsPer100),
+      customerW6: round1((100 * last.customerQuestions) / Math.max(1, last.messages)),
+      kindW6: round1((100 * last.kindQuestions) / Math.max(1, last.messages)),
+      misfiled: run.misroutes.length,
+      causes: misroutesByCause(run),
+    });
+    const r = rows[rows.length - 1]!;
+    console.log(
+      `  seed ${pad(seed, 10)}  w1 ${pad(r.weeks[0] ?? '-', 5)}  w2 ${pad(r.weeks[1] ?? '-', 5)}  w${run.weeks.length} ${pad(last.questionsPer100, 5)}` +
+        ` (customer ${pad(r.customerW6, 4)}, kind ${pad(r.kindW6, 4)})  misfiled ${pad(r.misfiled, 3)}` +
+        `${r.causes.length === 0 ? '' : `  by cause: ${r.causes.map(([c, n]) => `${c} ${n}`).join(', ')}`}  (${run.seconds} s)`,
+    );
+  }
+  const misfiled = rows.reduce((n, r) => n + r.misfiled, 0);
+  const lastWeeks = rows.map((r) => r.weeks[r.weeks.length - 1]!);
+  const mean = round1(lastWeeks.reduce((a, b) => a + b, 0) / Math.max(1, lastWeeks.length));
+  console.log(
+    `\n  ${misfiled === 0 ? 'met    ' : 'NOT MET'}  zero misfiles on every seed (measured ${misfiled})`,
+  );
+  console.log(`  last-week questions/100, mean over the seeds: ${mean}`);
+  writeFileSync(join(outDir, 'learning-seeds.json'), `${JSON.stringify({ world: base, rows }, null, 2)}\n`);
+}
+
 async function main(argv: readonly string[]): Promise<void> {
   const positional = argv.filter((a) => !a.startsWith('--'));
   const outDir = resolve(positional[0] ?? 'bench-results');
   mkdirSync(outDir, { recursive: true });
+  const seeds = chosenSeeds(argv);
+  if (seeds.length > 0) {
+    await playSeeds(
+      seeds,
+      {
+        ...DEFAULT_WORLD,
+        customers: option(argv, 'customers', DEFAULT_WORLD.customers),
+        weeks: option(argv, 'weeks', DEFAULT_WORLD.weeks),
+        messagesPerWeek: option(argv, 'messages', DEFAULT_MESSAGES_PER_WEEK),
+      },
+      outDir,
+    );
+    return;
+  }
   const options: WorldOptions = {
     ...DEFAULT_WORLD,
     seed: option(argv, 'seed', DEFAULT_WORLD.seed),
@@ -188,7 +258,7 @@ async function main(argv: readonly string[]): Promise<void> {
   // the generator mutates its customers' staff lists as weeks pass.
   const modes = chosenModes(argv);
   const runs: RunResult[] = await Promise.all(
-    modes.map((mode) => simulate(createWorld(options), mode, (line) => console.log(line))),
+    modes.map((mode) => simulate(createWorld(options), mode, (line) => console.log(line), options.seed)),
   );
   for (const run of runs) console.log(`  ${run.mode}: ${run.seconds} s`);
   printTable(runs);

@@ -11,6 +11,8 @@
  * Pure and deterministic: the same seed gives the same stream, byte for byte.
  */
 import {
+  EINVOICE_PLATFORM,
+  einvoiceNumber,
   forwarderJob,
   NEW_TEXT_KIND,
   personForwarderAddress,
@@ -62,6 +64,8 @@ export interface Customer {
   /** A stable account prefix the customer puts in its own references, e.g. "NVM". */
   readonly refPrefix: string;
   readonly joinsInWeek: number;
+  /** Issue 26: the sibling company whose staff write from the same domain. */
+  readonly sharesDomainWith?: string;
 }
 
 export interface Sender {
@@ -170,6 +174,10 @@ export interface WorldOptions {
   readonly siblingPairs?: number;
   /** Issue 14: share of pre-alerts (not replies) whose reference is only in an attached PDF or XLSX. */
   readonly attachmentOnlyShare?: number;
+  /** Issue 26: share of invoices sent by an e-invoicing platform whose numbers all customers share. */
+  readonly einvoiceShare?: number;
+  /** Issue 26: pairs of sibling companies whose staff write from one shared domain. */
+  readonly sharedDomainPairs?: number;
 }
 
 export const DEFAULT_WORLD: WorldOptions = {
@@ -181,6 +189,8 @@ export const DEFAULT_WORLD: WorldOptions = {
   personForwarders: 8,
   siblingPairs: 6,
   attachmentOnlyShare: 0.2,
+  einvoiceShare: 0.3,
+  sharedDomainPairs: 3,
 };
 
 export interface World {
@@ -257,6 +267,35 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
       desks.set(c, desk);
     }
   }
+  // Issue 26: sibling companies whose staff write from one domain ("Silkroad Imports", "Silkroad
+  // Ceramics" at silkroad.example), drawn from their own Random so the rest of the stream stays.
+  const traps = createRandom(options.seed ^ 0x26261126);
+  for (let k = 0; k < (options.sharedDomainPairs ?? 0); k++) {
+    let base = '';
+    do base = cap(traps.pick(SYL) + traps.pick(SYL) + traps.pick(SYL));
+    while (usedLabels.has(base));
+    usedLabels.add(base);
+    const slug = base.toLowerCase();
+    const domain = `${slug}.example`;
+    for (const [suffix, tag, sibling] of [
+      ['Imports Ltd', 'i', 'k'],
+      ['Ceramics', 'k', 'i'],
+    ] as const) {
+      const i = customers.length;
+      customers.push({
+        sharesDomainWith: `${slug}${sibling}`,
+        name: `c${String(i).padStart(3, '0')}-${slug}${tag}`,
+        label: `${base} ${suffix}`,
+        domain,
+        staff: [staffAddress(traps, domain, slug), staffAddress(traps, domain, slug)],
+        refPrefix: uniquePrefix(
+          usedPrefixes,
+          (slug.slice(0, 3) + tag + String.fromCharCode(65 + (i % 26))).toUpperCase(),
+        ),
+        joinsInWeek: 1,
+      });
+    }
+  }
   // Issue 14: person-looking forwarders, each writing for a handful of customers.
   const people = Array.from({ length: options.personForwarders ?? 0 }, (_, i) => {
     const sender: Sender = {
@@ -276,6 +315,9 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
   // Issue 14 (kind engineer's hunk): pre-alerts whose reference is only in a PDF or XLSX
   // (attachments-world.ts), drawn from their own Random so the rest of the stream stays the same.
   const documents = createRandom(options.seed ^ 0x5eed0d0c);
+  // Issue 26: the e-invoicing platform's series; its first two invoices are one customer's.
+  let einvoice = 8000 + traps.int(0, 999);
+  const einvoiced: Customer[] = [];
   let seq = 0;
   for (let week = 1; week <= options.weeks; week++) {
     // New senders every week: some customers hire staff.
@@ -286,8 +328,10 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
     const active = customers.filter((c) => c.joinsInWeek <= week);
     for (let n = 0; n < options.messagesPerWeek; n++) {
       // Traffic is skewed: a few customers send most mail.
-      const customer = active[Math.floor(Math.pow(r.next(), 1.6) * active.length)] as Customer;
+      let customer = active[Math.floor(Math.pow(r.next(), 1.6) * active.length)] as Customer;
       const kind = r.pick(KINDS);
+      const viaEinvoice = kind === 'invoice' && traps.chance(options.einvoiceShare ?? 0);
+      if (viaEinvoice && einvoiced.length === 1) customer = einvoiced[0]!;
       const roll = r.next();
       let sender: Sender;
       let onBehalf = false;
@@ -320,7 +364,16 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
         const to = r.pick(others);
         if (to.truth.customer !== customer.name) reply = { to, hijack: true };
       }
-      let message = composeMessage(r, { week, seq, customer, kind, sender, onBehalf, reply });
+      let invoiceNumber: string | undefined;
+      if (viaEinvoice) {
+        sender = { address: EINVOICE_PLATFORM.address, display: EINVOICE_PLATFORM.display, role: 'platform' };
+        onBehalf = false;
+        reply = undefined;
+        einvoice = einvoiceNumber(traps, einvoice);
+        invoiceNumber = `INV-2026-${String(einvoice).padStart(6, '0')}`;
+        einvoiced.push(customer);
+      }
+      let message = composeMessage(r, { week, seq, customer, kind, sender, onBehalf, reply, invoiceNumber });
       if (kind === 'pre-alert' && reply === undefined && documents.chance(options.attachmentOnlyShare ?? 0))
         message = attachmentOnlyMessage(documents, { week, seq, customer, sender });
       stream.push(message);
@@ -381,15 +434,18 @@ function composeMessage(
     sender: Sender;
     onBehalf: boolean;
     reply: Reply | undefined;
+    /** Issue 26: the e-invoicing platform's number, in the subject instead of the customer's reference. */
+    invoiceNumber?: string | undefined;
   },
 ): StreamMessage {
   const phenomena: Phenomenon[] = [];
   const ref = reference(r, m.customer, m.week);
-  const template = r.pick(SUBJECTS[m.kind]);
+  const drawn = r.pick(SUBJECTS[m.kind]);
+  const template = m.invoiceNumber === undefined ? drawn : `Debit note {ref}`;
   // A reply inherits the earlier subject (another kind's cue, or another customer's reference).
   const inherited = m.reply === undefined ? null : m.reply.to.subject.replace(/^(?:Re: )+/, '');
   const otherKind = m.reply !== undefined && m.reply.to.truth.kind !== m.kind;
-  const subject = inherited === null ? template.replace('{ref}', ref) : `Re: ${inherited}`;
+  const subject = inherited === null ? template.replace('{ref}', m.invoiceNumber ?? ref) : `Re: ${inherited}`;
   const messageId = `w${m.week}.${m.seq}.${r.int(1e5, 9e5)}@stream.example`;
   const namesCustomer =
     m.sender.role === 'group-desk' ||
@@ -401,15 +457,19 @@ function composeMessage(
         ? ` Bill ${platformBill(r)}.`
         : '';
   if (series !== '') phenomena.push('shared-series');
+  if (m.invoiceNumber !== undefined) phenomena.push('shared-invoice-series');
+  if (m.sender.role === 'staff' && m.customer.sharesDomainWith !== undefined) phenomena.push('shared-domain');
   if (m.sender.role === 'person-forwarder') phenomena.push('person-forwarder');
   if (m.sender.role === 'group-desk') phenomena.push('group-desk');
   if (m.reply !== undefined) phenomena.push(m.reply.hijack ? 'thread-hijack' : 'quoted-chain');
   if (otherKind) phenomena.push('reply-other-kind');
   const lead = m.onBehalf
     ? `On behalf of our client ${m.customer.label}, please find the details for shipment ${ref}.`
-    : m.sender.role === 'platform'
-      ? `${cap(m.kind.replace(/-/g, ' '))} for ${m.customer.label}, reference ${ref}.`
-      : `Please find the details for our shipment ${ref}${namesCustomer ? ` (${m.customer.label})` : ''}.`;
+    : m.invoiceNumber !== undefined
+      ? `Invoice ${m.invoiceNumber} for ${m.customer.label}, shipment ${ref}.`
+      : m.sender.role === 'platform'
+        ? `${cap(m.kind.replace(/-/g, ' '))} for ${m.customer.label}, reference ${ref}.`
+        : `Please find the details for our shipment ${ref}${namesCustomer ? ` (${m.customer.label})` : ''}.`;
   const newText = [
     'Hello team,',
     '',

@@ -101,6 +101,42 @@ describe('fixing what went wrong in the console', () => {
     await expectAccessible(page);
   }, 60_000);
 
+  it('shows a lesson that would re-file mail already read refused with the messages, next to the choice the card declares, and teaches it once the person chooses re-file (§13.1, issue 26)', async () => {
+    const { host, page } = await signedInWithQuestion();
+    const settled = await sendMail(host.url, host.token!, {
+      from: 'ops@alhamra-trading.example',
+      subject: 'Pre-alert AHT/2026/0001',
+      messageId: 'aht-0001@alhamra-trading.example',
+    });
+    expect((settled.status as { state: string }).state).toBe('TASK_STATE_COMPLETED');
+    await openQuestion(page);
+    await choose(page, 'Northgate Motors Ltd');
+    await page.getByLabel('Text that gives it away').fill('alhamra-trading\\.example');
+    await page.getByRole('button', { name: 'Answer' }).click();
+    // The refusal names the message and whose it is, next to the choice the card declares (§6.3).
+    const select = page.getByLabel('If this would change mail already read');
+    const field = page.locator('.field').filter({ has: select });
+    await field
+      .getByText(
+        /^This would leave undecided 1 message already read as Al Hamra Trading: 'Pre-alert AHT\/2026\/0001' on \d+ \w+\./,
+      )
+      .waitFor();
+    expect(await select.getAttribute('aria-invalid')).toBe('true');
+    expect(await select.inputValue()).toBe('refuse');
+    await shot(page, 'refused-refile');
+    await expectAccessible(page);
+    // Nothing was learned.
+    const before = await authorityGet(host, '/history');
+    expect(before.history.some((a: any) => JSON.stringify(a).includes('alhamra-trading'))).toBe(false);
+    // The person means it: the same lesson with "re-file" is taught, and the history records the choice.
+    await select.selectOption('re-file');
+    await page.getByRole('button', { name: 'Answer' }).click();
+    await page.getByText('What it saw:').waitFor();
+    const after = await authorityGet(host, '/history');
+    const taught = after.history.find((a: any) => JSON.stringify(a).includes('alhamra-trading'));
+    expect(JSON.stringify(taught)).toContain('re-file');
+  }, 60_000);
+
   it('corrects a misroute by reverting that one lesson, keeping every later one, and teaching the right one (§10.3, §13.4)', async () => {
     const { host, page } = await signedInWithQuestion();
     // The wrong answer, remembered: billing@origin.example is taught as Gulftrade (activation 2).
@@ -146,6 +182,13 @@ describe('fixing what went wrong in the console', () => {
     await choose(page, 'Northgate Motors Ltd');
     await page.getByLabel('Text that gives it away').fill('billing@origin\\.example');
     await page.getByLabel('Why (kept in the history)').fill('Northgate’s billing desk');
+    await page.getByRole('button', { name: 'Teach', exact: true }).click();
+    // Issue 26 (§13.1): the two messages already filed under Gulftrade would move; the person says so.
+    const choice = page
+      .locator('.field')
+      .filter({ has: page.getByLabel('If this would change mail already read') });
+    await choice.getByText(/^This would re-file 2 messages already read as Gulftrade: /).waitFor();
+    await page.getByLabel('If this would change mail already read').selectOption('re-file');
     await page.getByRole('button', { name: 'Teach', exact: true }).click();
     await page.getByText(`Reads as Northgate Motors Ltd, on ${SENDER}`).waitFor();
     await shot(page, 'misroute-corrected');

@@ -118,12 +118,14 @@ function refusedForMailRead(
     details: {
       collection: learnable.collection,
       entry,
+      // The lesson field the person chooses to re-file in (the learnable's own name, as data).
+      ...(learnable.refiling === undefined ? {} : { field: learnable.refiling.field }),
       alreadyRead: {
         ...summary(read),
         examples: read.examples.slice(0, 3).map((m) => ({
           key: m.key,
           subject: m.subject,
-          seenAt: m.seenAt,
+          date: m.date,
           was: m.was,
           becomes: m.becomes,
         })),

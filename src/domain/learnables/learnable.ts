@@ -74,8 +74,8 @@ export interface MarkSource {
 export interface RefiledMessage {
   readonly key: string;
   readonly subject: string;
-  /** ISO-8601 time it was first seen. */
-  readonly seenAt: string;
+  /** When it was sent (its Date header), else when it was first seen: the day a person remembers. */
+  readonly date: string;
   /** The entry it is filed under now (settled, or answered by a person), and its label. */
   readonly was: string;
   readonly wasLabel: string;
@@ -97,6 +97,8 @@ export interface AlreadyRead {
 
 /** How a learnable lets a person re-file mail already read, and says when a lesson would. */
 export interface Refiling {
+  /** The lesson field (§6.3) a person chooses it in: a refusal points at it (`details.field`). */
+  readonly field: string;
   /** Whether `value` says the person means to re-file what it changes. */
   allows(value: LessonValue): boolean;
   /** The refusal, in the learnable's words: how many, whose, a few of them, and how to force it. */

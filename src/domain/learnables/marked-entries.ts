@@ -24,6 +24,7 @@ import type {
 import { absorbMarked, eraseMarked, mentionsMarked, revertMarked } from './marked-changes.ts';
 import { decodeEntry, encodeEntry, mustDecodeEntry } from './marked-content.ts';
 import {
+  ALREADY_READ_KEY,
   alreadyReadField,
   parseMarkedValue,
   phraseMarkedValue,
@@ -55,7 +56,7 @@ export function createMarkedLearnable(
         const p = parse(value);
         return !('refused' in p) && p.refile === true;
       },
-      { label: alreadyReadField(v.entryNoun).label, choice: 're-file' },
+      { name: ALREADY_READ_KEY, label: alreadyReadField(v.entryNoun).label, choice: 're-file' },
     ),
 
     descriptor: (settings: LearnableSettings) => v.descriptor(settings),

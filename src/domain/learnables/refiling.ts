@@ -13,14 +13,15 @@ import { listWords } from './value-shape.ts';
 /** A marked learnable's `Refiling`: `allows` reads its parsed value; words name its field. */
 export function markedRefiling(
   allows: (value: LessonValue) => boolean,
-  field: { readonly label: string; readonly choice: string },
+  field: { readonly name: string; readonly label: string; readonly choice: string },
 ): Refiling {
   return {
+    field: field.name,
     allows,
     refusal(entryLabel: string, read: AlreadyRead): string {
       const shown = read.examples
         .slice(0, MAX_NAMED)
-        .map((m) => `'${oneLine(m.subject)}' on ${dayOf(m.seenAt)}`);
+        .map((m) => `'${oneLine(m.subject)}' on ${dayOf(m.date)}`);
       const more = read.refiled - shown.length;
       const undecided = read.examples.some((m) => m.becomes === null);
       const verb =

@@ -101,7 +101,7 @@ export function createLessonCheck(
         examples.push({
           key: record.key,
           subject: record.message.subject,
-          seenAt: record.seenAt,
+          date: record.message.date ?? record.seenAt,
           was: known,
           wasLabel:
             held !== undefined && learnable.label !== undefined ? learnable.label(known, held) : known,

@@ -14,6 +14,7 @@ import { EARNED_SCOPE_HOW } from '../earned-scope.ts';
 import { customersReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 import { WEAK_EVIDENCE_HOW } from './objections.ts';
+import { WIDE_MARK_HOW } from './wide-marks.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
 export const CUSTOMER_NEW_ENTRY_FIELD = "Customer's name, only for a new customer";
@@ -29,7 +30,9 @@ export const CUSTOMER_STRENGTHS_HOW =
   "A mark that matches in the subject, body or attachments (a reference, a name) is stronger than one that matches in the sender's address, " +
   'because a sender may write for others: when another customer matches a stronger mark than any of the leader’s, nothing is claimed and the reading names both. ' +
   "A mark whose text stands inside another customer's longer name in the same part (Acme Trading inside Acme Trading & Contracting) scores nothing. " +
-  WEAK_EVIDENCE_HOW;
+  WEAK_EVIDENCE_HOW +
+  ' ' +
+  WIDE_MARK_HOW;
 
 /** §6.2 `how`, generated from the rule the reader applies and its real margin. */
 export function customersHow(settings: LearnableSettings): string {

@@ -16,7 +16,8 @@ import RE2 from 're2';
 import type { Learnable, MarkHit, ReadInput } from '../learnable.ts';
 import { partText, type MailPart } from '../../mail/index.ts';
 import { findReferences } from '../references.ts';
-import { listAnd, partsOf, type CollectionReading } from '../read-marked.ts';
+import { listAnd, partsOf, type Candidate, type CollectionReading } from '../read-marked.ts';
+import { isWideMark, wideWords } from './wide-marks.ts';
 import { namedEntries } from './label-index.ts';
 
 /** Sentence in `how` (customers.ts) for this rule, true to it (§6.2). */
@@ -66,6 +67,8 @@ export function customerObjection(
 ): string | null {
   const winner = report.candidates.find((c) => c.name === report.winner);
   if (!report.settled || winner === undefined || winner.evidence.length === 0) return null;
+  const wide = wideObjection(report, winner, input, learnable);
+  if (wide !== null) return wide;
   if (!winner.evidence.every((e) => weakPart(e.part, input))) return null;
   const winnerHits = hits.filter(
     (h) => h.mark.collection === learnable.collection && h.mark.entry === winner.name,
@@ -92,6 +95,33 @@ export function customerObjection(
   return (
     `${winner.label} matches only on ${where}, and the new text gives ${listAnd(unmatched.slice(0, 3).map((r) => r.text))}, ` +
     `which none of ${winner.label}'s marks match: the reply may be about another customer's shipment.`
+  );
+}
+
+/** Issue 26 (wide-marks.ts): a wide mark does not outvote narrow evidence. */
+function wideObjection(
+  report: CollectionReading,
+  winner: Candidate,
+  input: ReadInput,
+  learnable: Learnable,
+): string | null {
+  if (!winner.evidence.every(isWideMark)) return null;
+  const on = wideWords(winner.evidence);
+  for (const c of report.candidates) {
+    if (c.name === winner.name) continue;
+    const narrow = c.evidence.find((e) => !isWideMark(e));
+    if (narrow !== undefined) {
+      return (
+        `${winner.label} matches only on ${on}, but ${c.label} matches ${narrow.text || narrow.mark} in the ${narrow.part}, ` +
+        'a narrower mark that says more about whose shipment it is; the evidence disagrees.'
+      );
+    }
+  }
+  const named = otherCustomersNamed(input, learnable, winner.name);
+  if (named.length === 0) return null;
+  return (
+    `${winner.label} matches only on ${on}, but the ${named[0]!.part} names ${listAnd(named.map((n) => labelOf(input, learnable, n.entry)))}, ` +
+    'which says more about whose shipment it is; the evidence disagrees.'
   );
 }
 

@@ -1,0 +1,40 @@
+/**
+ * Wide marks (issue 26): a customer mark that matches more than the one text it was drawn from, a
+ * reference family (`NGM-\d{4}-\d{4}`) or a sender's domain (`@northgatemotors\.example`), and the
+ * rule that such a mark does not outvote narrow evidence (§13.1): when every mark the leader matched
+ * is wide and another customer matched a narrow one (an address, a whole reference, a name), or the
+ * new text names another customer in full, the reading asks, naming both.
+ *
+ * Owns: telling a wide mark from a narrow one, and that objection's sentence. Does not own: the
+ * other objections (objections.ts) or scoring (../read-marked.ts).
+ */
+import type { MarkEvidence } from '../read-marked.ts';
+
+/** Sentence in `how` (customers.ts) for this rule, true to it (§6.2). */
+export const WIDE_MARK_HOW =
+  "A reading that rests only on wide marks (a reference family, a sender's domain) does not settle when another customer matches a narrower mark " +
+  '(an address, a whole reference, a name) or the new text names another customer by its full name.';
+
+/** The anchors literal-pattern.ts puts around a literal, which widen nothing. */
+const ANCHORS = ['(?:^|[^\\p{L}\\p{N}/-])', '(?:$|[^\\p{L}\\p{N}/-])', '(?:^|<)', '(?:>|$)', '\\b'];
+
+/** Whether a taught mark can match more than one text: a family (any class or quantifier) or a domain. */
+export function isWideMark(mark: Pick<MarkEvidence, 'mark' | 'where'>): boolean {
+  let core = mark.mark;
+  for (const a of ANCHORS) core = core.split(a).join('');
+  if (mark.where === 'from' && core.startsWith('@')) return true;
+  // What is left of a literal is escaped characters and plain ones; anything else generalises.
+  const unescaped = core.replace(/\\[^dDwWsSpPbB]/g, '');
+  return /[[\](){}*+?|.^$]|\\[dDwWsSpP]/.test(unescaped);
+}
+
+/** "the reference family NGM-\d{4}-\d{4}" words for the leader's wide marks. */
+export function wideWords(evidence: readonly MarkEvidence[]): string {
+  const domains = evidence.some((e) => e.where === 'from');
+  const families = evidence.some((e) => e.where !== 'from');
+  return families && domains
+    ? 'a reference family and a domain'
+    : domains
+      ? "the sender's domain"
+      : 'a reference family';
+}
