@@ -83,7 +83,7 @@ describe('a shared invoice series first seen twice for one customer (issue 26, s
     // The fourth invoice of the series, whoever's it is, is not filed under Al Jazira.
     const fourth = await send(client, opts, raw(invoice('INV-2026-009550', 10), 'fourth.eml'));
     const report = fourth.artifacts[0]?.parts.find((p) => p.content?.$case === 'data');
-    const customer = report?.content?.$case === 'data' ? (report.content.value as any).customer : undefined;
+    const customer = report?.content?.$case === 'data' ? report.content.value.customer : undefined;
     expect(customer?.winner ?? null).not.toBe('aljazira');
     expect(TaskState[fourth.status!.state]).toBe('TASK_STATE_INPUT_REQUIRED');
   });

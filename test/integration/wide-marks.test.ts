@@ -55,24 +55,6 @@ describe('a wide mark does not outvote narrow evidence (issue 26)', () => {
     );
   });
 
-  it('tells a wide mark from a narrow one', async () => {
-    const { isWideMark } = await import('../../src/domain/learnables/customers/wide-marks.ts');
-    for (const [mark, where] of [
-      ['NGM-\\d{4}-\\d{4}', 'subject'],
-      ['@northgatemotors\\.example', 'from'],
-      ['@gulftrade-shipping\\.example(?:>|$)', 'from'],
-      ['INV-[0-9]+', 'any'],
-    ])
-      expect(isWideMark({ mark: mark!, where: where! }), mark).toBe(true);
-    for (const [mark, where] of [
-      ['(?:^|<)billing@origin\\.example(?:>|$)', 'from'],
-      ['(?:^|[^\\p{L}\\p{N}/-])NGM-2026-0777(?:$|[^\\p{L}\\p{N}/-])', 'subject'],
-      ['\\bAl Hamra Trading\\b', 'body'],
-      ['ops@alhamra\\.example', 'from'],
-    ])
-      expect(isWideMark({ mark: mark!, where: where! }), mark).toBe(false);
-  });
-
   it('still settles a narrow mark against a wide one (the narrow one leads)', () => {
     const r = customerOf(
       mail({ from: { address: 'ops@alhamra.example', name: '' }, subject: 'Booking for you' }),
