@@ -31,6 +31,7 @@ import {
   createMatcherCache,
   createTriageService,
   cacheEraser,
+  checkLessonAtAgent,
   createLessonCheck,
 } from './domain/triage/index.ts';
 import { redactForLog } from './domain/log-redaction.ts';
@@ -40,6 +41,7 @@ import { createRemoteDefinitionSource, type DefinitionSource } from './http/remo
 import { createHeadBell } from './http/head-bell.ts';
 import type { Definition } from './domain/definitions/index.ts';
 import { createForwardedErase, remoteCacheEraser, type ForwardedErase } from './http/remote-erase.ts';
+import { createForwardedLesson, type ForwardedLesson } from './http/forwarded-lesson.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
 import { runCluster } from './cluster.ts';
@@ -136,6 +138,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     let remoteRulesInForce: Authority['rulesInForce'] | undefined;
     let authorityReachable: (() => Promise<string | null>) | undefined;
     let remoteErase: ForwardedErase | undefined;
+    let remoteLesson: ForwardedLesson | undefined;
     // Readings name who taught each matched mark (§13.4): the handle behind the stable person id (§14).
     let resolvePerson: ((t: TenantId, id: string) => Promise<string | null>) | undefined;
     let tenant = DEMO_TENANT;
@@ -229,6 +232,17 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       remoteErase = createForwardedErase({
         remote,
         erasers: processErasers([remoteCacheEraser(remote)]),
+      });
+      // Issue 26 (§13.1): this agent holds the corpus, so a lesson posted here is checked against it
+      // (under the version the authority has active now) before it is forwarded.
+      remoteLesson = createForwardedLesson({
+        remote,
+        check: (t, body) =>
+          checkLessonAtAgent(
+            { corpus, learnables, settings, matcherCache, definitions: remote, clock: systemClock },
+            t,
+            body,
+          ),
       });
     } else {
       const stored = createSqliteDefinitionStore(db, pushed === undefined ? {} : { pushed });
@@ -374,6 +388,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       }),
       ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
       ...(remoteErase === undefined ? {} : { remoteErase }),
+      ...(remoteLesson === undefined ? {} : { remoteLesson }),
       ...(agent === null ? {} : { inbound: mail.router }),
       ...(config.authorityUrl === undefined ? {} : { remoteAuthorityUrl: config.authorityUrl }),
       ...(options.worker === undefined ? {} : { worker: options.worker }),

@@ -101,6 +101,8 @@ export interface ServerDeps {
   readonly remoteAuthorityUrl?: string;
   /** With a remote authority: POST /authority/v1/erase forwarded, then this agent's copies erased (§14). */
   readonly remoteErase?: AgentSideRouterDeps['erase'];
+  /** Issue 26, split topology: lessons checked against this agent's corpus, then forwarded. */
+  readonly remoteLesson?: AgentSideRouterDeps['lesson'];
   readonly log?: FaultLog;
   /** With the embedded authority: the learnables that label entries for GET /authority/v1/entries. */
   readonly entryLabels?: EntriesApiDeps['learnables'];
@@ -242,6 +244,7 @@ export function createServer(deps: ServerDeps): AppServer {
         ...(deps.remoteAuthorityUrl === undefined ? {} : { authorityUrl: deps.remoteAuthorityUrl }),
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
         ...(deps.remoteErase === undefined ? {} : { erase: deps.remoteErase }),
+        ...(deps.remoteLesson === undefined ? {} : { lesson: deps.remoteLesson }),
         log,
       }),
     );

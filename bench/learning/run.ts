@@ -196,6 +196,8 @@ async function playSeeds(seeds: readonly number[], base: WorldOptions, outDir: s
     kindW6: number;
     misfiled: number;
     causes: [string, number][];
+    misroutes: RunResult['misroutes'];
+    refusals: number;
   }[] = [];
   for (const seed of seeds) {
     const run = await simulate(createWorld({ ...base, seed }), 'taught', () => {}, seed);
@@ -207,6 +209,8 @@ async function playSeeds(seeds: readonly number[], base: WorldOptions, outDir: s
       kindW6: round1((100 * last.kindQuestions) / Math.max(1, last.messages)),
       misfiled: run.misroutes.length,
       causes: misroutesByCause(run),
+      misroutes: run.misroutes,
+      refusals: run.refusals.length,
     });
     const r = rows[rows.length - 1]!;
     console.log(

@@ -373,7 +373,20 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
         invoiceNumber = `INV-2026-${String(einvoice).padStart(6, '0')}`;
         einvoiced.push(customer);
       }
-      let message = composeMessage(r, { week, seq, customer, kind, sender, onBehalf, reply, invoiceNumber });
+      // Issue 26: mail arrives on the week's five working days (Monday 31 Aug 2026 opens week 1).
+      const weekday = Math.floor((5 * n) / options.messagesPerWeek);
+      const sent = new Date(Date.UTC(2026, 7, 31 + (week - 1) * 7 + weekday, 9, seq % 60));
+      let message = composeMessage(r, {
+        week,
+        sent,
+        seq,
+        customer,
+        kind,
+        sender,
+        onBehalf,
+        reply,
+        invoiceNumber,
+      });
       if (kind === 'pre-alert' && reply === undefined && documents.chance(options.attachmentOnlyShare ?? 0))
         message = attachmentOnlyMessage(documents, { week, seq, customer, sender });
       stream.push(message);
@@ -428,6 +441,8 @@ function composeMessage(
   r: Random,
   m: {
     week: number;
+    /** When it was sent (its Date header). */
+    sent: Date;
     seq: number;
     customer: Customer;
     kind: Kind;
@@ -503,7 +518,6 @@ function composeMessage(
       `--${boundary}\r\nContent-Type: text/csv; name="manifest.csv"\r\nContent-Disposition: attachment; filename="manifest.csv"\r\n\r\n${csv}\r\n` +
       `--${boundary}--\r\n`;
   }
-  const day = String(Math.min(28, m.week * 4)).padStart(2, '0');
   const autoHeaders = m.sender.role === 'platform' ? 'Auto-Submitted: auto-generated\r\n' : '';
   const threading =
     m.reply === undefined
@@ -511,7 +525,7 @@ function composeMessage(
       : `In-Reply-To: <${m.reply.to.messageId}>\r\nReferences: <${m.reply.to.messageId}>\r\n`;
   const raw =
     `From: ${from}\r\nTo: imports@forwarder.example\r\nSubject: ${subject}\r\n` +
-    `Message-ID: <${messageId}>\r\n${threading}Date: Mon, ${day} Sep 2026 09:${String(m.seq % 60).padStart(2, '0')}:00 +0000\r\n` +
+    `Message-ID: <${messageId}>\r\n${threading}Date: ${m.sent.toUTCString().replace('GMT', '+0000')}\r\n` +
     `MIME-Version: 1.0\r\n${autoHeaders}${mime}`;
   return {
     week: m.week,

@@ -238,6 +238,11 @@ export interface AgentSideRouterDeps {
    * the authority's, not this agent's), then this agent's stores erased (http/remote-erase.ts).
    */
   readonly erase?: (authorization: string | undefined, body: unknown) => Promise<unknown>;
+  /**
+   * Issue 26 (§13.1): POST /lessons, checked against this agent's corpus and then forwarded to the
+   * authority with the caller's own Authorization (http/forwarded-lesson.ts).
+   */
+  readonly lesson?: (authorization: string | undefined, body: unknown) => Promise<unknown>;
   readonly log?: FaultLog;
   /** Largest JSON body accepted, in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
@@ -247,8 +252,8 @@ export interface AgentSideRouterDeps {
  * The authority calls an agent whose authority is another process (§12.1) answers itself, since
  * it holds what they need: GET /rules-in-force (the agent holds the tasks and their pins, so "which
  * rules were in force for task X" stays one call, §13.4), POST /lessons:dry-run (the agent holds
- * the corpus of messages it has read, §13.1), and POST /erase (forwarded, then the agent's own
- * copies erased, §14). Mount it at AUTHORITY_API_PATH.
+ * the corpus of messages it has read, §13.1), POST /lessons (checked against that corpus, then
+ * forwarded, issue 26) and POST /erase (forwarded, then the agent's own copies erased, §14). Mount it at AUTHORITY_API_PATH.
  */
 export function createAgentSideRouter(deps: AgentSideRouterDeps): Router {
   const router = express.Router();
@@ -271,6 +276,13 @@ export function createAgentSideRouter(deps: AgentSideRouterDeps): Router {
     // §14: no bearerAuth here: the token is the authority's, which authorizes the erase itself.
     router.post('/erase', express.json({ limit: deps.maxBodyBytes ?? 1024 * 1024 }), async (req, res) => {
       res.json(await erase(req.headers.authorization, req.body));
+    });
+  }
+  const lesson = deps.lesson;
+  if (lesson !== undefined) {
+    // Issue 26: no bearerAuth here either: the token is the authority's, checked with it first.
+    router.post('/lessons', express.json({ limit: deps.maxBodyBytes ?? 1024 * 1024 }), async (req, res) => {
+      res.json(await lesson(req.headers.authorization, req.body));
     });
   }
   // §12.1: writes go to the authority, never to an agent that resolves definitions from it.

@@ -91,6 +91,17 @@ export interface RemoteDefinitionSource extends DefinitionSource, Pick<Authority
    * refusal comes back as the same DomainError (its code, its words).
    */
   erase(authorization: string, body: unknown): Promise<EraseResult>;
+  /**
+   * Issue 26 (§13.1, split topology): posts a lesson to the authority with the caller's own
+   * `authorization`, once `check` (the agent's corpus) has let it through; `check` runs only after
+   * the authority said the token is this tenant's and may teach, so nothing of the corpus is told
+   * to anyone else. The authority's answer, with what `check` counted.
+   */
+  teach(
+    authorization: string,
+    body: unknown,
+    check: () => Promise<Record<string, unknown> | undefined>,
+  ): Promise<unknown>;
   /** §14: forgets every version, head and handle fetched so far; returns how many it held. */
   forget(): number;
   /** Whether the follow (a long-poll on the authority's head) is up now. False without `follow`. */
@@ -423,6 +434,27 @@ export async function createRemoteDefinitionSource(
     async load(asked: TenantId, versionId: VersionId): Promise<Definition> {
       checkTenant(asked);
       return loadVersion(versionId);
+    },
+    async teach(
+      authorization: string,
+      body: unknown,
+      check: () => Promise<Record<string, unknown> | undefined>,
+    ): Promise<unknown> {
+      const who = await call('GET', '/whoami', { authorization });
+      const theirs = isPlainObject(who) && typeof who.tenant === 'string' ? who.tenant : null;
+      const roles = isPlainObject(who) && Array.isArray(who.roles) ? who.roles : [];
+      if (theirs !== tenant) {
+        throw new DomainError(
+          'FORBIDDEN',
+          `This token belongs to tenant "${theirs ?? '?'}"; this agent serves tenant "${tenant}" only. Post the lesson to the agent of tenant "${theirs ?? '?'}".`,
+        );
+      }
+      if (!roles.includes('teach') && !roles.includes('admin')) {
+        throw new DomainError('FORBIDDEN', 'This token may not teach: it needs the "teach" role.');
+      }
+      const counted = await check();
+      const result = await call('POST', '/lessons', { authorization, body });
+      return isPlainObject(result) && counted !== undefined ? { ...result, alreadyRead: counted } : result;
     },
     async erase(authorization: string, body: unknown): Promise<EraseResult> {
       const who = await call('GET', '/whoami', { authorization });

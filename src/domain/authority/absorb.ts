@@ -6,13 +6,13 @@
  * Does not own: judging the value (the learnable does, §9) or the commit (writes.ts).
  */
 import { DomainError } from '../errors.ts';
-import type { AlreadyRead, EntryContent, Learnable } from '../learnables/index.ts';
 import type { TenantId } from '../tenant.ts';
 import { buildVersion } from '../definitions/index.ts';
 import { provenanceId } from './attribution.ts';
 import type { AuthorityContext } from './authority-context.ts';
 import type { Lesson, LessonResult } from './lesson.ts';
 import { checkLesson } from './lesson-shape.ts';
+import { refileVerdict } from './refile-verdict.ts';
 import type { Principal } from './principal.ts';
 import { createsEntryHere, entryUnknown } from './unknown-entry.ts';
 
@@ -58,10 +58,10 @@ export async function absorb(
             activation: stamp.activation,
           })
         : undefined;
-    if (alreadyRead !== undefined && alreadyRead.refiled > 0 && learnable.refiling?.allows(value) !== true) {
-      throw refusedForMailRead(learnable, entry, current, alreadyRead);
-    }
-    const counted = alreadyRead === undefined ? {} : { alreadyRead: summary(alreadyRead) };
+    const counted =
+      alreadyRead === undefined
+        ? {}
+        : { alreadyRead: refileVerdict(learnable, entry, current, value, alreadyRead) };
     const unchanged = (describes: string): { done: LessonResult } => ({
       done: { learned: false, describes, definitionVersion: n, versionId: base.versionId, ...counted },
     });
@@ -94,42 +94,5 @@ export async function absorb(
         ...counted,
       },
     };
-  });
-}
-
-/** §13.1: the counts a LessonResult carries (issue 26). */
-function summary(read: AlreadyRead): NonNullable<LessonResult['alreadyRead']> {
-  return { matches: read.matches, total: read.total, refiled: read.refiled };
-}
-
-/** The refusal of a lesson that would re-file mail already read, in its learnable's words (§10.1). */
-function refusedForMailRead(
-  learnable: Learnable,
-  entry: string,
-  current: EntryContent | undefined,
-  read: AlreadyRead,
-): DomainError {
-  const label =
-    current !== undefined && learnable.label !== undefined ? learnable.label(entry, current) : entry;
-  const reason =
-    learnable.refiling?.refusal(label, read) ??
-    `This lesson would change how ${read.refiled} message${read.refiled === 1 ? '' : 's'} already read ${read.refiled === 1 ? 'is' : 'are'} filed; nothing was learned.`;
-  return new DomainError('LESSON_REFUSED', reason, {
-    details: {
-      collection: learnable.collection,
-      entry,
-      // The lesson field the person chooses to re-file in (the learnable's own name, as data).
-      ...(learnable.refiling === undefined ? {} : { field: learnable.refiling.field }),
-      alreadyRead: {
-        ...summary(read),
-        examples: read.examples.slice(0, 3).map((m) => ({
-          key: m.key,
-          subject: m.subject,
-          date: m.date,
-          was: m.was,
-          becomes: m.becomes,
-        })),
-      },
-    },
   });
 }

@@ -21,3 +21,4 @@ export { checkEraseIdentifier, MIN_ERASE_IDENTIFIER_CHARS } from './erase.ts';
 export { createsEntryHere, entryUnknown } from './unknown-entry.ts';
 export { handleKey, displayProvenance } from './attribution.ts';
 export { entryNameProblem } from './lesson-shape.ts';
+export { refileVerdict } from './refile-verdict.ts';

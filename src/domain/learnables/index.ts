@@ -34,3 +34,6 @@ export type { ManifestReading } from './mappings/reader.ts';
 export { customerLabelFromName, CUSTOMER_NEW_ENTRY_FIELD } from './customers/customers.ts';
 export { createMappingsLearnable } from './mappings/mappings.ts';
 export { clientNamed } from './customers/evidence.ts';
+export { findReferences } from './references.ts';
+export { referenceFamily } from './customers/families.ts';
+export { EARNED_SCOPE } from './earned-scope.ts';

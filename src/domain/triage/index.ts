@@ -21,4 +21,4 @@ export type { TaskPin, TriageOutcome, TriageQuestion, TriageService } from './tr
 export { discardedMessage } from './corpus.ts';
 export { cacheEraser } from './cache-eraser.ts';
 export { scratchDefinition, swapEntryMatcher } from './dry-run.ts';
-export { createLessonCheck } from './lesson-check.ts';
+export { checkLessonAtAgent, createLessonCheck } from './lesson-check.ts';

@@ -12,7 +12,10 @@
  *
  * Owns: finding the messages. Does not own: the words (the learnable's `refiling`) or refusing.
  */
-import type { Definition } from '../definitions/index.ts';
+import type { Clock } from '../clock.ts';
+import type { Definition, PinnedDefinition } from '../definitions/index.ts';
+import { refileVerdict, type LessonResult } from '../authority/index.ts';
+import { isPlainObject } from '../json.ts';
 import type {
   AlreadyRead,
   EntryContent,
@@ -21,7 +24,7 @@ import type {
   RefiledMessage,
 } from '../learnables/index.ts';
 import type { TenantId } from '../tenant.ts';
-import { compileMatcher } from '../matching/index.ts';
+import { compileMatcher, literalAtoms } from '../matching/index.ts';
 import { scanCorpus, type CorpusStore } from './corpus.ts';
 import { definitionMarks, type IndexedMark, type MatcherCache } from './definition-marks.ts';
 import { scratchDefinition, swapEntryMatcher } from './dry-run.ts';
@@ -84,7 +87,11 @@ export function createLessonCheck(
     let matches = 0;
     let refiled = 0;
     const examples: RefiledMessage[] = [];
-    for await (const record of scanCorpus(deps.corpus, tenant)) {
+    // One new mark with one literal every match contains (the usual lesson): the store skips the
+    // messages that cannot match without reading them (a prefilter; the mark still confirms).
+    const atoms = fresh.length === 1 ? literalAtoms(fresh[0]!.source) : null;
+    const scan = atoms?.length === 1 ? { containing: atoms[0]! } : {};
+    for await (const record of scanCorpus(deps.corpus, tenant, scan)) {
       if (record.textDiscardedAt !== null) continue; // §14: no text, nothing to read
       if (only.match(record.message).length === 0) continue;
       matches++;
@@ -111,4 +118,43 @@ export function createLessonCheck(
     }
     return { matches, total, refiled, examples };
   };
+}
+
+/**
+ * The split topology (§12.1): the agent holds the corpus, the authority the versions. The agent
+ * tries a lesson posted to it on its own corpus under the version active now, refuses it there as
+ * the authority would (refileVerdict), and only then forwards it (http/forwarded-lesson.ts). The
+ * value is judged by its learnable here too; a value it refuses or that adds nothing is left for
+ * the authority to answer (undefined), so the person hears the authority's own words.
+ */
+export async function checkLessonAtAgent(
+  deps: LessonCheckDeps & {
+    readonly definitions: { active(tenant: TenantId): Promise<PinnedDefinition> };
+    readonly clock: Clock;
+  },
+  tenant: TenantId,
+  /** The lesson as posted (unchecked: the authority checks its shape and answers for it). */
+  lesson: unknown,
+): Promise<LessonResult['alreadyRead']> {
+  if (!isPlainObject(lesson)) return undefined;
+  const learnable = deps.learnables.find((l) => l.collection === lesson.collection);
+  const { entry, value } = lesson;
+  if (learnable === undefined || typeof entry !== 'string' || !isPlainObject(value)) return undefined;
+  const active = await deps.definitions.active(tenant);
+  const current = active.definition.collections.get(learnable.collection)?.get(entry);
+  const activation = active.definitionVersion + 1;
+  const absorbed = learnable.absorb(entry, current, value, {
+    activation,
+    taughtBy: 'check',
+    at: deps.clock.now(),
+  });
+  if (absorbed.outcome !== 'learned') return undefined;
+  const read = await createLessonCheck(deps)(tenant, {
+    learnable,
+    entry,
+    content: absorbed.content,
+    base: active.definition,
+    activation,
+  });
+  return refileVerdict(learnable, entry, current, value, read);
 }
