@@ -115,6 +115,33 @@ describe('learnables-triage read and dry-run', () => {
     expect(wide.out).toMatch(/northgate -> \(unsettled\)/);
   });
 
+  it('refuses to teach what would re-file mail already read, unless the person chooses re-file (§13.1, issue 26)', async () => {
+    const teach = (...extra: string[]) =>
+      cli(
+        'teach',
+        '--collection',
+        'customers',
+        '--entry',
+        'gulftrade',
+        '--value',
+        '{"pattern":"PA-2026-09\\\\d\\\\d","where":"subject"}',
+        ...extra,
+        '--by',
+        'sam@warehouse.example',
+        '--as',
+        'ops@warehouse.example',
+      );
+    const refused = await teach();
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(
+      /^This would leave undecided 2 messages already read as Northgate Motors Ltd: /m,
+    );
+    expect((await cli('history')).out).not.toMatch(/customers\/gulftrade/);
+    const meant = await teach('--set', 'alreadyRead=re-file');
+    expect(meant.code).toBe(0);
+    expect(meant.out).toMatch(/Learned: customers\/gulftrade/);
+  });
+
   it('counts the corpus and purges it by age (§13.1)', async () => {
     const count = await cli('corpus', 'count', '--json');
     expect(JSON.parse(count.out)).toEqual({ count: 4 });

@@ -1,6 +1,6 @@
 // Invariant (scope traps): a suggestion is never wider than the evidence it was drawn from (§8, §13.1); the post's PA-2026-0901 first.
 import { describe, expect, it } from 'vitest';
-import { mail } from '../support/definitions.ts';
+import { mail, type TestLesson } from '../support/definitions.ts';
 import { clientNamed } from '../../src/domain/learnables/index.ts';
 import {
   customers,
@@ -244,6 +244,20 @@ describe('scope traps (§8, §13.1)', () => {
     expect(expectSuggestion(o).suggestionLabel).toBe(
       'the address this message came from (first message from this address; its domain is named like Gulftrade)',
     );
+  });
+
+  it('never offers a domain named like two sibling companies, even when all its mail so far was one’s (issue 26)', async () => {
+    const siblings: TestLesson[] = [
+      ...directory,
+      { collection: 'customers', entry: 'silkimports', value: { label: 'Silkroad Imports Ltd' } },
+      { collection: 'customers', entry: 'silkceramics', value: { label: 'Silkroad Ceramics' } },
+    ];
+    const staff = (local: string) => ({ address: `${local}@silkroad.example`, name: '' });
+    for (const [i, day] of ['2026-09-01', '2026-09-02', '2026-09-03'].entries())
+      await seen(mail({ from: staff(`s${i}`), subject: `Booking ${i}` }), 'silkimports', day);
+    const s = expectSuggestion(await suggestFor(mail({ from: staff('new'), subject: 'Shipment' }), siblings));
+    expect(s.suggestionLabel).not.toMatch(/^the domain/);
+    expect(s.forEntry).toBeUndefined();
   });
 
   it('offers the own domain, never the address, when that address’s mail was already read as the same customer', async () => {

@@ -1,7 +1,8 @@
 /**
  * The customers reader's evidence for a suggestion (§8, §13.1), best first (issue 14's order):
  * the customer's own reference family and its own domain, each only when the corpus shows it
- * recurring for one customer (judged in ../suggest.ts); the sender's address, only when nothing
+ * recurring for one customer (judged in ../suggest.ts), and a domain only when it is named like that
+ * customer alone (two siblings on one domain share it, issue 26); the sender's address, only when nothing
  * says the sender writes for others (senders.ts) and its domain is named like a known customer,
  * labelled with what is known ("first message from this address; its domain is named like
  * Northgate Motors Ltd"), never at a free-mail or shared domain unless the address itself is named
@@ -72,11 +73,15 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
       const history = sender.history?.settled;
       const historyAgrees =
         history === undefined || history.size === 0 || (history.size === 1 && history.has(owner ?? ''));
+      // Issue 26: a domain named like two known customers (sibling companies writing from one
+      // domain) is theirs together, whoever's mail came first: it is never offered as one's.
+      const namedLike = customersNamedLikeAddress(input, `someone@${domain}`);
       if (
         owner !== undefined &&
         more === undefined &&
         historyAgrees &&
-        domainNamedLike(domain, labelOf(input, owner))
+        domainNamedLike(domain, labelOf(input, owner)) &&
+        namedLike.length === 1
       ) {
         out.push({
           text: `@${domain}`,
