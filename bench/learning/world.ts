@@ -270,6 +270,8 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
   // Issue 26: sibling companies whose staff write from one domain ("Silkroad Imports", "Silkroad
   // Ceramics" at silkroad.example), drawn from their own Random so the rest of the stream stays.
   const traps = createRandom(options.seed ^ 0x26261126);
+  // Two companies' staff are two sets of people: an address is drawn again until it is nobody's yet.
+  const siblingAddresses = new Set<string>();
   for (let k = 0; k < (options.sharedDomainPairs ?? 0); k++) {
     let base = '';
     do base = cap(traps.pick(SYL) + traps.pick(SYL) + traps.pick(SYL));
@@ -287,7 +289,10 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
         name: `c${String(i).padStart(3, '0')}-${slug}${tag}`,
         label: `${base} ${suffix}`,
         domain,
-        staff: [staffAddress(traps, domain, slug), staffAddress(traps, domain, slug)],
+        staff: [
+          siblingStaff(traps, domain, slug, siblingAddresses),
+          siblingStaff(traps, domain, slug, siblingAddresses),
+        ],
         refPrefix: uniquePrefix(
           usedPrefixes,
           (slug.slice(0, 3) + tag + String.fromCharCode(65 + (i % 26))).toUpperCase(),
@@ -323,7 +328,15 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
     // New senders every week: some customers hire staff.
     if (week > 1) {
       for (const c of customers)
-        if (c.joinsInWeek <= week && r.chance(0.08)) c.staff.push(staffAddress(r, c.domain, c.name));
+        if (c.joinsInWeek <= week && r.chance(0.08)) {
+          const hired = staffAddress(r, c.domain, c.name);
+          c.staff.push(
+            c.sharesDomainWith === undefined || !siblingAddresses.has(hired)
+              ? hired
+              : siblingStaff(traps, c.domain, c.name, siblingAddresses),
+          );
+          if (c.sharesDomainWith !== undefined) siblingAddresses.add(c.staff[c.staff.length - 1]!);
+        }
     }
     const active = customers.filter((c) => c.joinsInWeek <= week);
     for (let n = 0; n < options.messagesPerWeek; n++) {
@@ -417,6 +430,14 @@ function staffAddress(r: Random, domain: string, slug: string): string {
   const first = r.pick(FIRST);
   if (r.chance(0.12)) return `${first}.${slug.replace(/^c\d+-/, '')}${r.int(1, 99)}@${r.pick(FREEMAIL)}`;
   return `${first}${r.chance(0.3) ? `.${r.pick(FIRST)}` : ''}@${domain}`;
+}
+
+/** Issue 26: a staff address of a company sharing its domain, unlike any drawn for either sibling. */
+function siblingStaff(r: Random, domain: string, slug: string, used: Set<string>): string {
+  let address = staffAddress(r, domain, slug);
+  for (let n = 2; used.has(address); n++) address = address.replace('@', `${n}@`);
+  used.add(address);
+  return address;
 }
 
 function reference(r: Random, c: Customer, week: number): string {
