@@ -26,7 +26,14 @@ export function tempDataDir(): { dir: string; remove(): void } {
 /** The composition of main.ts in this process. `env` is what the process environment would hold. */
 export async function startInProcess(env: Record<string, string> = {}, dataDir?: string): Promise<Host> {
   const data = dataDir === undefined ? tempDataDir() : { dir: dataDir, remove: () => {} };
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, ...env });
+  // Quiet unless a test asks for the log (issue 27): `npm test` prints the test report, not servers' logs.
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: data.dir,
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
   const composition = await compose(config, { announce: () => {} });
   const { localUrl: url } = await composition.server.listen(0, '127.0.0.1');
   return {

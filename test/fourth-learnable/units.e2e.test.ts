@@ -24,7 +24,7 @@ let sdk: SdkClient;
 beforeAll(async () => {
   // The composition root of main.ts with one more learnable, the way a deployment adds one (§9).
   dataDir = mkdtempSync(join(tmpdir(), 'learnables-units-'));
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir });
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
   composition = await compose(config, { announce: () => {}, learnables: [createUnitsLearnable()] });
   url = (await composition.server.listen(0, '127.0.0.1')).localUrl;
   token = composition.demoToken!;

@@ -632,6 +632,30 @@ describe('the Teach method (§12.2)', () => {
     expect(refused.body.error.data[0].reason).toBe('LESSON_REFUSED');
     expect(refused.body.error.message).toMatch(/missing \)/);
   });
+
+  it('refuses a lesson that would re-file mail already read, in the learnable’s words, as every other path does (§13.1, issue 26)', async () => {
+    const host = await start();
+    // Read as Al Hamra Trading by the demo directory's domain mark.
+    const mail = `From: ops@alhamra-trading.example\r\nTo: imports@warehouse.example\r\nSubject: Pre-alert AHT/2026/0001\r\nMessage-ID: <${randomUUID()}@alhamra-trading.example>\r\n\r\nShipment details below.\r\n`;
+    const read = taskOf((await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(mail)]))).body);
+    expect(read.status.state).toBe('TASK_STATE_COMPLETED');
+    const lesson = {
+      collection: 'customers',
+      entry: 'northgate',
+      value: { pattern: 'ops@alhamra-trading\\.example', where: 'from' },
+      taughtBy: 'dana@warehouse.example',
+    };
+    const refused = await rpc(host, host.token!, TEACH_METHOD, lesson);
+    expect(refused.body.error.data[0].reason).toBe('LESSON_REFUSED');
+    expect(refused.body.error.message).toMatch(
+      /^This would leave undecided 1 message already read as Al Hamra Trading: 'Pre-alert AHT\/2026\/0001'/,
+    );
+    const meant = await rpc(host, host.token!, TEACH_METHOD, {
+      ...lesson,
+      value: { ...lesson.value, alreadyRead: 're-file' },
+    });
+    expect(meant.body.result).toMatchObject({ learned: true, alreadyRead: { matches: 1, refiled: 1 } });
+  });
 });
 
 describe('A2A v0.3 clients (the SDK compatibility layer)', () => {

@@ -28,6 +28,7 @@ async function start(env: Record<string, string>): Promise<{ c: Composition; url
     INBOUND_WEBHOOKS: JSON.stringify([{ tenant: 'demo', tokenEnv: 'ADM_INBOUND' }]),
     ADM_INBOUND: INBOUND,
     ADMISSION_QUEUE_MS: '100',
+    LOG_LEVEL: 'silent',
     ...env,
   });
   const c = await compose(config, { announce: () => {} });

@@ -19,7 +19,7 @@ let url: string;
 let forgotten = 0;
 
 beforeAll(async () => {
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir });
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: data.dir, LOG_LEVEL: 'silent' });
   composition = await compose(config, { announce: () => {}, onMemoryForgotten: () => forgotten++ });
   url = (await composition.server.listen(0, '127.0.0.1')).localUrl;
 }, 30_000);

@@ -27,9 +27,12 @@ const done: { messageId: string; result: SubmitResult; at: number }[] = [];
 beforeAll(async () => {
   dovecot = await startDovecot();
   dataDir = mkdtempSync(join(tmpdir(), 'learnables-imap-'));
-  composition = await compose(loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir }), {
-    announce: () => {},
-  });
+  composition = await compose(
+    loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+    {
+      announce: () => {},
+    },
+  );
   ({ localUrl: url } = await composition.server.listen(0, '127.0.0.1'));
   db = await openDatabase({ file: join(dataDir, DATABASE_FILE) });
   const a2a = composition.server.a2a!;
