@@ -38,6 +38,16 @@ async function choose(page: Page, label: string): Promise<void> {
   await page.getByLabel('Which customer').selectOption({ label });
 }
 
+/** A pre-alert the demo directory reads as Al Hamra Trading's (its domain mark), already read. */
+async function settledAlHamraPreAlert(host: Host): Promise<void> {
+  const settled = await sendMail(host.url, host.token!, {
+    from: 'ops@alhamra-trading.example',
+    subject: 'Pre-alert AHT/2026/0001',
+    messageId: 'aht-0001@alhamra-trading.example',
+  });
+  expect((settled.status as { state: string }).state).toBe('TASK_STATE_COMPLETED');
+}
+
 async function authorityGet(host: Host, path: string): Promise<any> {
   const res = await fetch(`${host.url}/authority/v1${path}`, {
     headers: { Authorization: `Bearer ${host.token!}` },
@@ -77,12 +87,7 @@ describe('fixing what went wrong in the console', () => {
 
   it('lists every message already read that a lesson would take from its customer, before teaching (§13.1)', async () => {
     const { host, page } = await signedInWithQuestion();
-    const settled = await sendMail(host.url, host.token!, {
-      from: 'ops@alhamra-trading.example',
-      subject: 'Pre-alert AHT/2026/0001',
-      messageId: 'aht-0001@alhamra-trading.example',
-    });
-    expect((settled.status as { state: string }).state).toBe('TASK_STATE_COMPLETED');
+    await settledAlHamraPreAlert(host);
     await openQuestion(page);
     await choose(page, 'Northgate Motors Ltd');
     // Over-broad: the address of another customer's mail.
@@ -103,12 +108,7 @@ describe('fixing what went wrong in the console', () => {
 
   it('shows a lesson that would re-file mail already read refused with the messages, next to the choice the card declares, and teaches it once the person chooses re-file (§13.1, issue 26)', async () => {
     const { host, page } = await signedInWithQuestion();
-    const settled = await sendMail(host.url, host.token!, {
-      from: 'ops@alhamra-trading.example',
-      subject: 'Pre-alert AHT/2026/0001',
-      messageId: 'aht-0001@alhamra-trading.example',
-    });
-    expect((settled.status as { state: string }).state).toBe('TASK_STATE_COMPLETED');
+    await settledAlHamraPreAlert(host);
     await openQuestion(page);
     await choose(page, 'Northgate Motors Ltd');
     await page.getByLabel('Text that gives it away').fill('alhamra-trading\\.example');

@@ -61,8 +61,8 @@ describe('a lesson tried on the mail already read (issue 26, §13.1)', () => {
   const invoice = (number: string, from: string) =>
     mail({ from: { address: from, name: '' }, subject: `Debit note ${number}` });
 
-  it('refuses a family that would re-file two invoices answered as another customer, naming them, and makes no version', async () => {
-    // Stream B: a shared e-invoicing series first seen twice for one customer, from a platform address.
+  /** Stream B: a shared e-invoicing series first seen twice for one customer, from a platform address. */
+  async function twoInvoicesAnsweredAsAlJazira(): Promise<void> {
     await read(
       invoice('INV-2026-008920', 'noreply@einvoice.example'),
       'aljazira',
@@ -73,6 +73,10 @@ describe('a lesson tried on the mail already read (issue 26, §13.1)', () => {
       'aljazira',
       '2026-09-08T08:00:00.000Z',
     );
+  }
+
+  it('refuses a family that would re-file two invoices answered as another customer, naming them, and makes no version', async () => {
+    await twoInvoicesAnsweredAsAlJazira();
     const before = await core.authority.active(core.tenant);
 
     const e = await refusal(teach('brandt', SERIES));
@@ -106,16 +110,7 @@ describe('a lesson tried on the mail already read (issue 26, §13.1)', () => {
   });
 
   it('absorbs it when the person chooses to re-file, and says how many it matched and re-filed', async () => {
-    await read(
-      invoice('INV-2026-008920', 'noreply@einvoice.example'),
-      'aljazira',
-      '2026-09-07T08:00:00.000Z',
-    );
-    await read(
-      invoice('INV-2026-009164', 'noreply@einvoice.example'),
-      'aljazira',
-      '2026-09-08T08:00:00.000Z',
-    );
+    await twoInvoicesAnsweredAsAlJazira();
     const r = await teach('brandt', { ...SERIES, alreadyRead: 're-file' });
     expect(r.learned).toBe(true);
     expect(r.alreadyRead).toEqual({ matches: 2, total: 2, refiled: 2 });
