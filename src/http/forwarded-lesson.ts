@@ -11,7 +11,7 @@
  * Another lesson absorbed between the check and the forward is not re-checked (a narrow race,
  * said in docs/learning.md). Does not own: the check (the domain) or absorbing (the authority).
  */
-import { DomainError } from '../domain/errors.ts';
+import { callerBearer } from './remote-errors.ts';
 import type { LessonResult } from '../domain/authority/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import type { RemoteDefinitionSource } from './remote-authority.ts';
@@ -25,15 +25,10 @@ export function createForwardedLesson(deps: {
   readonly check: (tenant: TenantId, body: unknown) => Promise<LessonResult['alreadyRead']>;
 }): ForwardedLesson {
   return async (authorization, body) => {
-    if (authorization === undefined || !/^bearer\s+\S/i.test(authorization)) {
-      throw new DomainError(
-        'UNAUTHENTICATED',
-        "A lesson needs a token that may teach: send Authorization: Bearer <token> (the authority's token, which this agent passes on).",
-      );
-    }
-    return deps.remote.teach(authorization, body, async () => {
-      const counted = await deps.check(deps.remote.tenant, body);
-      return counted === undefined ? undefined : { ...counted };
-    });
+    const bearer = callerBearer(
+      authorization,
+      "A lesson needs a token that may teach: send Authorization: Bearer <token> (the authority's token, which this agent passes on).",
+    );
+    return deps.remote.teach(bearer, body, () => deps.check(deps.remote.tenant, body));
   };
 }

@@ -38,6 +38,7 @@ import {
   ROLES,
   type Authority,
   type EraseResult,
+  type LessonResult,
   type RuleInForce,
   type Role,
 } from '../domain/authority/index.ts';
@@ -100,7 +101,7 @@ export interface RemoteDefinitionSource extends DefinitionSource, Pick<Authority
   teach(
     authorization: string,
     body: unknown,
-    check: () => Promise<Record<string, unknown> | undefined>,
+    check: () => Promise<LessonResult['alreadyRead']>,
   ): Promise<unknown>;
   /** §14: forgets every version, head and handle fetched so far; returns how many it held. */
   forget(): number;
@@ -229,6 +230,25 @@ export async function createRemoteDefinitionSource(
         `This agent resolves definitions for tenant "${tenant}" only (its AUTHORITY_TOKEN is bound to it), not "${asked}".`,
       );
     }
+  }
+
+  /**
+   * A caller's own token, asked of the authority (a write passed through, §13.2): its roles once it
+   * is this agent's tenant's, else FORBIDDEN saying so and, from `elsewhere`, what to do instead.
+   */
+  async function callerInTenant(
+    authorization: string,
+    elsewhere: (theirs: string) => string,
+  ): Promise<readonly unknown[]> {
+    const who = await call('GET', '/whoami', { authorization });
+    const theirs = isPlainObject(who) && typeof who.tenant === 'string' ? who.tenant : null;
+    if (theirs !== tenant) {
+      throw new DomainError(
+        'FORBIDDEN',
+        `This token belongs to tenant "${theirs ?? '?'}"; this agent serves tenant "${tenant}" only${elsewhere(theirs ?? '?')}`,
+      );
+    }
+    return isPlainObject(who) && Array.isArray(who.roles) ? (who.roles as unknown[]) : [];
   }
 
   function remember(versionId: VersionId, definition: Definition): void {
@@ -438,17 +458,12 @@ export async function createRemoteDefinitionSource(
     async teach(
       authorization: string,
       body: unknown,
-      check: () => Promise<Record<string, unknown> | undefined>,
+      check: () => Promise<LessonResult['alreadyRead']>,
     ): Promise<unknown> {
-      const who = await call('GET', '/whoami', { authorization });
-      const theirs = isPlainObject(who) && typeof who.tenant === 'string' ? who.tenant : null;
-      const roles = isPlainObject(who) && Array.isArray(who.roles) ? who.roles : [];
-      if (theirs !== tenant) {
-        throw new DomainError(
-          'FORBIDDEN',
-          `This token belongs to tenant "${theirs ?? '?'}"; this agent serves tenant "${tenant}" only. Post the lesson to the agent of tenant "${theirs ?? '?'}".`,
-        );
-      }
+      const roles = await callerInTenant(
+        authorization,
+        (theirs) => `. Post the lesson to the agent of tenant "${theirs}".`,
+      );
       if (!roles.includes('teach') && !roles.includes('admin')) {
         throw new DomainError('FORBIDDEN', 'This token may not teach: it needs the "teach" role.');
       }
@@ -457,14 +472,10 @@ export async function createRemoteDefinitionSource(
       return isPlainObject(result) && counted !== undefined ? { ...result, alreadyRead: counted } : result;
     },
     async erase(authorization: string, body: unknown): Promise<EraseResult> {
-      const who = await call('GET', '/whoami', { authorization });
-      const theirs = isPlainObject(who) && typeof who.tenant === 'string' ? who.tenant : null;
-      if (theirs !== tenant) {
-        throw new DomainError(
-          'FORBIDDEN',
-          `This token belongs to tenant "${theirs ?? '?'}"; this agent serves tenant "${tenant}" only, so it cannot erase there. Use an admin token of "${tenant}" at the authority.`,
-        );
-      }
+      await callerInTenant(
+        authorization,
+        () => `, so it cannot erase there. Use an admin token of "${tenant}" at the authority.`,
+      );
       const result = await call('POST', '/erase', { authorization, body });
       if (!isPlainObject(result) || !Array.isArray(result.stores)) {
         throw new Error(`The authority at ${options.url} answered an erase without its stores.`);

@@ -18,7 +18,7 @@ import {
   type Eraser,
   type EraseResult,
 } from '../domain/authority/index.ts';
-import { DomainError } from '../domain/errors.ts';
+import { callerBearer } from './remote-errors.ts';
 import { isPlainObject } from '../domain/json.ts';
 import type { RemoteDefinitionSource } from './remote-authority.ts';
 
@@ -31,13 +31,11 @@ export function createForwardedErase(deps: {
   readonly erasers: readonly Eraser[];
 }): ForwardedErase {
   return async (authorization, body) => {
-    if (authorization === undefined || !/^bearer\s+\S/i.test(authorization)) {
-      throw new DomainError(
-        'UNAUTHENTICATED',
-        "An erase needs the authority's admin token: send Authorization: Bearer <token> (the token lessons are posted to the authority with).",
-      );
-    }
-    const result = await deps.remote.erase(authorization, body);
+    const bearer = callerBearer(
+      authorization,
+      "An erase needs the authority's admin token: send Authorization: Bearer <token> (the token lessons are posted to the authority with).",
+    );
+    const result = await deps.remote.erase(bearer, body);
     // The authority took it, so the identifier is one it accepted (trimmed the same way).
     const identifier = checkEraseIdentifier(isPlainObject(body) ? body.identifier : undefined);
     const local = await runErasers(deps.erasers, deps.remote.tenant, identifier);

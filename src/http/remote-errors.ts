@@ -2,8 +2,9 @@
  * The authority's error answers, as this process raises them (§12.1). Answers about versions pass
  * through as themselves (a tombstoned version stays 410's code); any other answer to the agent's
  * own token is a fault of the deployment, not of the agent's caller. An answer to a caller's own
- * token (a forwarded erase, §14) is the caller's, as it stands, with what to do when the token
- * was not the authority's.
+ * token (a forwarded erase, §14, or lesson, issue 26) is the caller's, as it stands, with what to
+ * do when the token was not the authority's; a write forwarded without a bearer token is refused
+ * here first (`callerBearer`).
  *
  * Does not own: calling the authority (remote-authority.ts).
  */
@@ -52,4 +53,15 @@ export function callerError(status: number, body: unknown, url: string): Error {
     return new DomainError(code as ErrorCode, message, details === undefined ? undefined : { details });
   }
   return new Error(`The authority at ${url} answered ${status} to a forwarded erase.`);
+}
+
+/**
+ * The caller's Authorization header for a write this agent forwards with it (an erase, a lesson),
+ * or UNAUTHENTICATED saying `need` (what token the write needs and how to send it).
+ */
+export function callerBearer(authorization: string | undefined, need: string): string {
+  if (authorization === undefined || !/^bearer\s+\S/i.test(authorization)) {
+    throw new DomainError('UNAUTHENTICATED', need);
+  }
+  return authorization;
 }

@@ -4,8 +4,9 @@
  * only when the mail already read proves it in a way a coincidence cannot explain. The one place
  * the thresholds live; `EARNED_SCOPE_HOW` says the rule in the customers learnable's `how` (§6.2).
  *
- * The thresholds were chosen by measurement (docs/learning.md, "Earning a wider mark"): how often
- * each rule offered a series that later proved shared, on several seeds of the bench world.
+ * The thresholds were chosen by measurement (docs/learning.md, "2. A generalisation earns its
+ * scope"; bench/learning/earning.ts): how often each rule offered a series that later proved
+ * shared, on several seeds of the bench world.
  *
  * Owns: the rule and its words. Does not own: finding the messages (the corpus probe) or
  * the evidence (each learnable's evidence.ts).

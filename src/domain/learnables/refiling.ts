@@ -23,9 +23,7 @@ export function markedRefiling(
         .slice(0, MAX_NAMED)
         .map((m) => `'${oneLine(m.subject)}' on ${dayOf(m.date)}`);
       const more = read.refiled - shown.length;
-      const undecided = read.examples.some((m) => m.becomes === null);
-      const verb =
-        undecided && read.examples.every((m) => m.becomes === null) ? 'leave undecided' : 're-file';
+      const verb = read.examples.every((m) => m.becomes === null) ? 'leave undecided' : 're-file';
       return (
         `This would ${verb} ${read.refiled} message${read.refiled === 1 ? '' : 's'} already read as ${whose(read)}: ` +
         `${listWords(shown)}${more > 0 ? ` and ${more} more` : ''}. Nothing was learned. ` +

@@ -61,6 +61,11 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
   }
 
   const sender = await senderWritesForOthers(input);
+  // Known customers the sender's address is named like: asked once, and only if a branch needs it
+  // (it reads every entry's label).
+  let namedLikeSender: string[] | undefined;
+  const likeSender = (): string[] =>
+    (namedLikeSender ??= message.from === null ? [] : customersNamedLikeAddress(input, message.from.address));
   // The sender's domain, when the mail already read from it is one customer's, on enough messages,
   // the domain is named like that customer (a broker's never is) and nobody's shared domain: new
   // staff of a known customer. The only objection to the sender that still allows it is its own
@@ -74,14 +79,14 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
       const historyAgrees =
         history === undefined || history.size === 0 || (history.size === 1 && history.has(owner ?? ''));
       // Issue 26: a domain named like two known customers (sibling companies writing from one
-      // domain) is theirs together, whoever's mail came first: it is never offered as one's.
-      const namedLike = customersNamedLikeAddress(input, `someone@${domain}`);
+      // domain) is theirs together, whoever's mail came first: it is never offered as one's. (Not
+      // a shared domain, so what the address is named like is what its domain is named like.)
       if (
         owner !== undefined &&
         more === undefined &&
         historyAgrees &&
         domainNamedLike(domain, labelOf(input, owner)) &&
-        namedLike.length === 1
+        likeSender().length === 1
       ) {
         out.push({
           text: `@${domain}`,
@@ -106,7 +111,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     const owner = labelOf(input, only);
     const earlier = sender.history?.messages ?? 0;
     const domain = message.from.address.split('@')[1] ?? '';
-    if (customersNamedLikeAddress(input, message.from.address).includes(owner)) {
+    if (likeSender().includes(owner)) {
       ownOffered = true;
       out.push({
         text: message.from.address,
@@ -124,7 +129,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     // its domain (or, at free-mail, the address itself) is named like a known customer, the label
     // says whom; at free-mail named like nobody it is not offered.
     const domain = message.from.address.split('@')[1] ?? '';
-    const likeNames = customersNamedLikeAddress(input, message.from.address);
+    const likeNames = likeSender();
     const seen =
       earlier === 0
         ? 'first message from this address'

@@ -75,14 +75,8 @@ export function customerObjection(
   );
   const where = weakWords(winnerHits);
 
-  const named = otherCustomersNamed(input, learnable, winner.name);
-  if (named.length > 0) {
-    const labels = named.map((n) => labelOf(input, learnable, n.entry));
-    return (
-      `${winner.label} matches only on ${where}, but the ${named[0]!.part} names ${listAnd(labels)}, ` +
-      'which says more about whose shipment it is; the evidence disagrees.'
-    );
-  }
+  const named = namedObjection(winner, where, input, learnable);
+  if (named !== null) return named;
 
   // Only an inherited subject: does the new text's reference belong to the thread at all?
   if (winner.evidence.some((e) => e.part === 'from')) return null;
@@ -117,10 +111,24 @@ function wideObjection(
       );
     }
   }
+  return namedObjection(winner, on, input, learnable);
+}
+
+/**
+ * The objection of the new text naming other customers in full, to a leader that matched only on
+ * `where` (weak parts or wide marks): one sentence naming both, or null when it names nobody else.
+ */
+function namedObjection(
+  winner: Candidate,
+  where: string,
+  input: ReadInput,
+  learnable: Learnable,
+): string | null {
   const named = otherCustomersNamed(input, learnable, winner.name);
   if (named.length === 0) return null;
+  const labels = named.map((n) => labelOf(input, learnable, n.entry));
   return (
-    `${winner.label} matches only on ${on}, but the ${named[0]!.part} names ${listAnd(named.map((n) => labelOf(input, learnable, n.entry)))}, ` +
+    `${winner.label} matches only on ${where}, but the ${named[0]!.part} names ${listAnd(labels)}, ` +
     'which says more about whose shipment it is; the evidence disagrees.'
   );
 }
