@@ -7,7 +7,7 @@
  * when the whole stream shows the series is shared by two customers or more. Each candidate rule
  * prints its bad and good offers summed over the seeds. No server: this is about the rule alone.
  */
-import { findReferences, referenceFamily } from '../../src/domain/learnables/index.ts';
+import { EARNED_SCOPE, findReferences, referenceFamily } from '../../src/domain/learnables/index.ts';
 import { subjectPrefixes } from '../../src/domain/mail/index.ts';
 import { createWorld, DEFAULT_WORLD, type StreamMessage } from './world.ts';
 
@@ -25,7 +25,11 @@ const RULES: readonly Rule[] = [
   { name: '3 messages', minMessages: 3, minSendersOrThreads: 1, minDays: 1 },
   { name: '2 messages, 2 senders or threads, 2 days', minMessages: 2, minSendersOrThreads: 2, minDays: 2 },
   { name: '3 messages, 2 senders or threads', minMessages: 3, minSendersOrThreads: 2, minDays: 1 },
-  { name: '3 messages, 2 senders or threads, 2 days', minMessages: 3, minSendersOrThreads: 2, minDays: 2 },
+  // The rule in force (src/domain/learnables/earned-scope.ts), whatever its numbers are.
+  {
+    name: `${EARNED_SCOPE.minMessages} messages, ${EARNED_SCOPE.minSendersOrThreads} senders or threads, ${EARNED_SCOPE.minDays} days (in force)`,
+    ...EARNED_SCOPE,
+  },
   { name: '4 messages, 2 senders or threads, 2 days', minMessages: 4, minSendersOrThreads: 2, minDays: 2 },
   { name: '5 messages, 2 senders or threads, 3 days', minMessages: 5, minSendersOrThreads: 2, minDays: 3 },
   {
@@ -123,7 +127,7 @@ const raw = process.argv.find((a) => a.startsWith('--seeds='))?.slice('--seeds='
 const seeds = raw === undefined ? [DEFAULT_WORLD.seed, 11, 22, 33, 44] : raw.split(',').map(Number);
 const worlds = seeds.map((seed) => createWorld({ ...DEFAULT_WORLD, seed }).stream);
 console.log(`\nFamilies offered as one customer's, summed over seeds ${seeds.join(', ')}:`);
-console.log(`${'rule'.padEnd(46)}${'shared (bad)'.padStart(14)}${'own (good)'.padStart(12)}`);
+console.log(`${'rule'.padEnd(58)}${'shared (bad)'.padStart(14)}${'own (good)'.padStart(12)}`);
 for (const rule of RULES) {
   let bad = 0;
   let good = 0;
@@ -132,10 +136,10 @@ for (const rule of RULES) {
     bad += b;
     good += g;
   }
-  console.log(`${rule.name.padEnd(46)}${String(bad).padStart(14)}${String(good).padStart(12)}`);
+  console.log(`${rule.name.padEnd(58)}${String(bad).padStart(14)}${String(good).padStart(12)}`);
 }
 
-for (const rule of [RULES[0]!, RULES[4]!]) {
+for (const rule of [RULES[0]!, RULES.find((r) => r.name.endsWith('(in force)'))!]) {
   const badOnes = new Map<string, number>();
   for (const stream of worlds) offers(stream, rule, badOnes);
   console.log(

@@ -281,7 +281,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const types = acceptedByType(taught);
   console.log(
     `\nSuggestions accepted (taught run), by type: ${types.map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}; ` +
-      `declined as another customer's: ${taught.weeks.reduce((n, w) => n + w.suggestionsDeclined, 0)}`,
+      `not confirmed (typed instead): ${taught.weeks.reduce((n, w) => n + w.suggestionsDeclined, 0)}`,
   );
   const asking = whyStillAsking(taught);
   console.log(

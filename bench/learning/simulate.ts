@@ -46,7 +46,7 @@ export interface WeekStats {
   kindAccuracy: number;
   /** Suggestions accepted, by type (family, domain, address, name, client, reference, cue). */
   acceptedByType: Record<string, number>;
-  /** Suggestions declined because their label named another customer. */
+  /** Suggestions the operator did not confirm (she typed her own mark instead: OPERATOR_CONFIRMS). */
   suggestionsDeclined: number;
   /** Show-back after a lesson that did not read the message as the entry just taught. */
   showBackMisses: number;
