@@ -458,6 +458,14 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/-]/g, (ch) => (ch === '-' || ch === '/' ? ch : `\\${ch}`));
 }
 
+/**
+ * Issue 27: text as a person types it (the learnable bounds plain text whole, plain-mark.ts); only
+ * text holding pattern syntax is escaped, as a person who knows it would.
+ */
+function asTyped(s: string): string {
+  return /[*+?^${}()|[\]\\]/.test(s) ? escapeRe(s) : s;
+}
+
 function composeMessage(
   r: Random,
   m: {
@@ -565,8 +573,8 @@ function composeMessage(
     ),
     kindNarrowest:
       m.reply === undefined || inherited === null
-        ? { pattern: escapeRe(kindWords(template)), where: 'subject' }
-        : { pattern: escapeRe(NEW_TEXT_KIND[m.kind].cue), where: 'body' },
+        ? { pattern: asTyped(kindWords(template)), where: 'subject' }
+        : { pattern: asTyped(NEW_TEXT_KIND[m.kind].cue), where: 'body' },
     phenomena,
   };
 }
@@ -587,9 +595,9 @@ function carefulMark(
   ref: string,
   named: boolean,
 ): { pattern: string; where: 'from' | 'subject' | 'body' } {
-  if (sender.role === 'staff') return { pattern: escapeRe(sender.address), where: 'from' };
+  if (sender.role === 'staff') return { pattern: asTyped(sender.address), where: 'from' };
   if (ref.startsWith(`${c.refPrefix}-`))
     return { pattern: `(?:^|[^A-Za-z0-9/-])${c.refPrefix}-\\d{4}-\\d{4}(?:$|[^A-Za-z0-9/-])`, where: 'body' };
-  if (named) return { pattern: `\\b${escapeRe(c.label)}\\b`, where: 'body' };
-  return { pattern: `(?:^|[^A-Za-z0-9/-])${escapeRe(ref)}(?:$|[^A-Za-z0-9/-])`, where: 'body' };
+  if (named) return { pattern: asTyped(c.label), where: 'body' };
+  return { pattern: asTyped(ref), where: 'body' };
 }

@@ -48,11 +48,11 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   PARSE_TIMEOUT_MS: 'How long parsing one message may take, in ms.',
   MAX_NESTING_DEPTH: 'How deep forwarded messages (message/rfc822 inside message/rfc822) are opened.',
   MAILBOXES:
-    'IMAP mailboxes to watch: a JSON array of `{name, tenant, host, user, passwordEnv, …}` (README, *Point the agent at a mailbox*). Each password comes from the variable its `passwordEnv` names.',
+    'IMAP mailboxes to watch: a JSON array of `{name, tenant, host, user, passwordEnv, …}` (docs/mail-pipelines.md). Each password comes from the variable its `passwordEnv` names.',
   INBOUND_WEBHOOKS:
     'Inbound-mail webhook endpoints: a JSON array of `{tenant, tokenEnv, mailgunSigningKeyEnv?, providers?}`. Each token (16+ characters) comes from the variable its `tokenEnv` names; a Mailgun signing key that is a placeholder (`…`) is refused at start.',
   DATABASE_URL:
-    '`postgres://\u2026` keeps every store in that PostgreSQL database (README, *Running on PostgreSQL / replicas*); unset, SQLite under DATA_DIR. Never printed in errors.',
+    '`postgres://\u2026` keeps every store in that PostgreSQL database (docs/postgres.md); unset, SQLite under DATA_DIR. Never printed in errors.',
   MAX_DOCUMENT_BYTES:
     'The largest attached PDF or XLSX whose text or rows are read, in bytes; a larger one is kept by name with a note (docs/attachments.md).',
   MAX_PDF_PAGES: 'The most pages of one PDF whose text is read; the rest are left out, with a note.',

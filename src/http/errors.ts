@@ -107,7 +107,7 @@ export function notFoundHandler(): RequestHandler {
     const { status, body } = toHttpError(
       new DomainError(
         'NOT_FOUND',
-        `There is nothing at ${req.method} ${req.originalUrl}. See the README for the endpoints this server has.`,
+        `There is nothing at ${req.method} ${req.originalUrl}. See the README and docs/ for the endpoints this server has (GET /authority/v1/openapi.json lists them).`,
       ),
       consoleFaultLog,
     );

@@ -3,13 +3,12 @@
  * in WAL mode with a busy timeout, with every migration applied. The one place that knows the
  * SQLite driver; stores receive the Kysely instance.
  */
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type SqliteDatabase } from 'kysely';
 import { migratedOrClosed } from './migrations/index.ts';
+import { ensureWritableDir, openFailure } from './writable-dir.ts';
 
 /** How long a writer waits for another process's write lock before giving up, in ms. */
 export const BUSY_TIMEOUT_MS = 5_000;
@@ -21,10 +20,8 @@ export interface OpenDatabaseOptions {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations, not a TS type
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely<any>> {
-  if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
-  const sqlite = new Database(options.file);
-  sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  sqlite.pragma('journal_mode = WAL');
+  if (options.file !== ':memory:') ensureWritableDir(options.file);
+  const sqlite = openWritable(options.file);
   // WAL + NORMAL survives a killed process (only an OS crash may lose the last commits, never tear one).
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -41,6 +38,20 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely
     dialect: new SqliteDialect({ database: reusingStatements(sqlite, () => checkpointer?.stop()) }),
   });
   return await migratedOrClosed(db);
+}
+
+/** The SQLite connection in WAL mode, or the project's words when the file cannot be written (issue 27). */
+function openWritable(file: string): Database.Database {
+  let sqlite: Database.Database | undefined;
+  try {
+    sqlite = new Database(file);
+    sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    sqlite.pragma('journal_mode = WAL');
+    return sqlite;
+  } catch (e) {
+    sqlite?.close();
+    throw openFailure(file, e) ?? e;
+  }
 }
 
 /** Most compiled statements kept per database (the hot queries are a few dozen distinct texts). */

@@ -1,9 +1,10 @@
-// Invariant (issue 18): the README is true line by line. Every `bash` block in it, extracted from the
-// README itself, runs in order against a started server (each curl must succeed, each pipeline too);
-// a block that cannot run here says so in a `<!-- readme-test: skip (why) -->` comment, and there
-// are only a few of those.
+// Invariant (issue 18, issue 27): the README and the pages under docs/ it sends a reader to are true
+// line by line. Every `bash` block in them, extracted from the pages themselves, runs in order (the
+// README first, then PAGES) against a started server (each curl must succeed, each pipeline too); a
+// block that cannot run here says so in a `<!-- readme-test: skip (why) -->` comment, and there are
+// only a few of those.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,10 +12,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcess, type Host } from './host.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** The pages whose blocks run, in the order a reader meets them (a later page may use an earlier one's state). */
+export const PAGES = [
+  'README.md',
+  'docs/teaching.md',
+  'docs/a2a-clients.md',
+  'docs/privacy.md',
+  'docs/split-topology.md',
+  'docs/mail-pipelines.md',
+  'docs/operations.md',
+  'docs/postgres.md',
+  'docs/attachments.md',
+  'docs/benchmarks.md',
+] as const;
 const SKIP = /^<!-- readme-test: skip \((.+)\) -->$/;
 
 interface Block {
+  readonly page?: string;
   readonly line: number;
   readonly code: string;
   readonly skip: string | null;
@@ -42,7 +56,9 @@ export function shellBlocks(markdown: string): Block[] {
   return blocks;
 }
 
-const blocks = shellBlocks(README);
+const blocks = PAGES.flatMap((page) =>
+  shellBlocks(readFileSync(join(ROOT, page), 'utf8')).map((b) => ({ ...b, page })),
+);
 let host: Host;
 let work: string;
 const METRICS_TOKEN = 'readme-metrics-token-0123456789';
@@ -60,12 +76,20 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('the README', () => {
+describe('the README and its pages', () => {
   it('marks only the blocks that cannot run here, each saying why', () => {
     expect(blocks.length).toBeGreaterThan(10);
     const skipped = blocks.filter((b) => b.skip !== null);
     expect(skipped.map((b) => b.skip)).toHaveLength(7);
     for (const b of skipped) expect(b.skip!.length).toBeGreaterThan(10);
+  });
+
+  it('reads every page that has a shell block', () => {
+    const withBlocks = readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`)
+      .filter((page) => shellBlocks(readFileSync(join(ROOT, page), 'utf8')).length > 0);
+    for (const page of withBlocks) expect(PAGES, page).toContain(page);
   });
 
   it('runs every other shell block, in order, against a started server', async () => {
@@ -78,7 +102,7 @@ describe('the README', () => {
         .filter((b) => b.skip === null)
         .map(
           (b) =>
-            `echo "--- README.md line ${b.line}" >&2\n${b.code.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`)}`,
+            `echo "--- ${b.page} line ${b.line}" >&2\n${b.code.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`)}`,
         ),
     ].join('\n');
     const result = await new Promise<{ code: number; out: string; err: string }>((resolve) => {

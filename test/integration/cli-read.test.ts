@@ -51,7 +51,7 @@ describe('learnables-triage read and dry-run', () => {
       /^Question: Nothing matched, so I can't tell whose shipment this is: who should it go to\?$/m,
     );
     expect(r.out).toMatch(
-      /Proposed lesson, from the address this message came from \(first message from this address\): \{.*billing@origin\\\\.example/,
+      /Proposed lesson, from the address this message came from \(first message from this address\): \{"pattern":"billing@origin\.example","where":"from"\}/, // issue 27: as a person types it
     );
   });
 

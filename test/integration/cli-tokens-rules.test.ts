@@ -144,7 +144,7 @@ describe('learnables-triage rules', () => {
     expect(byTask.code).toBe(0);
     expect(byTask.out).toContain(`definitionVersion 1 (${first.versionId})`);
     expect(byTask.out).toMatch(
-      /customers\/northgate: matches 'billing@origin\\\.example' in the from\n\s+taught by dana@warehouse\.example, via ops@warehouse\.example in #1/,
+      /customers\/northgate: matches the pattern 'billing@origin\\\.example' in the from\n\s+taught by dana@warehouse\.example, via ops@warehouse\.example in #1/,
     );
     expect(byTask.out).not.toContain('gulftrade');
 

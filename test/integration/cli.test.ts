@@ -50,7 +50,9 @@ describe('learnables-triage CLI', () => {
       'Dana sends the pre-alerts',
     );
     expect(t.code).toBe(0);
-    expect(t.out).toMatch(/Learned: customers\/northgate matches 'dana@origin\\\.example' in the from/);
+    expect(t.out).toMatch(
+      /Learned: customers\/northgate matches the pattern 'dana@origin\\\.example' in the from/,
+    );
     expect(t.out).toMatch(/definitionVersion 2/);
 
     const again = await cli(

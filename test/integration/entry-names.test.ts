@@ -151,7 +151,7 @@ describe('no entry by accident (issue 12.3)', () => {
     });
     expect(r.status).toBe(200);
     expect(r.body.describes).toBe(
-      `new customer "harbourline": matches 'desk@harbourline\\.example' in the from, and is called 'Harbourline Freight'`,
+      `new customer "harbourline": matches the pattern 'desk@harbourline\\.example' in the from, and is called 'Harbourline Freight'`,
     );
     const [top] = (await api('GET', '/history?limit=1')).body.history;
     expect(top.describes).toBe(r.body.describes);

@@ -214,7 +214,7 @@ describe('dry run (§13.1)', () => {
       learned: true,
     });
     expect(r.examples.map((e) => e.subject)).toEqual(['Pre-alert PA-2026-0901', 'Invoice PA-2026-0902']);
-    expect(r.describes).toBe("matches 'billing@origin\\.example' in the from");
+    expect(r.describes).toBe("matches the pattern 'billing@origin\\.example' in the from");
     expect(await core.authority.history(core.tenant)).toEqual(before);
   });
 

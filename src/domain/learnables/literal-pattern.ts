@@ -24,7 +24,11 @@ export function escapeRe2(text: string): string {
 const ALNUM = '\\p{L}\\p{N}';
 
 /** How a token may continue on each side; characters that would make it a longer token. */
-export type TokenShape = 'reference' | 'address' | 'domain' | 'words';
+export type TokenShape = 'reference' | 'address' | 'domain' | 'mailbox' | 'words';
+
+/** What may stand before and after an address or domain written in running text. */
+const MAILBOX_HEAD = `(?:^|[^${ALNUM}._%+-])`;
+const MAILBOX_TAIL = `(?:$|[^${ALNUM}_.@-]|\\.(?:$|[^${ALNUM}]))`;
 
 /**
  * The re2 source for `text` as a whole token of the given shape, kept short enough for the person
@@ -34,6 +38,9 @@ export type TokenShape = 'reference' | 'address' | 'domain' | 'words';
  * - address: a sender's whole address in the from part, which reads `Name <address>` or `address`
  *   (partText), so it is bounded by `<`/`>` or the ends: `(?:^|<)billing@origin\.example(?:>|$)`;
  * - domain: `@` and a sender's whole domain at the end of the from part;
+ * - mailbox: an address or domain written in running text (a body, a quoted header): not inside a
+ *   longer address or host name on either side (`billing@origin.example` never inside
+ *   `ebilling@origin.example.net`), a sentence's full stop after it allowed;
  * - words: a name or phrase; each ASCII letter or digit end must not touch another one.
  */
 export function tokenPattern(text: string, shape: TokenShape): string {
@@ -45,6 +52,8 @@ export function tokenPattern(text: string, shape: TokenShape): string {
       return `(?:^|<)${body}(?:>|$)`;
     case 'domain':
       return `${body}(?:>|$)`;
+    case 'mailbox':
+      return MAILBOX_HEAD + body + MAILBOX_TAIL;
     case 'words': {
       // An ASCII end gets a word boundary. A name ending in another script is left open on that
       // end: re2's \b is ASCII-only, and the matcher's prefilter (and so the learnable) needs a

@@ -8,6 +8,7 @@
 import { isPlainObject } from '../json.ts';
 import type { LearnableDescriptor, LearnableSettings, LessonField, LessonValue } from './learnable.ts';
 import { judgePattern, type PatternRules } from './pattern.ts';
+import { boundPlain } from './plain-mark.ts';
 import { describeType, hasControlCharacter, listWords, unknownKeysRefusal } from './value-shape.ts';
 
 /** Longest entry label accepted, in characters. */
@@ -121,7 +122,7 @@ export function parseMarkedValue(v: MarkedVocabulary, value: LessonValue): Parse
       refused: `"${String(rawWhere)}" is not a place to look; choose one of ${listWords(v.whereChoices)}.`,
     };
   }
-  const verdict = judgePattern(text, v.patternRules);
+  const verdict = judgePattern(text, v.patternRules, undefined, (typed) => boundPlain(typed, whereText));
   if (!verdict.ok) return { refused: verdict.reason };
   return label === undefined
     ? { text: verdict.source, where: whereText, ...refile }

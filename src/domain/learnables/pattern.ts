@@ -223,6 +223,9 @@ export interface PatternRules {
 /** "INV", or "\bINV\b" as a suggestion spells it. */
 const SHORT_CODE = /^(?:\\b)?([\p{L}\p{N}]{2,3})(?:\\b)?$/u;
 
+/** How the learnable bounds plain text it is given (plain-mark.ts), or null for a regular expression. */
+export type PlainBinding = (typed: string) => string | null;
+
 export type PatternVerdict =
   { readonly ok: true; readonly source: string } | { readonly ok: false; readonly reason: string };
 
@@ -234,6 +237,7 @@ export function judgePattern(
   raw: string,
   rules: PatternRules,
   runtime?: Pick<MatchingRuntime, 'analysedRegex'>,
+  bound?: PlainBinding,
 ): PatternVerdict {
   const hidden = invisibleCharacter(raw);
   if (hidden !== null) {
@@ -242,13 +246,16 @@ export function judgePattern(
       reason: `"${shorten(showInvisible(raw))}" is not a usable ${rules.noun}: ${hidden}`,
     };
   }
-  const typed = dropNeedlessEscapes(raw.trim().normalize('NFC'));
+  const trimmed = raw.trim().normalize('NFC');
+  const typed = dropNeedlessEscapes(trimmed);
   const code = rules.shortCodesAsWords === true ? SHORT_CODE.exec(typed)?.[1] : undefined;
   const wholeWordCode = code !== undefined;
-  const source = wholeWordCode ? `\\b${code}\\b` : typed;
+  // Issue 27: plain text is bounded by the learnable (plain-mark.ts); a refusal quotes it as typed.
+  const plain = wholeWordCode ? null : (bound?.(trimmed) ?? null);
+  const source = wholeWordCode ? `\\b${code}\\b` : (plain ?? typed);
   const refuse = (why: string): PatternVerdict => ({
     ok: false,
-    reason: `"${shorten(source)}" is not a usable ${rules.noun}: ${why}`,
+    reason: `"${shorten(plain === null ? source : trimmed)}" is not a usable ${rules.noun}: ${why}`,
   });
 
   if (source === '') {
@@ -263,7 +270,7 @@ export function judgePattern(
     );
   }
 
-  const lookAlike = mixedScriptWord(source);
+  const lookAlike = mixedScriptWord(plain === null ? source : trimmed); // positions in what was typed
   if (lookAlike !== null) return refuse(lookAlike);
 
   // §13.3: compile now, on the engine that will run it, and pass its own reason on.

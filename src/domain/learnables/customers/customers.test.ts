@@ -40,7 +40,7 @@ describe('customers descriptor (§6.1, §6.2)', () => {
     });
     expect(d.lessonFields[0]).toMatchObject({ label: 'Text that gives it away', kind: 'text' });
     expect(d.lessonFields[0]?.help).toMatch(
-      /Matched without regard to case; regular expressions work if you want one\./,
+      /typed as you see it .*Text with any of .* is a regular expression, matched as written\./,
     );
     expect(d.lessonFields[1]).toEqual({
       name: 'where',
@@ -92,9 +92,9 @@ describe('customers descriptor (§6.1, §6.2)', () => {
 });
 
 describe('customers absorb and describe (§10.1, §10.4)', () => {
-  it('phrases a mark the way the spec does', () => {
+  it('phrases a mark the way the spec does, a regular expression as a pattern (issue 27)', () => {
     expect(customers.describe({ pattern: 'billing@origin\\.example', where: 'from' })).toBe(
-      "matches 'billing@origin\\.example' in the from",
+      "matches the pattern 'billing@origin\\.example' in the from",
     );
     expect(customers.describe({ pattern: 'PA-2026-0901', where: 'any' })).toBe(
       "matches 'PA-2026-0901' anywhere in the message",
@@ -161,9 +161,9 @@ describe('customers absorb and describe (§10.1, §10.4)', () => {
         provenance: stamp(1),
       },
       {
-        source: 'PA-2026-0901',
+        source: '(?:^|[^\\p{L}\\p{N}/-])PA-2026-0901(?:$|[^\\p{L}\\p{N}/-])', // issue 27: plain, so whole
         parts: ['from', 'subject', 'body', 'attachments', 'quoted'],
-        mark: 'PA-2026-0901',
+        mark: '(?:^|[^\\p{L}\\p{N}/-])PA-2026-0901(?:$|[^\\p{L}\\p{N}/-])',
         where: 'any',
         provenance: stamp(2),
       },

@@ -10,6 +10,7 @@
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 import { alreadyReadField } from '../marked-value.ts';
+import { PLAIN_OR_PATTERN_HELP, shownMark } from '../plain-mark.ts';
 import { EARNED_SCOPE_HOW } from '../earned-scope.ts';
 import { customersReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
@@ -57,7 +58,7 @@ export function customersDescriptor(settings: LearnableSettings): LearnableDescr
         name: 'pattern',
         label: 'Text that gives it away',
         kind: 'text',
-        help: 'An address, a reference, a phrase: at least four letters or digits. Matched without regard to case; regular expressions work if you want one.',
+        help: `An address, a domain, a reference or a name, typed as you see it (billing@origin.example, PA-2026-0901): it matches whole, never inside a longer address or reference. At least four letters or digits. ${PLAIN_OR_PATTERN_HELP}`,
       },
       {
         name: 'where',
@@ -85,11 +86,12 @@ export function customerLabelFromName(entryName: string): string {
   return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
 }
 
-/** §10.4: "matches 'billing@origin\.example' in the from". */
+/** §10.4: "matches 'billing@origin.example' in the from", or "matches the pattern '…' in the body". */
 export function phraseCustomerMark(pattern: string, where: string): string {
+  const shown = shownMark(pattern, where);
   return where === 'any'
-    ? `matches '${pattern}' anywhere in the message`
-    : `matches '${pattern}' in ${where === 'quoted' ? QUOTED_WHERE_WORDS : `the ${where}`}`;
+    ? `matches ${shown} anywhere in the message`
+    : `matches ${shown} in ${where === 'quoted' ? QUOTED_WHERE_WORDS : `the ${where}`}`;
 }
 
 export function createCustomersLearnable(): ReturnType<typeof createMarkedLearnable> {

@@ -1,10 +1,13 @@
 /**
- * A suggested customer mark (§8): the evidence's anchored source, looked for only in the part it
- * was found in (narrower is safer). The customers vocabulary lives here, not in src/domain/triage.
+ * A suggested customer mark (§8): the evidence looked for only in the part it was found in
+ * (narrower is safer), as a person would type it when the learnable bounds it the same way
+ * (issue 27, ../plain-mark.ts), else its anchored source. The customers vocabulary lives here, not
+ * in src/domain/triage.
  */
 import type { LessonValue } from '../learnable.ts';
+import { plainOf } from '../plain-mark.ts';
 import type { SuggestionEvidence } from '../suggest.ts';
 
 export function customerSuggestionValue(evidence: SuggestionEvidence): LessonValue {
-  return { pattern: evidence.source, where: evidence.part };
+  return { pattern: plainOf(evidence.source, evidence.part) ?? evidence.source, where: evidence.part };
 }

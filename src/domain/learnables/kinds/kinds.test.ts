@@ -61,9 +61,11 @@ describe('kinds', () => {
   });
 
   it('phrases a cue in its own words (§10.4)', () => {
-    expect(kinds.describe({ cue: 'pre-?alert' })).toBe("is marked by 'pre-?alert' in the subject");
+    expect(kinds.describe({ cue: 'pre-?alert' })).toBe(
+      "is marked by the pattern 'pre-?alert' in the subject",
+    );
     expect(kinds.describe({ cue: 'POD_\\w+\\.pdf', where: 'attachments' })).toBe(
-      "is marked by 'POD_\\w+\\.pdf' in the attachments",
+      "is marked by the pattern 'POD_\\w+\\.pdf' in the attachments",
     );
     expect(kinds.describe({ cue: 'HS code', where: 'any' })).toBe(
       "is marked by 'HS code' anywhere in the message",
@@ -100,7 +102,7 @@ describe('kinds', () => {
     expect(r.content).toEqual({
       label: 'Proof of delivery',
       labelAdded: stamp(1),
-      cues: [{ cue: 'zustellnachweis', where: 'subject', added: stamp(1) }],
+      cues: [{ cue: '\\bzustellnachweis\\b', where: 'subject', added: stamp(1) }], // issue 27: a plain word, whole
     });
   });
 

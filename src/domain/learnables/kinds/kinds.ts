@@ -11,6 +11,7 @@
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 import { alreadyReadField } from '../marked-value.ts';
+import { PLAIN_OR_PATTERN_HELP, shownMark } from '../plain-mark.ts';
 import { kindsReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 import { INHERITED_SUBJECT_HOW, subjectCueParts } from './inherited-subject.ts';
@@ -43,7 +44,7 @@ export function kindsDescriptor(settings: LearnableSettings): LearnableDescripto
         name: 'cue',
         label: 'Words that mark this kind of message',
         kind: 'text',
-        help: "A word or phrase such as 'pre-alert' or 'proof of delivery': at least four letters or digits. Matched without regard to case; regular expressions work if you want one.",
+        help: `A word or phrase as you see it, such as pre-alert or proof of delivery: it matches as whole words. At least four letters or digits, or a two- or three-letter code such as POD. ${PLAIN_OR_PATTERN_HELP}`,
       },
       {
         name: 'where',
@@ -72,11 +73,12 @@ export function kindLabelFromName(entryName: string): string {
   return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
-/** §10.4: "is marked by 'pre-?alert' in the subject". */
+/** §10.4: "is marked by 'pre-alert' in the subject", or "is marked by the pattern 'pre-?alert' …". */
 export function phraseCue(cue: string, where: string): string {
+  const shown = shownMark(cue, where);
   return where === 'any'
-    ? `is marked by '${cue}' anywhere in the message`
-    : `is marked by '${cue}' in ${where === 'quoted' ? QUOTED_WHERE_WORDS : `the ${where}`}`;
+    ? `is marked by ${shown} anywhere in the message`
+    : `is marked by ${shown} in ${where === 'quoted' ? QUOTED_WHERE_WORDS : `the ${where}`}`;
 }
 
 export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable> {
