@@ -10,6 +10,8 @@ import { EXTENSION_URI } from '../../src/domain/extension.ts';
 import { customerLabelFromName, createLearnables } from '../../src/domain/learnables/index.ts';
 import type { TenantId } from '../../src/domain/tenant.ts';
 import type { LessonDryRun } from '../../src/http/authority-api.ts';
+import { createLogger } from '../../src/observability/logger.ts';
+import { createMetrics } from '../../src/observability/metrics.ts';
 import { createServer, type AppServer } from '../../src/server.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { createSqliteDefinitionStore } from '../../src/store/sqlite-definition-store.ts';
@@ -62,6 +64,8 @@ export async function openAuthorityHarness(
     ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
     agent: null,
     log: (_message, cause) => faults.push(cause),
+    // Quiet (issue 27): `npm test` prints the test report, not this server's request log.
+    observability: { logger: createLogger({ level: 'silent' }), metrics: createMetrics() },
   });
   return {
     server,
