@@ -178,7 +178,24 @@ export interface WorldOptions {
   readonly einvoiceShare?: number;
   /** Issue 26: pairs of sibling companies whose staff write from one shared domain. */
   readonly sharedDomainPairs?: number;
+  /**
+   * Issue 28: the share of mail per customer is Zipf-like, the customer of rank k (in a seeded order)
+   * weighing 1/k^customerZipf; unset, the older skew (a few customers send most mail, weakly).
+   */
+  readonly customerZipf?: number;
+  /** Issue 28: a customer's staff member of rank j (first hired first) writes 1/j^staffZipf of its mail; unset, all alike. */
+  readonly staffZipf?: number;
+  /** Issue 28: the chance a week that a customer sending mail hires someone who will write (default 0.08). */
+  readonly hiresPerWeek?: number;
+  /** Issue 28: the share of customers who first write after week 1, new business (default 0.15). */
+  readonly newBusiness?: number;
 }
+
+/** Issue 28's calibration (bench/learning/calibrate.ts, docs/learning.md). */
+const CUSTOMER_ZIPF = 1.8;
+const STAFF_ZIPF = 2;
+const HIRES_PER_WEEK = 0.015;
+const NEW_BUSINESS = 0.05;
 
 export const DEFAULT_WORLD: WorldOptions = {
   seed: 20261130,
@@ -191,6 +208,10 @@ export const DEFAULT_WORLD: WorldOptions = {
   attachmentOnlyShare: 0.2,
   einvoiceShare: 0.3,
   sharedDomainPairs: 3,
+  customerZipf: CUSTOMER_ZIPF,
+  staffZipf: STAFF_ZIPF,
+  hiresPerWeek: HIRES_PER_WEEK,
+  newBusiness: NEW_BUSINESS,
 };
 
 export interface World {
@@ -224,7 +245,7 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
         (slug.slice(0, 3) + String.fromCharCode(65 + (i % 26))).toUpperCase(),
       ),
       // Most customers exist from week 1; a tail joins later (new business).
-      joinsInWeek: r.chance(0.85) ? 1 : r.int(2, options.weeks),
+      joinsInWeek: r.chance(1 - (options.newBusiness ?? 0.15)) ? 1 : r.int(2, options.weeks),
     });
   }
   const forwarders = Array.from({ length: options.forwarders }, (_, i) => {
@@ -328,7 +349,7 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
     // New senders every week: some customers hire staff.
     if (week > 1) {
       for (const c of customers)
-        if (c.joinsInWeek <= week && r.chance(0.08)) {
+        if (c.joinsInWeek <= week && r.chance(options.hiresPerWeek ?? 0.08)) {
           const hired = staffAddress(r, c.domain, c.name);
           c.staff.push(
             c.sharesDomainWith === undefined || !siblingAddresses.has(hired)
@@ -341,7 +362,7 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
     const active = customers.filter((c) => c.joinsInWeek <= week);
     for (let n = 0; n < options.messagesPerWeek; n++) {
       // Traffic is skewed: a few customers send most mail.
-      let customer = active[Math.floor(Math.pow(r.next(), 1.6) * active.length)] as Customer;
+      let customer = pickCustomer(r.next(), active, options.customerZipf);
       const kind = r.pick(KINDS);
       const viaEinvoice = kind === 'invoice' && traps.chance(options.einvoiceShare ?? 0);
       if (viaEinvoice && einvoiced.length === 1) customer = einvoiced[0]!;
@@ -355,7 +376,11 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
       } else if (person !== undefined && roll < 0.3) {
         sender = person.sender;
       } else if (roll < 0.72) {
-        sender = { address: r.pick(customer.staff), display: '', role: 'staff' };
+        sender = {
+          address: pickStaff(r.next(), customer.staff, options.staffZipf),
+          display: '',
+          role: 'staff',
+        };
       } else if (roll < 0.9) {
         const fw = forwarders.find((f) => f.clients.includes(customer)) ?? r.pick(forwarders);
         if (!fw.clients.includes(customer)) fw.clients.push(customer);
@@ -407,6 +432,31 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
     }
   }
   return { customers, stream };
+}
+
+/**
+ * The customer a draw `u` in [0, 1) picks: the older skew, or (issue 28) Zipf over the customers in
+ * the order they were made (which the seed shuffles: their names are drawn), one draw either way.
+ */
+function pickCustomer(u: number, active: readonly Customer[], zipf: number | undefined): Customer {
+  if (zipf === undefined) return active[Math.floor(Math.pow(u, 1.6) * active.length)]!;
+  return active[zipfIndex(u, active.length, zipf)]!;
+}
+
+function pickStaff(u: number, staff: readonly string[], zipf: number | undefined): string {
+  return staff[zipf === undefined ? Math.floor(u * staff.length) : zipfIndex(u, staff.length, zipf)]!;
+}
+
+/** The index of rank k+1 under weights 1/(k+1)^s, for one uniform draw. */
+function zipfIndex(u: number, n: number, s: number): number {
+  let total = 0;
+  for (let k = 1; k <= n; k++) total += 1 / Math.pow(k, s);
+  let acc = 0;
+  for (let k = 1; k <= n; k++) {
+    acc += 1 / Math.pow(k, s) / total;
+    if (u < acc) return k - 1;
+  }
+  return n - 1;
 }
 
 interface Reply {
@@ -586,7 +636,8 @@ function kindWords(template: string): string {
 
 /**
  * The mark a careful person types (issue 14's baseline): a staff member's own address; else the
- * customer's own reference family, anchored, when the reference is its own; else its name where
+ * customer's own reference family, anchored, when the reference is its own (its PREFIX-2026-####
+ * series or its HBL/2026/#####/PREFIX bills, issue 28); else its name where
  * the text gives it; else the whole reference.
  */
 function carefulMark(
@@ -598,6 +649,12 @@ function carefulMark(
   if (sender.role === 'staff') return { pattern: asTyped(sender.address), where: 'from' };
   if (ref.startsWith(`${c.refPrefix}-`))
     return { pattern: `(?:^|[^A-Za-z0-9/-])${c.refPrefix}-\\d{4}-\\d{4}(?:$|[^A-Za-z0-9/-])`, where: 'body' };
+  // Issue 28: a bill of lading numbered for the customer (HBL/2026/00412/NORA) is its own family too.
+  if (ref.endsWith(`/${c.refPrefix}`))
+    return {
+      pattern: `(?:^|[^A-Za-z0-9/-])HBL/2026/\\d{5}/${c.refPrefix}(?:$|[^A-Za-z0-9/-])`,
+      where: 'body',
+    };
   if (named) return { pattern: asTyped(c.label), where: 'body' };
   return { pattern: asTyped(ref), where: 'body' };
 }
