@@ -6,7 +6,9 @@
  *   - `inherited-subject`: a cue in a subject inherited from an earlier mail (Re:, Fwd:, …) when the
  *     new text carries another kind's cue (kinds/inherited-subject.ts);
  *   - `inherited-subject-alone`: a cue in a reply's inherited subject when the new text carries no
- *     cue and names another reference: too weak to decide alone (kinds/inherited-subject.ts).
+ *     cue and names another reference: too weak to decide alone (kinds/inherited-subject.ts);
+ *   - `outranked-by-subject`: another kind's cue in the body or attachments when the subject the
+ *     sender wrote carries one kind's cues only (issue 28, kinds/inherited-subject.ts).
  *
  * Owns: which hits in `quoted` count, and the wording. Does not own: scoring (read-marked.ts).
  */
@@ -14,7 +16,8 @@ import type { MarkHit } from './learnable.ts';
 import { displayText } from './literal-pattern.ts';
 import { listWords } from './value-shape.ts';
 
-export type SetAsideReason = 'quoted' | 'inherited-subject' | 'inherited-subject-alone';
+export type SetAsideReason =
+  'quoted' | 'inherited-subject' | 'inherited-subject-alone' | 'outranked-by-subject';
 
 /** A hit the rule set aside, and why. */
 export interface SetAside {
@@ -64,6 +67,7 @@ const WHY: Readonly<Record<SetAsideReason, string>> = {
   'inherited-subject': 'in a subject inherited from an earlier mail, while the new text says otherwise',
   'inherited-subject-alone':
     'in a subject inherited from an earlier mail, while the new text is about another reference and carries no cue',
+  'outranked-by-subject': 'in the text, while the subject the sender wrote names another kind',
 };
 
 /**
@@ -73,7 +77,12 @@ const WHY: Readonly<Record<SetAsideReason, string>> = {
 export function setAsideSentence(setAside: readonly SetAside[], nameOf: (entry: string) => string): string {
   if (setAside.length === 0) return '';
   const clauses: string[] = [];
-  for (const why of ['quoted', 'inherited-subject', 'inherited-subject-alone'] as const) {
+  for (const why of [
+    'quoted',
+    'inherited-subject',
+    'inherited-subject-alone',
+    'outranked-by-subject',
+  ] as const) {
     // the texts found, grouped by the entry they would have counted for, in order of appearance
     const byEntry = new Map<string, string[]>();
     for (const { hit, why: w } of setAside) {

@@ -1,4 +1,4 @@
-// Invariant: an inherited subject is weaker evidence than the new text: a subject cue found in the new text counts only under an inherited subject, there the new text's kinds outweigh the subject's, and a reply's inherited subject alone decides nothing when its new text is about another reference (an acknowledgment's and a forward's stand); a fresh subject is read as before (issue 14, kinds' how, §6.2).
+// Invariant: an inherited subject is weaker evidence than the new text: a subject cue found in the new text counts only under an inherited subject, there the new text's kinds outweigh the subject's, and a reply's inherited subject alone decides nothing when its new text is about another reference (an acknowledgment's and a forward's stand); a fresh subject naming one kind outranks another kind's cues in the text, two kinds in it still ask (issue 14, issue 28, kinds' how, §6.2).
 import { describe, expect, it } from 'vitest';
 import type { MailMessage, MailPart } from '../../mail/index.ts';
 import type { IndexedMark, MarkHit } from '../learnable.ts';
@@ -31,6 +31,35 @@ describe('the inherited subject (kinds)', () => {
     });
     expect(w.hits).toEqual([hit(INVOICE, 'subject')]);
     expect(w.setAside).toEqual([]);
+  });
+
+  it('lets a fresh subject naming one kind outrank another kind taught for the body (issue 28, §6.2)', () => {
+    const PRE_ALERT = cue('pre-alert', 'pre-alert', 'subject');
+    const POD_BODY = cue('proof-of-delivery', 'POD will follow', 'body');
+    const PRE_ALERT_BODY = cue('pre-alert', 'shipment details', 'body');
+    const w = weighInheritedSubject({
+      message: message('Pre-alert NGM-2026-0901', 'Shipment details attached, the POD will follow.'),
+      hits: [hit(PRE_ALERT, 'subject'), hit(POD_BODY, 'body'), hit(PRE_ALERT_BODY, 'body')],
+    });
+    expect(w.hits).toEqual([hit(PRE_ALERT, 'subject'), hit(PRE_ALERT_BODY, 'body')]);
+    expect(w.setAside).toEqual([{ hit: hit(POD_BODY, 'body'), why: 'outranked-by-subject' }]);
+    expect(setAsideSentence(w.setAside, (e) => e)).toBe(
+      "Set aside: 'POD will follow' (proof-of-delivery), in the text, while the subject the sender wrote names another kind.",
+    );
+  });
+
+  it('still asks when a fresh subject names two kinds, and reads the text when it names none', () => {
+    const POD_BODY = cue('proof-of-delivery', 'POD will follow', 'body');
+    const two = [hit(INVOICE, 'subject'), hit(POD, 'subject'), hit(POD_BODY, 'body')];
+    expect(weighInheritedSubject({ message: message('Invoice and proof of delivery'), hits: two })).toEqual({
+      hits: two,
+      setAside: [],
+    });
+    const none = [hit(POD_BODY, 'body')];
+    expect(weighInheritedSubject({ message: message('Shipment NGM-2026-0901'), hits: none })).toEqual({
+      hits: none,
+      setAside: [],
+    });
   });
 
   it("lets a reply's subject stand when the new text carries no cue and names no other reference", () => {

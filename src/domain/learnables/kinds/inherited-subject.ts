@@ -35,6 +35,7 @@ const COLLECTION = 'kinds';
 
 /** §6.2: the rule above in the kinds learnable's `how`, true to it. */
 export const INHERITED_SUBJECT_HOW =
+  "A subject the sender wrote outranks the text: when it carries one kind's cues only, another kind's cues in the body or attachments (a pre-alert that says the POD will follow) do not count. " +
   "A subject that starts with Re:, Fwd:, AW:, WG: or the like is inherited from an earlier mail, so it is weaker evidence than the new text: there a subject cue is also looked for in the new text, and when the new text carries a cue, the subject cues of other kinds do not count. When the new text carries none, a forward's subject stands (it passes the earlier mail on), and so does a reply's unless its new text names a reference the subject does not: then the reply is about another shipment than the mail it answers, its subject alone does not decide, and the reading asks.";
 
 /** The parts a cue taught for `where` is looked for in: a subject cue also in the new text. */
@@ -58,12 +59,27 @@ const subjectCueInNewText = (h: MarkHit): boolean => h.mark.where === 'subject' 
 /** New-text evidence of a kind: a hit in the body or the attachments. */
 const inNewText = (h: MarkHit): boolean => h.part === 'body' || h.part === 'attachments';
 
+/**
+ * Issue 28: in a message whose subject the sender wrote, a subject naming one kind only decides
+ * over another kind's cues in the new text, which freight mail names all the time ("the POD will
+ * follow"). Two kinds in the subject still ask; a cue of the subject's own kind in the text counts.
+ */
+function outrankedBySubject(hits: readonly MarkHit[]): WeighedHits {
+  const subjectKinds = new Set(hits.filter((h) => h.part === 'subject').map((h) => h.mark.entry));
+  if (subjectKinds.size !== 1) return { hits, setAside: [] };
+  const outranked = (h: MarkHit): boolean => inNewText(h) && !subjectKinds.has(h.mark.entry);
+  return {
+    hits: hits.filter((h) => !outranked(h)),
+    setAside: hits.filter(outranked).map((hit) => ({ hit, why: 'outranked-by-subject' as const })),
+  };
+}
+
 /** The kinds' hits the shared rule scores, and those the inherited-subject rule set aside. */
 export function weighInheritedSubject(input: Pick<ReadInput, 'hits' | 'message'>): WeighedHits {
   const own = input.hits.filter((h) => h.mark.collection === COLLECTION);
   if (!isInheritedSubject(input.message.subject)) {
     // a fresh subject is this message's own: its cues are looked for in the subject only
-    return { hits: own.filter((h) => !subjectCueInNewText(h)), setAside: [] };
+    return outrankedBySubject(own.filter((h) => !subjectCueInNewText(h)));
   }
   const newTextKinds = new Set(own.filter(inNewText).map((h) => h.mark.entry));
   if (newTextKinds.size === 0) {
