@@ -131,6 +131,17 @@ export function acceptedByType(run: RunResult): [string, number][] {
   return [...by].sort((a, b) => b[1] - a[1]);
 }
 
+/**
+ * Issue 28: what each type of lesson did to the question count: messages the rules later settled on
+ * a customer lesson of that type (a message decided by two types counts for each), after week 1.
+ */
+export function settledByType(run: RunResult): [string, number][] {
+  const by = new Map<string, number>();
+  for (const w of run.weeks)
+    if (w.week > 1) for (const [k, n] of Object.entries(w.settledByType)) by.set(k, (by.get(k) ?? 0) + n);
+  return [...by].sort((a, b) => b[1] - a[1]);
+}
+
 /** The last week's questions grouped by collection, sender role and why they were asked. */
 export function whyStillAsking(run: RunResult): { group: string; count: number; example: QuestionRecord }[] {
   const lastWeek = Math.max(...run.weeks.map((w) => w.week));
@@ -283,6 +294,10 @@ async function main(argv: readonly string[]): Promise<void> {
     `\nSuggestions accepted (taught run), by type: ${types.map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}; ` +
       `not confirmed (typed instead): ${taught.weeks.reduce((n, w) => n + w.suggestionsDeclined, 0)}`,
   );
+  const settled = settledByType(taught);
+  console.log(
+    `Messages the rules settled in weeks 2 on (taught run), by the lesson that decided the customer: ${settled.map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}`,
+  );
   const asking = whyStillAsking(taught);
   console.log(
     `\nWhy the last week still asks (taught run, ${asking.reduce((n, g) => n + g.count, 0)} questions):`,
@@ -331,6 +346,7 @@ async function main(argv: readonly string[]): Promise<void> {
       answersNotTaken: r.answersNotTaken,
     })),
     acceptedByType: types,
+    settledByType: settled,
     misroutesByCause: Object.fromEntries(runs.map((r) => [r.mode, misroutesByCause(r)])),
     lastWeekQuestions: asking.map((g) => ({ group: g.group, count: g.count, example: g.example })),
   };

@@ -46,6 +46,11 @@ export interface WeekStats {
   kindAccuracy: number;
   /** Suggestions accepted, by type (family, domain, address, name, client, reference, cue). */
   acceptedByType: Record<string, number>;
+  /**
+   * Issue 28: messages the rules settled this week, by the type of lesson whose activation decided
+   * the customer (a suggestion's type, or 'typed'): what each type of suggestion saved in questions.
+   */
+  settledByType: Record<string, number>;
   /** Suggestions the operator did not confirm (she typed her own mark instead: OPERATOR_CONFIRMS). */
   suggestionsDeclined: number;
   /** Show-back after a lesson that did not read the message as the entry just taught. */
@@ -178,6 +183,7 @@ export async function simulate(
     const seenSenders = new Set<string>();
     const askedSenders = new Set<string>(); // senders the operator answered a customer question for
     const refusedFor = new Set<string>(); // collection|identifier the operator was refused on
+    const lessonType = new Map<number, string>(); // activation -> the type of lesson it was (issue 28)
     const maxWeek = Math.max(...world.stream.map((m) => m.week));
 
     for (let week = 1; week <= maxWeek; week++) {
@@ -206,6 +212,7 @@ export async function simulate(
         kindByRules: 0,
         kindAccuracy: 100,
         acceptedByType: {},
+        settledByType: {},
         suggestionsDeclined: 0,
         showBackMisses: 0,
         answersNotTaken: 0,
@@ -232,8 +239,10 @@ export async function simulate(
           });
           return false;
         }
-        if (r.learned) stats.lessonsTaught++;
-        else stats.lessonsAlreadyKnown++;
+        if (r.learned) {
+          stats.lessonsTaught++;
+          lessonType.set(r.definitionVersion, lessonTypeOf(lesson));
+        } else stats.lessonsAlreadyKnown++;
         return true;
       };
 
@@ -345,6 +354,7 @@ export async function simulate(
             reads: `${String(customer?.reads)}${report?.notes === undefined ? '' : ` (notes: ${JSON.stringify(report.notes)})`}`,
           });
         }
+        if (customer?.decidedBy === 'rules') settledBy(stats, customer, lessonType);
         const kind = report?.kind;
         if (kind?.decidedBy === 'rules') stats.kindByRules++;
         if (kind?.decidedBy === 'rules' && kind.winner !== m.truth.kind) {
@@ -458,6 +468,26 @@ function lessonsFor(
     out.push({ collection, entry, value, typed: typed.pattern, suggested: false });
   }
   return out;
+}
+
+/** Issue 28: what kind of lesson an activation was: the suggestion's type, or 'typed'. */
+function lessonTypeOf(lesson: PendingLesson): string {
+  if (!lesson.suggested) return 'typed';
+  return lesson.collection === 'customers' ? suggestionType(lesson.label) : `${lesson.collection} cue`;
+}
+
+/** Counts a message the rules settled under each type of lesson among the winner's deciding activations. */
+function settledBy(
+  stats: WeekStats,
+  reading: Record<string, unknown>,
+  lessonType: ReadonlyMap<number, string>,
+): void {
+  const candidates = (reading.candidates ?? []) as { name: string; evidence?: { activation?: number }[] }[];
+  const winner = candidates.find((c) => c.name === reading.winner);
+  const types = new Set(
+    (winner?.evidence ?? []).map((e) => lessonType.get(e.activation ?? -1) ?? 'seeded or earlier'),
+  );
+  for (const t of types) stats.settledByType[t] = (stats.settledByType[t] ?? 0) + 1;
 }
 
 /** Issue 26: the share of suggestions the operator confirms, whatever their label says. */
