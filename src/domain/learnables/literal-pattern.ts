@@ -29,6 +29,19 @@ export type TokenShape = 'reference' | 'address' | 'domain' | 'mailbox' | 'words
 /** What may stand before and after an address or domain written in running text. */
 const MAILBOX_HEAD = `(?:^|[^${ALNUM}._%+-])`;
 const MAILBOX_TAIL = `(?:$|[^${ALNUM}_.@-]|\\.(?:$|[^${ALNUM}]))`;
+/** What may stand before and after a whole reference: no letter, digit or separator. */
+export const REFERENCE_HEAD = `(?:^|[^${ALNUM}/-])`;
+export const REFERENCE_TAIL = `(?:$|[^${ALNUM}/-])`;
+const ADDRESS_HEAD = '(?:^|<)';
+const FROM_TAIL = '(?:>|$)';
+const WORD_EDGE = '\\b';
+
+/**
+ * Every anchor tokenPattern puts around a body, heads and tails, longest first (plain-mark.ts reads
+ * a bounded source back to its text with them). The empty anchor stands for an open end.
+ */
+export const TOKEN_HEADS: readonly string[] = [MAILBOX_HEAD, REFERENCE_HEAD, ADDRESS_HEAD, WORD_EDGE, ''];
+export const TOKEN_TAILS: readonly string[] = [MAILBOX_TAIL, REFERENCE_TAIL, FROM_TAIL, WORD_EDGE, ''];
 
 /**
  * The re2 source for `text` as a whole token of the given shape, kept short enough for the person
@@ -47,19 +60,19 @@ export function tokenPattern(text: string, shape: TokenShape): string {
   const body = escapeRe2(text);
   switch (shape) {
     case 'reference':
-      return `(?:^|[^${ALNUM}/-])` + body + `(?:$|[^${ALNUM}/-])`;
+      return REFERENCE_HEAD + body + REFERENCE_TAIL;
     case 'address':
-      return `(?:^|<)${body}(?:>|$)`;
+      return ADDRESS_HEAD + body + FROM_TAIL;
     case 'domain':
-      return `${body}(?:>|$)`;
+      return body + FROM_TAIL;
     case 'mailbox':
       return MAILBOX_HEAD + body + MAILBOX_TAIL;
     case 'words': {
       // An ASCII end gets a word boundary. A name ending in another script is left open on that
       // end: re2's \b is ASCII-only, and the matcher's prefilter (and so the learnable) needs a
       // mark in such a script to be a plain literal; an affix there (Arabic و, ال) is still the name.
-      const head = isAsciiWord(text.charAt(0)) ? '\\b' : '';
-      const tail = isAsciiWord(text.charAt(text.length - 1)) ? '\\b' : '';
+      const head = isAsciiWord(text.charAt(0)) ? WORD_EDGE : '';
+      const tail = isAsciiWord(text.charAt(text.length - 1)) ? WORD_EDGE : '';
       return head + body + tail;
     }
   }

@@ -12,7 +12,7 @@
  * Owns: which plain text is which shape in which part, and the way back. Does not own: escaping
  * and anchoring (literal-pattern.ts), or judging the result (pattern.ts).
  */
-import { tokenPattern } from './literal-pattern.ts';
+import { TOKEN_HEADS, TOKEN_TAILS, tokenPattern } from './literal-pattern.ts';
 
 /** The characters that make typed text a regular expression. */
 const PATTERN_SYNTAX = /[\\^$|?*+()[\]{}]/;
@@ -48,25 +48,15 @@ export function boundPlain(typed: string, where: string): string | null {
   return tokenPattern(text, 'words');
 }
 
-/** What may stand around a bounded body (literal-pattern.ts's anchors), longest first. */
-const HEADS = ['(?:^|[^\\p{L}\\p{N}._%+-])', '(?:^|[^\\p{L}\\p{N}/-])', '(?:^|<)', '\\b', ''];
-const TAILS = [
-  '(?:$|[^\\p{L}\\p{N}_.@-]|\\.(?:$|[^\\p{L}\\p{N}]))',
-  '(?:$|[^\\p{L}\\p{N}/-])',
-  '(?:>|$)',
-  '\\b',
-  '',
-];
-
 /**
  * The plain text a stored source was bounded from in `where`, or null when it is a pattern of its
  * own (a family, a cue with alternatives, a mark taught as a regular expression). Exact: the text
  * given back bounds to the very same source.
  */
 export function plainOf(source: string, where: string): string | null {
-  for (const head of HEADS) {
+  for (const head of TOKEN_HEADS) {
     if (!source.startsWith(head)) continue;
-    for (const tail of TAILS) {
+    for (const tail of TOKEN_TAILS) {
       if (!source.endsWith(tail) || head.length + tail.length >= source.length) continue;
       const text = source.slice(head.length, source.length - tail.length).replace(/\\(.)/gu, '$1');
       if (boundPlain(text, where) === source) return text;

@@ -9,7 +9,7 @@
  * Owns: the shape of a family and its source. Does not own: whether the corpus backs it (only the
  * customers evidence and ../suggest.ts's judge decide that, with the corpus probe).
  */
-import { escapeRe2 } from '../literal-pattern.ts';
+import { escapeRe2, REFERENCE_HEAD, REFERENCE_TAIL } from '../literal-pattern.ts';
 
 export interface ReferenceFamily {
   /** The literal leading letters, as written ("NVMA"): the corpus prefilter's hint. */
@@ -24,8 +24,6 @@ export interface ReferenceFamily {
 export const MIN_FAMILY_PREFIX = 3;
 
 const ALNUM = '\\p{L}\\p{N}';
-const EDGE_LEFT = `(?:^|[^${ALNUM}/-])`;
-const EDGE_RIGHT = `(?:$|[^${ALNUM}/-])`;
 
 /** The family of a whole reference, or null when it has no letters-only prefix or nothing to generalise. */
 export function referenceFamily(reference: string): ReferenceFamily | null {
@@ -56,5 +54,5 @@ export function referenceFamily(reference: string): ReferenceFamily | null {
     }
   }
   if (generalised === 0) return null;
-  return { prefix: first, shown, source: EDGE_LEFT + source + EDGE_RIGHT };
+  return { prefix: first, shown, source: REFERENCE_HEAD + source + REFERENCE_TAIL };
 }
