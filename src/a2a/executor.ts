@@ -344,6 +344,14 @@ export class TriageExecutor implements AgentExecutor {
   }
 }
 
+/** States a new task may be published in whole (terminal ones: nothing follows them). */
+const ENDS_AT_ONCE: ReadonlySet<TaskState> = new Set([
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_REJECTED,
+  TaskState.TASK_STATE_CANCELED,
+]);
+
 /**
  * One call of execute: publishes the SDK's events in the order it requires. A new task's first event
  * waits until the turn has something more to say, so an artifact made before then travels inside it
@@ -385,6 +393,39 @@ class Turn {
     this.published = true;
   }
 
+  /**
+   * A new task that ends in its first turn is published once, whole, in its terminal state: the SDK
+   * saves the task on every event (ResultManager.processEvent, @a2a-js/sdk 1.3), so a task event
+   * then a final status update wrote the task twice. The task stored is the one the two events
+   * made (the status message last in its history, the status metadata over the task's), and a
+   * streaming client sees that one Task, which is terminal; the stream ends when the executor
+   * returns. A task that parks (input-required) keeps its two events: the SDK keeps that bus open
+   * and ends the stream only on a status update.
+   */
+  private whole(
+    state: TaskState,
+    message: Message | undefined,
+    metadata: Record<string, unknown> | undefined,
+  ): void {
+    const pending = this.pending!;
+    this.pending = null;
+    const merged =
+      pending.metadata === undefined && metadata === undefined
+        ? undefined
+        : { ...pending.metadata, ...metadata };
+    this.bus.publish(
+      AgentEvent.task({
+        id: this.rc.taskId,
+        contextId: this.rc.contextId,
+        status: { state, message, timestamp: this.clock.now() },
+        artifacts: pending.artifacts,
+        history: message === undefined ? [this.rc.userMessage] : [this.rc.userMessage, message],
+        metadata: merged,
+      }),
+    );
+    this.published = true;
+  }
+
   /** First events of a resumed task: the stored task, then working. */
   resumed(task: Task): void {
     this.bus.publish(AgentEvent.task(task));
@@ -397,6 +438,10 @@ class Turn {
     message: Message | undefined,
     metadata: Record<string, unknown> | undefined,
   ): void {
+    if (this.pending !== null && ENDS_AT_ONCE.has(state)) {
+      this.whole(state, message, metadata);
+      return;
+    }
     this.flush();
     this.bus.publish(
       AgentEvent.statusUpdate({

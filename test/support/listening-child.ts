@@ -18,11 +18,16 @@ export interface ListeningChild {
 
 /**
  * Starts `script` with exactly `env` (plus PATH), and resolves with the URL it listens on; rejects,
- * with everything it printed, when it exits first.
+ * with everything it printed, when it exits first. `root` is the checkout it runs from (default
+ * this one; the interleaved bench runs another revision's).
  */
-export async function spawnListening(script: string, env: Record<string, string>): Promise<ListeningChild> {
+export async function spawnListening(
+  script: string,
+  env: Record<string, string>,
+  root: string = ROOT,
+): Promise<ListeningChild> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: ROOT,
+    cwd: root,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
