@@ -594,6 +594,33 @@ describe('recheck_message (§11)', () => {
     expect(typeof report.customer.reads).toBe('string');
     expect(JSON.stringify(task)).not.toContain('"teach"');
   });
+
+  it('streams a task that ends in its first turn as one whole terminal Task, stored as GetTask then reads it (issue 29: one save)', async () => {
+    const host = await start();
+    const first = taskOf(
+      (await rpc(host, host.token!, 'SendMessage', userMessage([mailPart(unknownSenderMail())]))).body,
+    );
+    const recheck = userMessage([{ data: { recheck: { taskId: first.id } } }]);
+    const streams = [
+      (await rpcStream(host, host.token!, recheck, true)).events,
+      (await restStream(host, host.token!, userMessage([{ data: { recheck: { taskId: first.id } } }]), true))
+        .events,
+    ];
+    for (const events of streams) {
+      expect(events).toHaveLength(1);
+      const task = events[0].task;
+      expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+      expect(task.artifacts[0].parts.find((p: any) => p.data).data.customer.settled).toBe(false);
+      const stored = taskOf((await rpc(host, host.token!, 'GetTask', { id: task.id })).body);
+      expect(stored.status).toEqual(task.status);
+      expect(stored.artifacts).toEqual(task.artifacts);
+      // The status message is the last of the history, as a status update would have put it.
+      expect(stored.history.map((m: any) => m.messageId)).toEqual([
+        task.history[0].messageId,
+        task.status.message.messageId,
+      ]);
+    }
+  });
 });
 
 describe('the Teach method (§12.2)', () => {
