@@ -10,6 +10,14 @@ import type { EntryContent, Learnable } from '../learnable.ts';
 import { buildAhoCorasick, type AhoCorasick } from '../../matching/index.ts';
 import { tokenPattern } from '../literal-pattern.ts';
 
+/**
+ * Cells of full transition rows the label automaton keeps (4 bytes each): the root and the first
+ * levels below it, where a scan spends most steps; deeper nodes walk their children. With the
+ * automaton's default (2M cells) a tenant's 1,000 labels kept ~1.1 MB of rows alive as long as its
+ * definition, outside the matcher budget (issue 29: 1,000 tenants held 4.9 GB); this keeps 128 KB.
+ */
+const LABEL_ROW_CELLS = 32 * 1024;
+
 /** Shortest label looked for, in characters. */
 export const MIN_LABEL_CHARS = 4;
 
@@ -40,7 +48,12 @@ function build(learnable: Learnable, entries: ReadonlyMap<string, EntryContent>)
     }
   }
   const ascii =
-    asciiLabels.length === 0 ? null : buildAhoCorasick(asciiLabels.map((l) => l.label.toLowerCase()));
+    asciiLabels.length === 0
+      ? null
+      : buildAhoCorasick(
+          asciiLabels.map((l) => l.label.toLowerCase()),
+          { maxRowCells: LABEL_ROW_CELLS },
+        );
   return { ascii, asciiLabels, other };
 }
 
