@@ -5,11 +5,14 @@
  * A section is a module exporting `run(context: BenchContext): Promise<void>`. To add one, either
  * name the file `bench/<name>.bench.ts` (picked up automatically, in name order, after the listed
  * sections) or add it to SECTIONS below. `--only=<name>[,<name>]` runs just those sections.
+ * At the end it prints issue 29's cost table against its targets from the folder's JSON
+ * (bench/summary.ts); `--summary` prints only that table, running nothing.
  * Speed lives here, never in tests (team brief).
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { printSummary } from './summary.ts';
 
 export interface BenchContext {
   /** Folder for the section's JSON results (already created). */
@@ -47,6 +50,11 @@ async function main(argv: readonly string[]): Promise<void> {
     .split(',');
   const outDir = resolve(positional[0] ?? 'bench-results');
   mkdirSync(outDir, { recursive: true });
+  const runStarted = Date.now();
+  if (argv.includes('--summary')) {
+    printSummary(outDir, runStarted);
+    return;
+  }
   const sections = [...SECTIONS, ...discovered()].filter((s) => only === undefined || only.includes(s.name));
   for (const section of sections) {
     console.log(`\n=== bench: ${section.name} ===`);
@@ -60,6 +68,7 @@ async function main(argv: readonly string[]): Promise<void> {
     console.log(`=== ${section.name}: ${((performance.now() - started) / 1000).toFixed(1)} s ===`);
   }
   console.log(`\nResults written to ${outDir}`);
+  printSummary(outDir, runStarted);
 }
 
 await main(process.argv.slice(2));

@@ -185,7 +185,11 @@ export async function run(context: BenchContext): Promise<void> {
   const customers = option(context.args, 'tenant-customers', 1000);
   const big = option(context.args, 'big-customers', 100_000);
   const coldRuns = Math.max(1, option(context.args, 'cold-runs', 3));
-  const results: Record<string, unknown> = { loadBefore: loadavg().map((x) => round(x, 2)) };
+  const results: Record<string, unknown> = {
+    tenants,
+    customers,
+    loadBefore: loadavg().map((x) => round(x, 2)),
+  };
   console.log(`Seeding ${tenants} tenants × ${customers} customers …`);
   const many = await seeded(tenants, customers);
   console.log(`  seeded in ${many.seconds.toFixed(1)} s`);

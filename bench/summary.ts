@@ -1,0 +1,298 @@
+/**
+ * The cost table of issue 29, printed at the end of `npm run bench` (and alone with
+ * `npm run bench -- <folder> --summary`): one row per measure, read from the sections' JSON in the
+ * output folder, against its target, with the load average its section saw. A section not run gives
+ * "not run"; a section's file from an earlier run than this one says so by its age.
+ *
+ * Where a row's target has a machine-bound figure and a ratio (CPU per triage: 1.4 ms, ratio 0.6 to
+ * the durable minimal agent), "met" is judged on the ratio, which carries from machine to machine.
+ * Reads only: every figure is the section's own.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface SummaryRow {
+  readonly measure: string;
+  readonly value: string;
+  readonly target: string;
+  /** null: the section was not run, or its file lacks the figure. */
+  readonly met: boolean | null;
+  /** The highest one-minute load average the section recorded, when it did. */
+  readonly load: number | null;
+}
+
+/** A section's JSON by its name (`server` for server.json); undefined when it is not there. */
+export type SectionReader = (name: string) => unknown;
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the sections' own JSON, read loosely and checked figure by figure */
+
+const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+const fmt = (x: number | null, places = 1): string =>
+  x === null ? '?' : String(Math.round(x * 10 ** places) / 10 ** places);
+/** A count or size: rounded, with thousands separated (10,000). */
+const int = (x: number | null): string => (x === null ? '?' : Math.round(x).toLocaleString('en'));
+const all = (xs: readonly (number | null)[]): xs is number[] => xs.every((x) => x !== null);
+const firstLoad = (...xs: unknown[]): number | null => {
+  const loads = xs.flatMap((x) => (Array.isArray(x) ? [num(x[0])] : [num(x)])).filter((x) => x !== null);
+  return loads.length === 0 ? null : Math.max(...loads);
+};
+const notRun = (measure: string, target: string, section: string): SummaryRow => ({
+  measure,
+  value: `not run (the ${section} section)`,
+  target,
+  met: null,
+  load: null,
+});
+
+function cpuRows(server: any): SummaryRow[] {
+  const cpuTarget = '≤ 1.4 ms (ratio ≥ 0.6)';
+  const tputTarget = 'ratio ≥ 0.3';
+  const t = server?.throughput;
+  if (t === undefined)
+    return [
+      notRun('CPU per settled triage, SQLite, 10,000 customers', cpuTarget, 'server'),
+      notRun('throughput, one process, against the minimal in-memory agent', tputTarget, 'server'),
+    ];
+  const load = firstLoad(t.loadAverage);
+  const ms = num(t.real?.cpuMsPerRequest);
+  const ratio = num(t.cpuRatioAgainstDurable);
+  const tput = num(t.ratio);
+  return [
+    {
+      measure: `CPU per settled triage, SQLite, ${int(num(t.customers))} customers`,
+      value: `${fmt(ms, 3)} ms (ratio to the durable minimal agent's ${fmt(num(t.minimalDurable?.cpuMsPerRequest), 3)} ms: ${fmt(ratio, 3)})`,
+      target: cpuTarget,
+      met: ratio === null ? null : ratio >= 0.6,
+      load,
+    },
+    {
+      measure: 'throughput, one process, against the minimal in-memory agent',
+      value: `${fmt(num(t.real?.reqPerSec))} vs ${fmt(num(t.minimal?.reqPerSec))} req/s (${fmt(tput, 3)})`,
+      target: tputTarget,
+      met: tput === null ? null : tput >= 0.3,
+      load,
+    },
+  ];
+}
+
+function postgresRow(scaleOut: any): SummaryRow {
+  const measure = 'CPU per settled triage on PostgreSQL, one replica (agent + database)';
+  const target = '≤ 2.0 + 1.0 ms';
+  const row = (scaleOut?.rows as any[] | undefined)?.find((r) =>
+    /^PostgreSQL, 1 replica$/.test(String(r.name)),
+  );
+  if (row === undefined) return notRun(measure, target, 'scale-out (PostgreSQL)');
+  const agent = num(row.cpuMsPerMessage);
+  const db = num(row.databaseCpuMsPerMessage);
+  return {
+    measure,
+    value: `${fmt(agent, 3)} + ${fmt(db, 3)} ms`,
+    target,
+    met: agent === null || db === null ? null : agent <= 2 && db <= 1,
+    load: firstLoad(scaleOut.loadAverage),
+  };
+}
+
+/** RSS within budget + idle; the estimate within 20 % of the RSS the cache added. */
+function withinBudget(b: any): { met: boolean | null; limit: number | null; estimateOff: number | null } {
+  const [rss, idle, budget, cache] = [
+    num(b?.rssMiB),
+    num(b?.idleRssMiB),
+    num(b?.budgetMiB),
+    num(b?.cacheMiB),
+  ];
+  if (!all([rss, idle, budget])) return { met: null, limit: null, estimateOff: null };
+  const grown = rss! - idle!;
+  const estimateOff = cache === null || grown <= 0 ? null : cache / grown - 1;
+  return { met: rss! <= budget! + idle!, limit: budget! + idle!, estimateOff };
+}
+
+function tenantRows(tenants: any): SummaryRow[] {
+  const shape = `${int(num(tenants?.tenants))} tenants × ${int(num(tenants?.customers))} customers`;
+  const roomy = tenants?.roomyBudget;
+  const tight = tenants?.tightBudget;
+  const load = firstLoad(tenants?.loadBefore, tenants?.loadAfter);
+  if (roomy === undefined || tight === undefined)
+    return [
+      notRun(
+        'many tenants, roomy matcher budget',
+        'RSS ≤ budget + the idle process; estimate within 20 %',
+        'tenants',
+      ),
+      notRun('the same, warm second round p50', 'warm ≤ 10 ms, cold ≤ 150 ms', 'tenants'),
+      notRun('the same with a tight budget', 'RSS ≤ budget + the idle process', 'tenants'),
+    ];
+  const r = withinBudget(roomy);
+  const t = withinBudget(tight);
+  const [warm, cold] = [num(roomy.warmP50Ms), num(roomy.coldP50Ms)];
+  return [
+    {
+      measure: `${shape}, matcher budget ${int(num(roomy.budgetMiB))} MiB`,
+      value: `RSS ${int(num(roomy.rssMiB))} MiB (idle ${int(num(roomy.idleRssMiB))}), cache ${int(num(roomy.cacheMiB))} MiB estimated (${r.estimateOff === null ? '?' : `${int(r.estimateOff * 100)} %`} off the RSS it added), ${int(num(roomy.evictions))} evictions`,
+      target: `RSS ≤ ${int(r.limit)} MiB; estimate within 20 %`,
+      met: r.met === null || r.estimateOff === null ? null : r.met && Math.abs(r.estimateOff) <= 0.2,
+      load,
+    },
+    {
+      measure: 'the same, warm second round p50',
+      value: `${fmt(warm)} ms (cold first round: ${fmt(cold)} ms)`,
+      target: 'warm ≤ 10 ms, cold ≤ 150 ms',
+      met: warm === null || cold === null ? null : warm <= 10 && cold <= 150,
+      load,
+    },
+    {
+      measure: `the same with a ${int(num(tight.budgetMiB))} MiB budget`,
+      value: `RSS ${int(num(tight.rssMiB))} MiB, ${int(num(tight.evictions))} evictions, warm p50 ${fmt(num(tight.warmP50Ms))} ms`,
+      target: `RSS ≤ ${int(t.limit)} MiB`,
+      met: t.met,
+      load,
+    },
+  ];
+}
+
+function bigTenantRow(server: any, tenants: any): SummaryRow {
+  const measure = '100,000 marks: RSS; first triage after a start';
+  const target = '≤ 300 MiB; ≤ 1,000 ms, in both sections';
+  const fromServer = server?.memory;
+  const fromTenants = tenants?.bigTenant;
+  if (fromServer === undefined && fromTenants === undefined)
+    return notRun(measure, target, 'server or tenants');
+  const rss: [number | null, number | null] = [num(fromServer?.rssMiB), num(fromTenants?.rssMiB)];
+  const first: [number | null, number | null] = [
+    num(fromServer?.firstTriageMs),
+    num(fromTenants?.firstTriageMedianMs),
+  ];
+  const parts: string[] = [];
+  if (fromServer !== undefined) parts.push(`server section: ${int(rss[0])} MiB, ${int(first[0])} ms`);
+  if (fromTenants !== undefined)
+    parts.push(`tenants section: ${int(rss[1])} MiB, ${int(first[1])} ms (median)`);
+  const seen = [...rss, ...first].filter((x) => x !== null);
+  return {
+    measure,
+    value: parts.join('; '),
+    target,
+    met:
+      seen.length === 0
+        ? null
+        : rss.every((x) => x === null || x <= 300) && first.every((x) => x === null || x <= 1000),
+    load: firstLoad(server?.throughput?.loadAverage, tenants?.loadBefore, tenants?.loadAfter),
+  };
+}
+
+const TOPOLOGIES = ['embedded', 'processes', 'replicas', 'split'] as const;
+
+function propagationRow(propagation: any, server: any): SummaryRow {
+  const measure = 'lesson to effect: embedded / two processes / two replicas / split';
+  if (propagation === undefined) return notRun(measure, '≤ 20 / 50 / 100 / 50 ms', 'propagation');
+  const medians = TOPOLOGIES.map((t) => num(propagation[t]?.medianMs));
+  const targets = TOPOLOGIES.map((t) => num(propagation[t]?.targetMs));
+  const l2e = server?.lessonToEffect;
+  const serverSays =
+    l2e === undefined
+      ? ''
+      : `; the server section (${int(num(l2e.directoryCustomers))} customers): embedded ${fmt(num(l2e.embedded?.medianMs))} ms, remote ${fmt(num(l2e.remote?.medianMs))} ms`;
+  const ran = medians.map((m, i) => (m === null ? null : m <= targets[i]!));
+  return {
+    measure,
+    value: `${medians.map((m) => (m === null ? 'not run' : fmt(m))).join(' / ')} ms${serverSays}`,
+    target: `≤ ${targets.map((t) => int(t)).join(' / ')} ms`,
+    met: ran.every((x) => x === null) ? null : ran.every((x) => x !== false),
+    load: firstLoad(propagation.loadAverageBefore, propagation.loadAverageAfter),
+  };
+}
+
+function largeMailRow(largeMail: any): SummaryRow {
+  const measure = 'reading one 24.6 MB mail, alone';
+  if (largeMail === undefined) return notRun(measure, '≤ 1,500 ms', 'large-mail');
+  const ms = num(largeMail.medianMs);
+  return {
+    measure: `reading one ${fmt(num(largeMail.mailMb))} MB mail, alone`,
+    value: `${int(ms)} ms median of ${int(num(largeMail.runs))} (${fmt(num(largeMail.megabytesPerSecond))} MB/s)`,
+    target: `≤ ${int(num(largeMail.targetMs))} ms`,
+    met: typeof largeMail.met === 'boolean' ? largeMail.met : null,
+    load: firstLoad(largeMail.loadBefore, largeMail.loadAfter),
+  };
+}
+
+function matchingRow(matching: any): SummaryRow {
+  const measure = 'matching (re2 and the compiled automaton)';
+  if (matching === undefined) return notRun(measure, 'every target of the section; 0 mismatches', 'matching');
+  const targets = (matching.targets as any[] | undefined) ?? [];
+  const met = targets.filter((t) => num(t.value) !== null && t.value <= t.limit).length;
+  const mismatches = num(matching.mismatches);
+  return {
+    measure,
+    value: `${met} of ${targets.length} targets met, ${int(mismatches)} mismatches against the naive oracle${matching.quick === true ? ' (--quick)' : ''}`,
+    target: 'every target of the section; 0 mismatches',
+    met: targets.length === 0 || mismatches === null ? null : met === targets.length && mismatches === 0,
+    load: firstLoad(matching.loadAverage?.before, matching.loadAverage?.after),
+  };
+}
+
+/** Bytes per lesson grow with the version tree's changed path, not with the directory. */
+const STORAGE_GROWTH_LIMIT = 4;
+
+function storageRow(storage: any): SummaryRow {
+  const measure = 'storage per lesson, smallest and largest directory';
+  const target = `the largest within ${STORAGE_GROWTH_LIMIT}× of the smallest`;
+  const rows = (storage?.rows as any[] | undefined) ?? [];
+  if (rows.length < 2) return notRun(measure, target, 'storage');
+  const [first, last] = [rows[0], rows[rows.length - 1]];
+  const [a, b] = [num(first.objectBytesPerLesson), num(last.objectBytesPerLesson)];
+  return {
+    measure,
+    value: `${int(a)} B at ${int(num(first.customers))} customers, ${int(b)} B at ${int(num(last.customers))} (${a === null || b === null ? '?' : fmt(b / a, 2)}×)`,
+    target,
+    met: a === null || b === null ? null : b <= a * STORAGE_GROWTH_LIMIT,
+    load: null,
+  };
+}
+
+/** Every row of issue 29's table, in its order. */
+export function summaryRows(read: SectionReader): SummaryRow[] {
+  const server = read('server') as any;
+  const tenants = read('tenants') as any;
+  return [
+    ...cpuRows(server),
+    postgresRow(read('scale-out')),
+    ...tenantRows(tenants),
+    bigTenantRow(server, tenants),
+    propagationRow(read('propagation'), server),
+    largeMailRow(read('large-mail')),
+    matchingRow(read('matching')),
+    storageRow(read('storage')),
+  ];
+}
+
+/** The table as Markdown, with a line that counts what was met. */
+export function summaryTable(rows: readonly SummaryRow[]): string {
+  const verdict = (m: boolean | null): string => (m === null ? '–' : m ? 'met' : '**MISSED**');
+  const lines = [
+    '| measure | now | target | | load |',
+    '|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.measure} | ${r.value} | ${r.target} | ${verdict(r.met)} | ${r.load === null ? '–' : r.load.toFixed(2)} |`,
+    ),
+  ];
+  const met = rows.filter((r) => r.met === true).length;
+  const missed = rows.filter((r) => r.met === false).length;
+  lines.push('', `${met} met, ${missed} missed, ${rows.length - met - missed} not measured.`);
+  return lines.join('\n');
+}
+
+/** Reads `<outDir>/<section>.json`; a file older than `since` (ms since the epoch) is labelled by its age. */
+export function printSummary(outDir: string, since: number): void {
+  const old: string[] = [];
+  const read: SectionReader = (name) => {
+    const file = join(outDir, `${name}.json`);
+    if (!existsSync(file)) return undefined;
+    const at = statSync(file).mtimeMs;
+    if (at < since) old.push(`${name} (${new Date(at).toISOString()})`);
+    return JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  };
+  const table = summaryTable(summaryRows(read));
+  console.log(`\n=== summary: issue 29's table against its targets (${outDir}) ===\n${table}`);
+  if (old.length > 0) console.log(`From earlier runs in this folder: ${old.join(', ')}.`);
+  console.log('Load: the highest one-minute load average the section recorded; discard a row above 2.5.');
+}

@@ -1,0 +1,127 @@
+/**
+ * The cost table `npm run bench` prints (bench/summary.ts, issue 29): each row is judged against
+ * its own target from the section's figures, a section not run is said to be not run, and nothing
+ * is judged on a figure that is absent. The figures here are made up around each limit.
+ */
+import { describe, expect, it } from 'vitest';
+import { summaryRows, summaryTable, type SummaryRow } from '../../bench/summary.ts';
+
+const row = (rows: SummaryRow[], measure: RegExp): SummaryRow => {
+  const found = rows.find((r) => measure.test(r.measure));
+  if (found === undefined) throw new Error(`no row ${measure}`);
+  return found;
+};
+
+const server = (cpuRatio: number) => ({
+  throughput: {
+    customers: 10_000,
+    real: { cpuMsPerRequest: 1.2, reqPerSec: 900 },
+    minimal: { reqPerSec: 2000 },
+    minimalDurable: { cpuMsPerRequest: 0.8 },
+    ratio: 0.45,
+    cpuRatioAgainstDurable: cpuRatio,
+    loadAverage: [0.7, 0.5, 0.4],
+  },
+});
+
+const budget = (rssMiB: number, cacheMiB: number) => ({
+  budgetMiB: 400,
+  idleRssMiB: 200,
+  rssMiB,
+  cacheMiB,
+  evictions: 3,
+  coldP50Ms: 100,
+  warmP50Ms: 8,
+});
+
+describe('the bench cost table (issue 29)', () => {
+  it('says "not run" for every section whose JSON is absent, and judges nothing', () => {
+    const rows = summaryRows(() => undefined);
+    expect(rows.length).toBe(11);
+    for (const r of rows) {
+      expect(r.met).toBeNull();
+      expect(r.value).toMatch(/^not run/);
+    }
+    expect(summaryTable(rows)).toContain('0 met, 0 missed, 11 not measured.');
+  });
+
+  it('judges CPU per triage on the ratio to the durable minimal agent', () => {
+    const met = summaryRows((n) => (n === 'server' ? server(0.6) : undefined));
+    const missed = summaryRows((n) => (n === 'server' ? server(0.59) : undefined));
+    expect(row(met, /^CPU per settled triage, SQLite/).met).toBe(true);
+    expect(row(missed, /^CPU per settled triage, SQLite/).met).toBe(false);
+    expect(row(met, /^CPU per settled triage, SQLite/).load).toBe(0.7);
+    expect(row(met, /^throughput/).met).toBe(true);
+  });
+
+  it('holds many tenants to budget + idle, and the estimate to 20 % of the RSS it added', () => {
+    const tenants = (roomy: object, tight: object) => ({
+      tenants: 1000,
+      customers: 1000,
+      roomyBudget: roomy,
+      tightBudget: tight,
+      loadBefore: [0.2],
+      loadAfter: [1.9],
+    });
+    const within = summaryRows((n) =>
+      n === 'tenants' ? tenants(budget(600, 360), budget(600, 380)) : undefined,
+    );
+    const roomy = row(within, /tenants × .* customers, matcher budget/);
+    expect(roomy.measure).toContain('1,000 tenants × 1,000 customers');
+    expect(roomy.met).toBe(true);
+    expect(roomy.load).toBe(1.9);
+    expect(row(within, /with a .* budget/).met).toBe(true);
+    expect(row(within, /warm second round/).met).toBe(true);
+    // Over budget + idle; an estimate 40 % under what the cache added.
+    const over = summaryRows((n) =>
+      n === 'tenants' ? tenants(budget(601, 360), budget(700, 300)) : undefined,
+    );
+    expect(row(over, /tenants × .* customers, matcher budget/).met).toBe(false);
+    expect(row(over, /with a .* budget/).met).toBe(false);
+    const offEstimate = summaryRows((n) =>
+      n === 'tenants' ? tenants(budget(500, 180), budget(500, 180)) : undefined,
+    );
+    expect(row(offEstimate, /tenants × .* customers, matcher budget/).met).toBe(false);
+  });
+
+  it('judges lesson to effect on every topology that ran, against its own target', () => {
+    const prop = (replicas: number) => ({
+      embedded: { medianMs: 15, targetMs: 20 },
+      processes: { medianMs: 30, targetMs: 50 },
+      replicas: { medianMs: replicas, targetMs: 100 },
+      split: { medianMs: 40, targetMs: 50 },
+      loadAverageBefore: [0.3],
+    });
+    expect(
+      row(
+        summaryRows((n) => (n === 'propagation' ? prop(99) : undefined)),
+        /^lesson to effect/,
+      ).met,
+    ).toBe(true);
+    expect(
+      row(
+        summaryRows((n) => (n === 'propagation' ? prop(101) : undefined)),
+        /^lesson to effect/,
+      ).met,
+    ).toBe(false);
+  });
+
+  it('takes the PostgreSQL row from the one-replica line of scale-out, agent and database apart', () => {
+    const scaleOut = (db: number) => ({
+      loadAverage: [1],
+      rows: [
+        { name: 'SQLite, 1 process', cpuMsPerMessage: 1 },
+        { name: 'PostgreSQL, 1 replica', cpuMsPerMessage: 1.9, databaseCpuMsPerMessage: db },
+        { name: 'PostgreSQL, 2 replicas', cpuMsPerMessage: 9, databaseCpuMsPerMessage: 9 },
+      ],
+    });
+    const pg = (db: number) =>
+      row(
+        summaryRows((n) => (n === 'scale-out' ? scaleOut(db) : undefined)),
+        /PostgreSQL/,
+      );
+    expect(pg(1).met).toBe(true);
+    expect(pg(1.1).met).toBe(false);
+    expect(pg(1).value).toBe('1.9 + 1 ms');
+  });
+});
