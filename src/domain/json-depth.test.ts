@@ -23,4 +23,46 @@ describe('jsonDeeperThan', () => {
   it('reads siblings as the same level', () => {
     expect(jsonDeeperThan(bytes(JSON.stringify(Array.from({ length: 1000 }, () => [[1]]))), 3)).toBe(false);
   });
+
+  it('ends a string at a quote after an even run of backslashes, not after an odd one', () => {
+    // "a\\" closes the string (an escaped backslash): the brackets after it count.
+    expect(jsonDeeperThan(bytes('["a\\\\",[[[]]]]'), 3)).toBe(true);
+    // "a\\\"[[[[" keeps the string open past the escaped quote: those brackets do not count.
+    expect(jsonDeeperThan(bytes('["a\\\\\\"[[[[",1]'), 3)).toBe(false);
+  });
+
+  it('reads an unterminated string as the end of the text', () => {
+    expect(jsonDeeperThan(bytes('[["[[[[[['), 3)).toBe(false);
+    expect(jsonDeeperThan(bytes('[[[["'), 3)).toBe(true);
+  });
+
+  it('agrees with a byte-by-byte scan on random text of brackets, quotes and backslashes', () => {
+    const byteScan = (text: Uint8Array, maxDepth: number): boolean => {
+      let depth = 0;
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const c = String.fromCharCode(text[i]!);
+        if (inString) {
+          if (c === '\\') i++;
+          else if (c === '"') inString = false;
+          continue;
+        }
+        if (c === '"') inString = true;
+        else if (c === '[' || c === '{') {
+          if (++depth > maxDepth) return true;
+        } else if (c === ']' || c === '}') depth--;
+      }
+      return false;
+    };
+    const alphabet = '[]{}"\\a,';
+    let seed = 29;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 5000; n++) {
+      const text = bytes(
+        Array.from({ length: next() % 40 }, () => alphabet[next() % alphabet.length]).join(''),
+      );
+      const bound = next() % 5;
+      expect(jsonDeeperThan(text, bound), Buffer.from(text).toString()).toBe(byteScan(text, bound));
+    }
+  });
 });

@@ -15,22 +15,33 @@ const BACKSLASH = 0x5c; // \
 /**
  * True when `text` (UTF-8 bytes of JSON) opens more than `maxDepth` objects/arrays inside each other.
  * Brackets inside strings do not count. Stops at the first level past the bound: O(n), no allocation.
+ * A string is skipped by searching for its closing quote (native `indexOf`), not byte by byte: a
+ * mail's base64 is one 33 MB string, and the byte loop spent ~100 ms on it (issue 29).
  */
 export function jsonDeeperThan(text: Uint8Array, maxDepth: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-      continue;
-    }
-    if (c === QUOTE) inString = true;
-    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+    if (c === QUOTE) {
+      i = closingQuote(text, i);
+      if (i < 0) return false;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
       depth++;
       if (depth > maxDepth) return true;
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth--;
   }
   return false;
+}
+
+/** The index of the quote that closes the string opened at `open`, or -1 when none does. */
+function closingQuote(text: Uint8Array, open: number): number {
+  let at = open;
+  for (;;) {
+    at = text.indexOf(QUOTE, at + 1);
+    if (at < 0) return -1;
+    // A quote is escaped when an odd run of backslashes stands right before it.
+    let backslashes = 0;
+    while (text[at - 1 - backslashes] === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
 }
