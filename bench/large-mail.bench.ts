@@ -13,22 +13,16 @@ import { join } from 'node:path';
 import { largeMail, MALLOC_ENV } from '../soak/memory.ts';
 import { mailPart, removeDir, rpcHeaders, sendParams, startServer, tempDir } from '../soak/support.ts';
 import type { BenchContext } from './run.ts';
+import { median } from './learning/harness.ts';
+import { numberOption, round } from './options.ts';
+import { ISSUE_29_TARGETS } from './summary.ts';
 
 /** Issue 29: a forwarder's scanned PDFs are this size; reading one should take at most this. */
-export const LARGE_MAIL_TARGET_MS = 1500;
-
-function option(args: readonly string[], name: string, fallback: number): number {
-  const raw = args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const n = raw === undefined ? fallback : Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name}=${raw}: give a positive number.`);
-  return n;
-}
-
-const round = (x: number, places = 1): number => Math.round(x * 10 ** places) / 10 ** places;
+const LARGE_MAIL_TARGET_MS = ISSUE_29_TARGETS.largeMailMs;
 
 export async function run(context: BenchContext): Promise<void> {
-  const runs = Math.round(option(context.args, 'large-mail-runs', 5));
-  const mailMb = option(context.args, 'large-mail-mb', 24.6);
+  const runs = Math.round(numberOption(context.args, 'large-mail-runs', 5, { least: 'positive' }));
+  const mailMb = numberOption(context.args, 'large-mail-mb', 24.6, { least: 'positive' });
   const loadBefore = loadavg().map((x) => round(x, 2));
   const dir = tempDir('large-mail');
   const server = await startServer(dir, { ...MALLOC_ENV });
@@ -59,8 +53,7 @@ export async function run(context: BenchContext): Promise<void> {
     await server.child.stop();
     removeDir(dir);
   }
-  const sorted = [...samples].sort((a, b) => a - b);
-  const medianMs = sorted[Math.floor(sorted.length / 2)]!;
+  const medianMs = round(median(samples), 0);
   const result = {
     mailMb,
     runs,

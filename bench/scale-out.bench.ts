@@ -37,18 +37,9 @@ import {
   type BenchContext,
   type LoadResult,
 } from './server.ts';
+import { numberOption, round } from './options.ts';
 
 const CUSTOMERS = 10_000;
-
-function option(args: readonly string[], name: string, fallback: number): number {
-  const raw = args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name}= must be a number above 0, not "${raw}"`);
-  return n;
-}
-
-const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** `pid` and every process below it (a cluster's workers), from /proc. */
 function processTree(pid: number): number[] {
@@ -173,8 +164,8 @@ async function started(env: Record<string, string>, dataDir: string, tag: string
 }
 
 export async function run(context: BenchContext): Promise<void> {
-  const seconds = option(context.args, 'scale-duration', 10);
-  const connections = option(context.args, 'scale-connections', 10);
+  const seconds = numberOption(context.args, 'scale-duration', 10, { least: 'positive' });
+  const connections = numberOption(context.args, 'scale-connections', 10, { least: 'positive' });
   const tag = `s${Date.now().toString(36)}`;
   const rows: Measured[] = [];
   const open: { close(): Promise<void> }[] = [];

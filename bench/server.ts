@@ -38,6 +38,7 @@ import {
   stateOf,
   type Host,
 } from './learning/harness.ts';
+import { numberOption, round } from './options.ts';
 
 export interface BenchContext {
   readonly outDir: string;
@@ -48,15 +49,6 @@ const THROUGHPUT_CUSTOMERS = 10_000;
 const TRIALS = 20;
 const TEACHER = 'bench@forwarder.example';
 const TARGETS = { ratio: 0.8, embeddedMs: 50, remoteMs: 1000 } as const;
-
-function option(args: readonly string[], name: string, fallback: number): number {
-  const raw = args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0)
-    throw new Error(`--${name}= must be a number of at least 0, not "${raw}"`);
-  return n;
-}
 
 function customerId(i: number): string {
   return `k${String(i).padStart(6, '0')}`;
@@ -349,19 +341,14 @@ async function lessonToEffect(
   };
 }
 
-function round(x: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-}
-
 function verdict(met: boolean): string {
   return met ? 'met' : 'NOT MET';
 }
 
 export async function run(context: BenchContext): Promise<void> {
-  const seconds = option(context.args, 'server-duration', 10);
-  const connections = option(context.args, 'server-connections', 10);
-  const memoryCustomers = option(context.args, 'memory-customers', 100_000);
+  const seconds = numberOption(context.args, 'server-duration', 10, { least: 'non-negative' });
+  const connections = numberOption(context.args, 'server-connections', 10, { least: 'non-negative' });
+  const memoryCustomers = numberOption(context.args, 'memory-customers', 100_000, { least: 'non-negative' });
   const tag = `r${Date.now().toString(36)}`;
   const hosts: { close(): Promise<void> }[] = [];
   const results: Record<string, unknown> = { seconds, connections };

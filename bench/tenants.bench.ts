@@ -28,6 +28,8 @@ import { createSqliteDefinitionStore } from '../src/store/sqlite-definition-stor
 import { createSqliteTokenStore } from '../src/store/sqlite-token-store.ts';
 import { spawnListening } from '../test/support/listening-child.ts';
 import { AgentClient, median, reportOf } from './learning/harness.ts';
+import { numberOption, round } from './options.ts';
+import { ISSUE_29_TARGETS } from './summary.ts';
 
 export interface BenchContext {
   readonly outDir: string;
@@ -36,18 +38,11 @@ export interface BenchContext {
 
 const TEACHER = 'bench@forwarder.example';
 const METRICS_TOKEN = 'bench-metrics-token';
-const TARGETS = { bigRssMiB: 300, bigFirstTriageMs: 1000 } as const;
+const TARGETS = {
+  bigRssMiB: ISSUE_29_TARGETS.bigRssMiB,
+  bigFirstTriageMs: ISSUE_29_TARGETS.bigFirstTriageMs,
+} as const;
 
-function option(args: readonly string[], name: string, fallback: number): number {
-  const raw = args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0)
-    throw new Error(`--${name}= must be a whole number of at least 0, not "${raw}"`);
-  return n;
-}
-
-const round = (x: number, digits = 1): number => Number(x.toFixed(digits));
 const customerId = (i: number): string => `k${String(i).padStart(6, '0')}`;
 /** Tenant t's customers' domains are their own: k000042-t17.example. */
 const domain = (t: number, i: number): string => `${customerId(i)}-t${t}.example`;
@@ -181,10 +176,16 @@ async function roundRobin(url: string, tokens: readonly string[], customers: num
 }
 
 export async function run(context: BenchContext): Promise<void> {
-  const tenants = option(context.args, 'tenants', 1000);
-  const customers = option(context.args, 'tenant-customers', 1000);
-  const big = option(context.args, 'big-customers', 100_000);
-  const coldRuns = Math.max(1, option(context.args, 'cold-runs', 3));
+  const tenants = numberOption(context.args, 'tenants', 1000, { least: 'non-negative', whole: true });
+  const customers = numberOption(context.args, 'tenant-customers', 1000, {
+    least: 'non-negative',
+    whole: true,
+  });
+  const big = numberOption(context.args, 'big-customers', 100_000, { least: 'non-negative', whole: true });
+  const coldRuns = Math.max(
+    1,
+    numberOption(context.args, 'cold-runs', 3, { least: 'non-negative', whole: true }),
+  );
   const results: Record<string, unknown> = {
     tenants,
     customers,
