@@ -45,7 +45,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['bin/*.js'] },
+        projectService: { allowDefaultProject: ['bin/*.js', 'conformance/bin/*.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -121,6 +121,13 @@ export default tseslint.config(
             // file past it (issue 13). Files inside the folder, tests beside the code included, import
             // their neighbours; a `*.contract.ts` suite is test code, so tests elsewhere may import it.
             ...DOMAIN_FOLDERS.map(throughIndex),
+            // The conformance kit checks any agent over HTTP only (issue 30): nothing of this server.
+            {
+              target: './conformance',
+              from: ['./src', './test', './bench', './soak', './scripts', './console'],
+              message:
+                'The conformance kit reaches an agent over HTTP only; it imports nothing of this server.',
+            },
           ],
         },
       ],
@@ -150,6 +157,17 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    // The kit reads another agent's wire JSON, whose shape is what it checks: loosely, like a test.
+    files: ['conformance/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
   {

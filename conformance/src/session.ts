@@ -1,0 +1,103 @@
+/**
+ * What the checks share in one run: the agent, the adapter, the recorder, a fresh id for each
+ * input, and the two ways a lesson is written (the adapter's authority, or the card's Teach method).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ConformanceAdapter, Lesson, LessonDraft, Question, TeachOutcome, Wire } from './adapter.ts';
+import { EXTENSION_URI, httpCall, stateOf, teachBlocks, type Agent, type Channel } from './agent.ts';
+import type { Recorder } from './report.ts';
+
+export interface Session {
+  readonly agent: Agent;
+  readonly adapter: ConformanceAdapter;
+  readonly r: Recorder;
+  /** The extension's declaration on the card. */
+  readonly declaration: Wire;
+  readonly taughtBy: string;
+  /** A new input id, unique to this run. */
+  freshId(label: string): string;
+}
+
+export function openSession(
+  agent: Agent,
+  adapter: ConformanceAdapter,
+  r: Recorder,
+  declaration: Wire,
+  taughtBy: string,
+): Session {
+  const run = randomUUID().slice(0, 8);
+  let n = 0;
+  return { agent, adapter, r, declaration, taughtBy, freshId: (label) => `${run}-${label}-${++n}` };
+}
+
+/** The card's Teach method (§12.2), or null when the agent does not own its definitions. */
+export function teachMethod(s: Session): string | null {
+  const m: unknown = s.declaration?.params?.teachMethod;
+  return typeof m === 'string' && m !== '' ? m : null;
+}
+
+/** The JSON-RPC endpoint the Teach method is called on: the card's JSONRPC interface. */
+export function jsonRpcUrl(s: Session): string | null {
+  return s.agent.channels.find((c) => c.binding === 'JSONRPC')?.url ?? null;
+}
+
+/** Whether lessons can be written at all: through the adapter, or the card's Teach method. */
+export function canTeach(s: Session): boolean {
+  return s.adapter.teach !== undefined || (teachMethod(s) !== null && jsonRpcUrl(s) !== null);
+}
+
+/**
+ * Writes a lesson as the kit's person: through the adapter when it knows the authority, else the
+ * Teach method with the extension activated. `token: null` writes with no credentials (§13.2).
+ */
+export async function teach(s: Session, draft: LessonDraft, token?: string | null): Promise<TeachOutcome> {
+  const lesson: Lesson = { ...draft, taughtBy: s.taughtBy };
+  if (s.adapter.teach !== undefined) return s.adapter.teach(lesson, s.agent.context, token);
+  return callTeachMethod(s, lesson, { token, activate: true });
+}
+
+export async function callTeachMethod(
+  s: Session,
+  lesson: Lesson,
+  options: { token?: string | null | undefined; activate: boolean },
+): Promise<TeachOutcome & { echoed: string | null }> {
+  const method = teachMethod(s);
+  const url = jsonRpcUrl(s);
+  if (method === null || url === null)
+    throw new Error('the card declares no teachMethod on a JSONRPC interface');
+  const token = options.token === undefined ? undefined : options.token;
+  const call = { jsonrpc: '2.0', id: 1, method, params: lesson };
+  const answer = await (token === undefined
+    ? s.agent.context.call('POST', url, call, { activate: options.activate })
+    : httpCall('POST', url, call, { token, activate: options.activate }));
+  const echoed = answer.headers.get('A2A-Extensions');
+  if (answer.status === 200 && answer.body?.result !== undefined)
+    return { ok: true, result: answer.body.result, echoed };
+  const reason =
+    answer.body?.error?.message ??
+    (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+  return { ok: false, status: answer.status, reason: String(reason), echoed };
+}
+
+/**
+ * Sends the adapter's undecidable input on `channel`; the question when the task parked in
+ * input-required, else an Error saying what came back instead.
+ */
+export async function park(
+  s: Session,
+  channel: Channel,
+  label: string,
+  activate: boolean,
+): Promise<Question & { echoed: string | null }> {
+  const id = s.freshId(label);
+  const reply = await channel.send(s.adapter.undecidable(id), { activate });
+  const task = reply.value;
+  if (stateOf(task) !== 'TASK_STATE_INPUT_REQUIRED') {
+    throw new Error(
+      `the adapter's undecidable input ${id} did not park on ${channel.binding}: it came back ${stateOf(task) ?? JSON.stringify(task).slice(0, 200)}`,
+    );
+  }
+  return { id, task, teach: teachBlocks(task.status?.message)[0]?.block, echoed: reply.echoed };
+}
+
+export { EXTENSION_URI };
