@@ -89,6 +89,11 @@ export interface ConformanceAdapter {
   answer(question: Question): MessageDraft;
   /** The lesson that teaches the agent to decide that input itself. */
   lesson(question: Question): LessonDraft;
+  /**
+   * Lessons the kit teaches before any check, so the answers and lessons below name entries that
+   * exist (teaching is idempotent, §10.2, so a second run changes nothing). Absent: none.
+   */
+  prepare?(): readonly LessonDraft[];
   /** A lesson whose value the learnable refuses (§10.1). Absent: that check is skipped. */
   refusedLesson?(question: Question): LessonDraft;
   /**

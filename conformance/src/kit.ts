@@ -13,7 +13,7 @@ import { checkCard } from './checks/card.ts';
 import { checkSameProceeding, checkTeachBlock } from './checks/teach-block.ts';
 import { checkTeachMethod } from './checks/teach-method.ts';
 import { Recorder, type CheckResult } from './report.ts';
-import { openSession } from './session.ts';
+import { canTeach, openSession, teach, type Session } from './session.ts';
 
 export interface KitOptions {
   /** The agent's base URL: its card is at /.well-known/agent-card.json under it. */
@@ -48,6 +48,11 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
     return r.results;
   }
   const s = openSession(agent, options.adapter, r, declaration, options.taughtBy);
+  const prepared = await prepare(s);
+  if (prepared !== null) {
+    r.fail('adapter.prepare', '§10', prepared);
+    return r.results;
+  }
   await stage(r, 'activation', '§7', async () => {
     const parked = await checkActivation(s);
     const q = parked.get(first.binding);
@@ -62,6 +67,23 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
   await stage(r, 'teach-method', '§12.2', () => checkTeachMethod(s, taught?.draft ?? null));
   await stage(r, 'auth', '§13.2', () => checkAuthorization(s, first, taught));
   return r.results;
+}
+
+/** Teaches the adapter's `prepare` lessons; what went wrong, or null. */
+async function prepare(s: Session): Promise<string | null> {
+  const lessons = s.adapter.prepare?.() ?? [];
+  if (lessons.length > 0 && !canTeach(s))
+    return 'the adapter prepares lessons, but there is no way to teach them';
+  for (const lesson of lessons) {
+    const outcome = await teach(s, lesson).catch((e: unknown) => ({
+      ok: false as const,
+      status: 0,
+      reason: words(e),
+    }));
+    if (!outcome.ok)
+      return `the adapter's prepared lesson for ${lesson.collection}/${lesson.entry} was refused: ${outcome.reason}`;
+  }
+  return null;
 }
 
 /** A stage that throws past its own checks (the agent went away, the adapter's input never parks) fails in words, and the run goes on. */

@@ -61,13 +61,15 @@ export function checkShowBackMoved(
   const unsettled = (b: ShowBack): number => b.flags.filter((f) => !f).length;
   const shownOn = s.adapter.versionOf?.(after.task);
   const problem =
-    unsettled(before) === 0
-      ? "before the lesson show-back already read the input as settled: the adapter's input was not undecidable"
-      : unsettled(after) >= unsettled(before)
-        ? `after the lesson show-back still reads ${unsettled(after)} unsettled reading(s), as before it: not the active version`
-        : shownOn !== undefined && taughtVersion !== undefined && shownOn !== taughtVersion
-          ? `show-back ran on ${shownOn}, not the version the lesson made active (${taughtVersion})`
-          : null;
+    before.flags.length === 0 || after.flags.length === 0
+      ? 'show-back reports no settled or unsettled reading, so what the lesson changed cannot be seen'
+      : unsettled(before) === 0
+        ? "before the lesson show-back already read the input as settled: the adapter's input was not undecidable"
+        : unsettled(after) >= unsettled(before)
+          ? `after the lesson show-back still reads ${unsettled(after)} unsettled reading(s), as before it: not the active version`
+          : shownOn !== undefined && taughtVersion !== undefined && shownOn !== taughtVersion
+            ? `show-back ran on ${shownOn}, not the version the lesson made active (${taughtVersion})`
+            : null;
   s.r.verdict(
     id,
     '§11',

@@ -1,0 +1,95 @@
+// Issue 30: the conformance kit against this server (one process, the real SDK client over HTTP):
+// every MUST it checks holds (§6–§13.2); and against deliberately broken builds (a proxy that makes
+// the wire say what a build with one fault says), each fault fails the check that names its section.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../conformance/src/kit.ts';
+import triageAdapter from '../../conformance/adapters/learnables-triage.ts';
+import type { CheckResult } from '../../conformance/src/report.ts';
+import { startInProcess, type Host } from '../e2e/host.ts';
+import { secondTenantToken } from './tokens.ts';
+import { startFaultProxy, type Fault } from './fault-proxy.ts';
+import { WIRE_FAULTS } from './faults.ts';
+
+let host: Host;
+let second: string;
+
+beforeAll(async () => {
+  host = await startInProcess();
+  second = await secondTenantToken(host.dataDir);
+});
+afterAll(() => host.close());
+
+const run = (url: string): Promise<CheckResult[]> =>
+  runConformance({
+    baseUrl: url,
+    credentials: { token: host.token!, secondToken: second },
+    adapter: triageAdapter,
+    taughtBy: 'dana@warehouse.example',
+  });
+
+async function throughProxy(fault: Fault): Promise<CheckResult[]> {
+  const proxy = await startFaultProxy(host.url, fault);
+  try {
+    return await run(proxy.url);
+  } finally {
+    await proxy.close();
+  }
+}
+
+const failed = (results: readonly CheckResult[]): CheckResult[] => results.filter((r) => r.status === 'FAIL');
+
+/** Every section the kit proves on this server; a check of each must pass. */
+const SECTIONS = [
+  '§6',
+  '§6.1',
+  '§6.2',
+  '§6.3',
+  '§7',
+  '§8',
+  '§10.1',
+  '§10.2',
+  '§10.3',
+  '§10.4',
+  '§11',
+  '§12.2',
+  '§13.2',
+];
+
+describe('the conformance kit against this server', () => {
+  it('finds every MUST held: nothing fails, and only the A2A 0.3 interfaces the SDK client cannot speak are skipped', async () => {
+    const results = await run(host.url);
+    expect(failed(results)).toEqual([]);
+    const skipped = results.filter((r) => r.status === 'SKIP');
+    expect(skipped.map((r) => r.reason)).toEqual(
+      skipped.map((): unknown => expect.stringMatching(/does not speak .* 0\.3 at/)),
+    );
+    const passedSections = new Set(results.filter((r) => r.status === 'PASS').map((r) => r.section));
+    expect([...passedSections].sort()).toEqual([...SECTIONS].sort());
+    // Both 1.0 transports, streaming and resubscription included (§7).
+    for (const binding of ['JSONRPC', 'HTTP+JSON'])
+      for (const read of ['send', 'stream', 'get', 'list', 'resubscribe'])
+        expect(results).toContainEqual(
+          expect.objectContaining({ id: `activation.no-block.${read}.${binding}`, status: 'PASS' }),
+        );
+  });
+
+  it('is passed through unchanged by the fault proxy with no fault on', async () => {
+    expect(failed(await throughProxy({}))).toEqual([]);
+  });
+
+  it.each(WIRE_FAULTS.map((f) => [f.name, f] as const))(
+    'fails the check that names its section with %s',
+    async (_name, f) => {
+      const results = await throughProxy(f.fault);
+      const fails = failed(results);
+      for (const expected of f.fails) {
+        expect(fails).toContainEqual(
+          expect.objectContaining({ id: expect.stringContaining(expected.id), section: expected.section }),
+        );
+      }
+      // Nothing else fails: the fault is caught where it is, not by accident elsewhere.
+      const sections = new Set(f.fails.map((e) => e.section));
+      for (const r of fails) expect(sections).toContain(r.section);
+    },
+  );
+});
