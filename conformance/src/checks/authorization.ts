@@ -97,13 +97,16 @@ async function checkLessonScope(s: Session, c: Channel, taught: Taught | null): 
         "the first tenant's lesson does not decide its input when sent again, so its scope cannot be seen",
       );
     const second = stateOf((await c.send(input, { activate: true, as: 'second' })).value);
+    // Decided is the leak; a question, or a refusal to serve that tenant at all, is not.
     return s.r.verdict(
       id,
       '§13.2',
-      second === 'TASK_STATE_INPUT_REQUIRED'
-        ? null
-        : `the input the first tenant taught ended ${String(second)} for the second tenant, which was taught nothing`,
-      `the input the first tenant taught ends ${String(first)} for it and still asks the second tenant`,
+      second === 'TASK_STATE_COMPLETED'
+        ? 'the input the first tenant taught was decided for the second tenant, which was taught nothing'
+        : null,
+      `the input the first tenant taught ends ${String(first)} for it, and ${String(second)} for the second tenant (${
+        second === 'TASK_STATE_INPUT_REQUIRED' ? 'it still asks' : 'refused, not decided'
+      })`,
     );
   });
 }

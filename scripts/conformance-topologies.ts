@@ -1,0 +1,179 @@
+/**
+ * `npm run conformance:topologies` (issue 30, run by .ci/run): the conformance kit's command, as
+ * another implementation runs it, against this server in three topologies, each a set of real
+ * processes: one process on SQLite; agent and authority in two processes (§12.1); one process on
+ * PostgreSQL (a throwaway cluster, or the server DATABASE_URL names). JUnit XML for each goes to
+ * test-results/conformance-<topology>.xml. Exits 1 when a check failed anywhere.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { spawnListening, type ListeningChild } from '../test/support/listening-child.ts';
+import { startCluster } from '../test/support/postgres.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const KIT = join(ROOT, 'conformance/bin/learnables-conformance.js');
+const RESULTS = join(ROOT, 'test-results');
+
+interface Topology {
+  readonly name: string;
+  /** Starts the processes; what the kit is given, and how to stop them. */
+  start(): Promise<{ url: string; args: string[]; env: Record<string, string>; stop(): Promise<void> }>;
+}
+
+/** A data directory removed when the topology stops. */
+function dataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'learnables-conformance-'));
+}
+
+const server = (env: Record<string, string>): Promise<ListeningChild> =>
+  spawnListening('src/main.ts', { HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env });
+
+const demoToken = (dir: string): string => readFileSync(join(dir, 'demo-token'), 'utf8').trim();
+
+/** A token of another tenant, made by the operator CLI as README says (§13.2's isolation checks). */
+function secondTenantToken(env: Record<string, string>): string {
+  const made = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'src/cli/main.ts',
+      'tokens',
+      'create',
+      '--principal',
+      'app:conformance',
+      '--kind',
+      'application',
+      '--roles',
+      'read,teach',
+      '--tenant',
+      'other',
+      '--json',
+    ],
+    { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' },
+  );
+  if (made.status !== 0) throw new Error(`tokens create failed: ${made.stderr}`);
+  return (JSON.parse(made.stdout) as { token: string }).token;
+}
+
+const oneProcess: Topology = {
+  name: 'one-process',
+  async start() {
+    const dir = dataDir();
+    const child = await server({ DATA_DIR: dir });
+    return {
+      url: child.url,
+      args: ['--token', demoToken(dir), '--second-token', secondTenantToken({ DATA_DIR: dir })],
+      env: {},
+      stop: async () => {
+        await child.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** §12.1: the agent keeps no definitions; lessons go through it to its authority (the adapter's AUTHORITY_URL). */
+const split: Topology = {
+  name: 'agent-and-authority',
+  async start() {
+    const authorityDir = dataDir();
+    const agentDir = dataDir();
+    const authority = await server({ ROLE: 'authority', DATA_DIR: authorityDir });
+    const authorityToken = demoToken(authorityDir);
+    const agent = await server({
+      DATA_DIR: agentDir,
+      AUTHORITY_URL: authority.url,
+      AUTHORITY_TOKEN: authorityToken,
+    });
+    return {
+      url: agent.url,
+      // The agent serves the one tenant its AUTHORITY_TOKEN names: another tenant's token is refused work.
+      args: ['--token', demoToken(agentDir), '--second-token', secondTenantToken({ DATA_DIR: agentDir })],
+      env: { AUTHORITY_URL: authority.url, AUTHORITY_TOKEN: authorityToken },
+      stop: async () => {
+        await agent.stop();
+        await authority.stop();
+        rmSync(agentDir, { recursive: true, force: true });
+        rmSync(authorityDir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+const postgres: Topology = {
+  name: 'postgresql',
+  async start() {
+    const cluster = await startCluster();
+    const database = `conformance_${process.pid}`;
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query(`create database ${database}`);
+    await admin.end();
+    const url = new URL(cluster.url);
+    url.pathname = `/${database}`;
+    const dir = dataDir();
+    const env = { DATA_DIR: dir, DATABASE_URL: url.href };
+    const child = await server(env);
+    return {
+      url: child.url,
+      args: ['--token', demoToken(dir), '--second-token', secondTenantToken(env)],
+      env: {},
+      stop: async () => {
+        await child.stop();
+        const drop = new pg.Client({ connectionString: cluster.url });
+        await drop.connect();
+        await drop.query(`drop database if exists ${database} with (force)`);
+        await drop.end();
+        await cluster.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+/** The kit's command, as a child process; its exit code. */
+function runKit(
+  url: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  junit: string,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const kit = spawn(process.execPath, [KIT, url, ...args, '--junit', junit], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: 'inherit',
+    });
+    kit.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function main(): Promise<number> {
+  mkdirSync(RESULTS, { recursive: true });
+  const outcomes: string[] = [];
+  let failed = false;
+  for (const topology of [oneProcess, split, postgres]) {
+    console.log(`\n== conformance: ${topology.name}`);
+    const started = await topology.start();
+    try {
+      const code = await runKit(
+        started.url,
+        started.args,
+        started.env,
+        join(RESULTS, `conformance-${topology.name}.xml`),
+      );
+      failed ||= code !== 0;
+      outcomes.push(`${topology.name}: ${code === 0 ? 'every MUST held' : `exit ${code}`}`);
+    } finally {
+      await started.stop();
+    }
+  }
+  console.log(`\n== conformance in three topologies\n${outcomes.join('\n')}`);
+  return failed ? 1 : 0;
+}
+
+process.exitCode = await main();
