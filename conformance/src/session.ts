@@ -14,6 +14,8 @@ export interface Session {
   /** The extension's declaration on the card. */
   readonly declaration: Wire;
   readonly taughtBy: string;
+  /** The version the last lesson's result named: the one active now, as far as the kit has seen. */
+  readonly active: { versionId: string | undefined };
   /** A new input id, unique to this run. */
   freshId(label: string): string;
 }
@@ -27,7 +29,15 @@ export function openSession(
 ): Session {
   const run = randomUUID().slice(0, 8);
   let n = 0;
-  return { agent, adapter, r, declaration, taughtBy, freshId: (label) => `${run}-${label}-${++n}` };
+  return {
+    agent,
+    adapter,
+    r,
+    declaration,
+    taughtBy,
+    active: { versionId: undefined },
+    freshId: (label) => `${run}-${label}-${++n}`,
+  };
 }
 
 /** The card's Teach method (§12.2), or null when the agent does not own its definitions. */
@@ -52,8 +62,12 @@ export function canTeach(s: Session): boolean {
  */
 export async function teach(s: Session, draft: LessonDraft, token?: string | null): Promise<TeachOutcome> {
   const lesson: Lesson = { ...draft, taughtBy: s.taughtBy };
-  if (s.adapter.teach !== undefined) return s.adapter.teach(lesson, s.agent.context, token);
-  return callTeachMethod(s, lesson, { token, activate: true });
+  const outcome = await (s.adapter.teach !== undefined
+    ? s.adapter.teach(lesson, s.agent.context, token)
+    : callTeachMethod(s, lesson, { token, activate: true }));
+  if (outcome.ok && typeof outcome.result?.versionId === 'string')
+    s.active.versionId = outcome.result.versionId;
+  return outcome;
 }
 
 export async function callTeachMethod(

@@ -80,4 +80,36 @@ const savedShowBack: NamedFault = {
   ],
 };
 
-export const WIRE_FAULTS: readonly NamedFault[] = [leakedTeachBlock, ignoredPin, savedShowBack];
+/** §7: the agent activates the profile but never says so in A2A-Extensions. */
+const noEcho: NamedFault = {
+  name: 'activation not echoed',
+  fault: {
+    responseHeaders(headers) {
+      headers.delete('a2a-extensions');
+    },
+  },
+  fails: [
+    { id: 'activation.echo.send.', section: '§7' },
+    { id: 'activation.echo.stream.', section: '§7' },
+    { id: 'teach-method.result', section: '§12.2' },
+  ],
+};
+
+/** §13.2: a call without credentials is served as if it carried `token` (activation taken for authorization). */
+const credentialsAssumed = (token: string): NamedFault => ({
+  name: 'calls without credentials served',
+  fault: {
+    requestHeaders(headers) {
+      if (!headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+    },
+  },
+  fails: [
+    { id: 'auth.lesson-needs-credentials', section: '§13.2' },
+    { id: 'auth.send-needs-credentials', section: '§13.2' },
+  ],
+});
+
+/** Every fault, for a server whose first tenant's token is `token`. */
+export function wireFaults(token: string): readonly NamedFault[] {
+  return [leakedTeachBlock, ignoredPin, savedShowBack, noEcho, credentialsAssumed(token)];
+}

@@ -2,7 +2,7 @@
  * §13.2 authorization: activation is not authorization, so a lesson without credentials is refused
  * (with the extension activated too), as is a message when the card declares security; and with a
  * second tenant's token nothing of the first is seen, and the first tenant's lesson does not decide
- * the second tenant's mail.
+ * the second tenant's input.
  */
 import type { Taught } from './absorption.ts';
 import { stateOf, taskIdOf, type Channel } from '../agent.ts';
@@ -80,7 +80,7 @@ async function checkTenants(s: Session, c: Channel, taught: Taught | null): Prom
   await checkLessonScope(s, c, taught);
 }
 
-/** §13.2 "scope every lesson to exactly one tenant": what the first tenant taught does not decide the second's mail. */
+/** §13.2 "scope every lesson to exactly one tenant": what the first tenant taught does not decide the second's input. */
 async function checkLessonScope(s: Session, c: Channel, taught: Taught | null): Promise<void> {
   const id = 'auth.tenant.lesson';
   if (taught === null) {

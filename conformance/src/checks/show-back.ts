@@ -68,7 +68,7 @@ export function checkShowBackMoved(
         : unsettled(after) >= unsettled(before)
           ? `after the lesson show-back still reads ${unsettled(after)} unsettled reading(s), as before it: not the active version`
           : shownOn !== undefined && taughtVersion !== undefined && shownOn !== taughtVersion
-            ? `show-back ran on ${shownOn}, not the version the lesson made active (${taughtVersion})`
+            ? `show-back ran on ${shownOn}, not the version the last lesson made active (${taughtVersion})`
             : null;
   s.r.verdict(
     id,
