@@ -12,6 +12,8 @@ import { loadConfig } from '../../src/config/config.ts';
 import type { Learnable } from '../../src/domain/learnables/index.ts';
 import { compose, type Composition } from '../../src/main.ts';
 import { createUnitsLearnable } from '../fourth-learnable/units/units.ts';
+import { startTinyAgent } from './tiny-agent.ts';
+import { tinyAdapter } from './tiny-adapter.ts';
 import { secondTenantToken } from './tokens.ts';
 import { unitsAdapter } from './units-adapter.ts';
 
@@ -113,5 +115,31 @@ describe("the kit's source", () => {
         /customer|northgate|pattern|\bmail\b|recheck|\bunits?\b|authority\/v1|\bcue\b/i,
       );
     }
+  });
+});
+
+describe('the conformance kit against a tiny agent in another domain (expenses, JSON-RPC only, Teach method)', () => {
+  it('finds every MUST it can check held, and skips only what that agent does not offer', async () => {
+    const agent = await startTinyAgent();
+    closers.push(() => agent.close());
+    const results = await runConformance({
+      baseUrl: agent.url,
+      credentials: { token: agent.tokens[0], secondToken: agent.tokens[1] },
+      adapter: tinyAdapter,
+      taughtBy: 'sam@accounts.example',
+    });
+    expect(failed(results)).toEqual([]);
+    const skipped = results.filter((r) => r.status === 'SKIP').map((r) => r.id);
+    expect(skipped.sort()).toEqual(['activation.echo.stream.JSONRPC', 'history.attributed', 'history.undo']);
+    for (const id of [
+      'teach.collection',
+      'absorb.idempotent',
+      'absorb.refusal',
+      'pin.finishes-on-pinned',
+      'showback.current-version',
+      'teach-method.result',
+      'auth.tenant.lesson',
+    ])
+      expect(results).toContainEqual(expect.objectContaining({ id, status: 'PASS' }));
   });
 });
