@@ -35,3 +35,5 @@ export const tinyAdapter: ConformanceAdapter = {
   showBack: (task) => ({ parts: [{ data: { showBack: { taskId: task.id } } }] }),
   versionOf,
 };
+
+export default tinyAdapter;

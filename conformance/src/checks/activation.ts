@@ -95,7 +95,8 @@ async function checkNoBlock(s: Session, c: Channel, activated: Question | null):
     });
   }
   if (activated === null) {
-    for (const read of ['get', 'list', 'resubscribe'])
+    const streaming = s.agent.card?.capabilities?.streaming === true;
+    for (const read of streaming ? ['get', 'list', 'resubscribe'] : ['get', 'list'])
       s.r.skip(
         `activation.no-block.${read}.${c.binding}`,
         '§8',
