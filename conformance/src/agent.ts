@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  AgentCard,
   GetTaskRequest,
   ListTasksRequest,
   ListTasksResponse,
@@ -73,10 +74,24 @@ export interface Agent {
   readonly context: AdapterContext;
 }
 
-export async function fetchCard(baseUrl: string): Promise<Wire> {
-  const res = await fetch(new URL(CARD_PATH, baseUrl));
-  if (!res.ok) throw new Error(`GET ${CARD_PATH} answered ${res.status}: is ${baseUrl} an A2A agent?`);
-  return res.json();
+/** The card's URL: the one given when it names a JSON file, else the well-known path under it (A2A §5). */
+export function cardUrl(given: string): URL {
+  const url = new URL(given);
+  return url.pathname.endsWith('.json') ? url : new URL(CARD_PATH, url);
+}
+
+/** The agent card, fetched with no token and no activation (§7: the declaration is data-only). */
+export async function fetchCard(given: string): Promise<Wire> {
+  const url = cardUrl(given);
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`GET ${url.href} answered ${res.status}: is ${given} an A2A agent?`);
+  try {
+    return await res.json();
+  } catch {
+    throw new Error(
+      `GET ${url.href} answered ${res.headers.get('content-type') ?? 'something'} that is not JSON`,
+    );
+  }
 }
 
 export async function connect(
@@ -95,7 +110,7 @@ export async function connect(
       continue;
     }
     if (channels.some((c) => c.binding === i.protocolBinding)) continue;
-    channels.push(await channelFor(baseUrl, i.protocolBinding, i.url, credentials));
+    channels.push(await channelFor(card, i.protocolBinding, i.url, credentials));
   }
   return {
     baseUrl,
@@ -142,7 +157,7 @@ export async function httpCall(
 }
 
 async function channelFor(
-  baseUrl: string,
+  card: Wire,
   binding: string,
   url: string,
   credentials: Credentials,
@@ -158,7 +173,7 @@ async function channelFor(
       transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
       preferredTransports: [binding],
     }),
-  ).createFromUrl(baseUrl);
+  ).createFromAgentCard(AgentCard.fromJSON(card));
   const opts = (o: CallOptions = {}): object => {
     const token = o.as === 'none' ? null : o.as === 'second' ? credentials.secondToken : credentials.token;
     const auth = (p: Record<string, string>): void => {

@@ -13,6 +13,7 @@ import { runConformance } from './kit.ts';
 import { junit, line, summary } from './report.ts';
 
 const USAGE = `usage: learnables-conformance <agent base URL> --token T [options]
+  <agent base URL>           where /.well-known/agent-card.json is; or the card's own URL (ending .json)
   --token T                  a bearer token of the agent (its first tenant)
   --token-command CMD        a command that prints the token instead (run by the shell)
   --second-token T           a token of another tenant, for the isolation checks (§13.2)

@@ -94,3 +94,26 @@ describe('learnables-conformance, the command', () => {
     expect(r.out).toEqual([]);
   });
 });
+
+describe('learnables-conformance, given the card URL itself', () => {
+  it('reads the card there and checks the agent it describes', async () => {
+    const r = await cli([
+      `${agent.url}/.well-known/agent-card.json`,
+      '--token',
+      agent.tokens[0],
+      '--adapter',
+      ADAPTER,
+    ]);
+    expect(r.code).toBe(0);
+  });
+
+  it('says when there is no card there', async () => {
+    const r = await cli([`${agent.url}/nothing.json`, '--token', agent.tokens[0], '--adapter', ADAPTER]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContainEqual(
+      expect.stringMatching(
+        /^FAIL §6 +card\.fetch: GET http:\/\/127\.0\.0\.1:\d+\/nothing\.json answered 404/,
+      ),
+    );
+  });
+});
