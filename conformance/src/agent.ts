@@ -25,12 +25,14 @@ import {
   withA2AExtensions,
   type Client,
 } from '@a2a-js/sdk/client';
+import { LegacyJsonRpcTransport, LegacyRestTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import type { AdapterContext, HttpAnswer, MessageDraft, Wire } from './adapter.ts';
 
 export const EXTENSION_URI = 'https://rsaxb.com/a2a/learnables/v1';
 export const CARD_PATH = '/.well-known/agent-card.json';
-/** The bindings the SDK's client speaks; a card may list others, which the kit reports as skipped. */
+/** The bindings and protocol versions the SDK's clients speak; a card may list others, which the kit reports as skipped. */
 export const SPOKEN_BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;
+export const SPOKEN_VERSIONS = ['1.0', '0.3'] as const;
 /** How long a stream is read before the kit stops waiting for more events. */
 const STREAM_WAIT_MS = 10_000;
 
@@ -40,10 +42,15 @@ export interface Credentials {
   readonly secondToken: string | null;
 }
 
-/** One transport of the card, with the SDK client built for it, activated or not. */
+/** One interface of the card, with the SDK client built for it, activated or not. */
 export interface Channel {
+  /** How checks name it: the binding, with `@0.3` for an A2A 0.3 interface. */
+  readonly name: string;
   readonly binding: string;
+  readonly protocolVersion: string;
   readonly url: string;
+  /** Whether the protocol has ListTasks (A2A 0.3 has none). */
+  readonly lists: boolean;
   send(message: MessageDraft, options?: CallOptions): Promise<Reply<Wire>>;
   stream(message: MessageDraft, options?: CallOptions): Promise<Reply<Wire[]>>;
   get(taskId: string, options?: CallOptions): Promise<Reply<Wire>>;
@@ -104,14 +111,19 @@ export async function connect(
   const channels: Channel[] = [];
   const unspoken: string[] = [];
   for (const i of interfaces) {
-    const spoken = (SPOKEN_BINDINGS as readonly string[]).includes(i.protocolBinding);
-    if (!spoken || (i.protocolVersion !== undefined && i.protocolVersion !== '1.0')) {
-      unspoken.push(`${i.protocolBinding} ${i.protocolVersion ?? ''} at ${i.url}`);
+    const version = String(i.protocolVersion ?? '1.0');
+    const spoken =
+      (SPOKEN_BINDINGS as readonly string[]).includes(i.protocolBinding) &&
+      (SPOKEN_VERSIONS as readonly string[]).includes(version);
+    if (!spoken) {
+      unspoken.push(`${i.protocolBinding} ${version} at ${i.url}`);
       continue;
     }
-    if (channels.some((c) => c.binding === i.protocolBinding)) continue;
-    channels.push(await channelFor(card, i.protocolBinding, i.url, credentials));
+    if (channels.some((c) => c.binding === i.protocolBinding && c.protocolVersion === version)) continue;
+    channels.push(await channelFor(card, i.protocolBinding, version, i.url, credentials));
   }
+  // A2A 1.0 first: the checks past activation run on the first channel.
+  channels.sort((a, b) => Number(b.protocolVersion === '1.0') - Number(a.protocolVersion === '1.0'));
   return {
     baseUrl,
     card,
@@ -156,26 +168,51 @@ export async function httpCall(
   return { status: res.status, headers: res.headers, body: parsed };
 }
 
+/**
+ * A channel over one interface: A2A 1.0 through the SDK's client (credentials and activation as
+ * service parameters), A2A 0.3 through the SDK's legacy transports (the same, as headers: 0.3
+ * spells activation X-A2A-Extensions). Calls are one at a time, so each sets the headers it needs.
+ */
 async function channelFor(
   card: Wire,
   binding: string,
+  protocolVersion: string,
   url: string,
   credentials: Credentials,
 ): Promise<Channel> {
+  const legacy = protocolVersion === '0.3';
   let echoed: string | null = null;
+  let current: CallOptions = {};
+  const tokenOf = (o: CallOptions): string | null =>
+    o.as === 'none' ? null : o.as === 'second' ? credentials.secondToken : credentials.token;
   const fetchImpl: typeof fetch = async (input, init) => {
-    const res = await fetch(input, init);
-    echoed = res.headers.get('A2A-Extensions');
+    const headers = new Headers(init?.headers);
+    if (legacy) {
+      const token = tokenOf(current);
+      if (token) headers.set('Authorization', `Bearer ${token}`);
+      if (current.activate === true) headers.set('X-A2A-Extensions', EXTENSION_URI);
+    }
+    const res = await fetch(input, { ...init, headers });
+    echoed = res.headers.get('A2A-Extensions') ?? (legacy ? res.headers.get('X-A2A-Extensions') : null);
     return res;
   };
-  const client: Client = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
-      preferredTransports: [binding],
-    }),
-  ).createFromAgentCard(AgentCard.fromJSON(card));
+  const client: Pick<
+    Client,
+    'sendMessage' | 'sendMessageStream' | 'getTask' | 'listTasks' | 'resubscribeTask'
+  > = !legacy
+    ? await new ClientFactory(
+        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+          transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+          preferredTransports: [binding],
+        }),
+      ).createFromAgentCard(AgentCard.fromJSON(card))
+    : binding === 'JSONRPC'
+      ? new LegacyJsonRpcTransport({ endpoint: url, fetchImpl })
+      : new LegacyRestTransport({ endpoint: url, fetchImpl });
   const opts = (o: CallOptions = {}): object => {
-    const token = o.as === 'none' ? null : o.as === 'second' ? credentials.secondToken : credentials.token;
+    current = o;
+    if (legacy) return {};
+    const token = tokenOf(o);
     const auth = (p: Record<string, string>): void => {
       if (token) p['Authorization'] = `Bearer ${token}`;
     };
@@ -194,8 +231,11 @@ async function channelFor(
   const request = (m: MessageDraft): SendMessageRequest =>
     SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', ...m } });
   return {
+    name: legacy ? `${binding}@0.3` : binding,
     binding,
+    protocolVersion,
     url,
+    lists: !legacy,
     send: (m, o) =>
       reply(async () => {
         const r = await client.sendMessage(request(m), opts(o));

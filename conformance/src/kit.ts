@@ -55,8 +55,8 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
   }
   await stage(r, 'activation', '§7', async () => {
     const parked = await checkActivation(s);
-    const q = parked.get(first.binding);
-    if (q === undefined) r.skip('teach.block', '§8', `no question parked on ${first.binding}`);
+    const q = parked.get(first.name);
+    if (q === undefined) r.skip('teach.block', '§8', `no question parked on ${first.name}`);
     else checkTeachBlock(s, q);
   });
   await stage(r, 'teach.same-proceeding', '§8', () => checkSameProceeding(s, first));

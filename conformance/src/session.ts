@@ -48,7 +48,7 @@ export function teachMethod(s: Session): string | null {
 
 /** The JSON-RPC endpoint the Teach method is called on: the card's JSONRPC interface. */
 export function jsonRpcUrl(s: Session): string | null {
-  return s.agent.channels.find((c) => c.binding === 'JSONRPC')?.url ?? null;
+  return s.agent.channels.find((c) => c.binding === 'JSONRPC' && c.protocolVersion === '1.0')?.url ?? null;
 }
 
 /** Whether lessons can be written at all: through the adapter, or the card's Teach method. */
@@ -108,7 +108,7 @@ export async function park(
   const task = reply.value;
   if (stateOf(task) !== 'TASK_STATE_INPUT_REQUIRED') {
     throw new Error(
-      `the adapter's undecidable input ${id} did not park on ${channel.binding}: it came back ${stateOf(task) ?? JSON.stringify(task).slice(0, 200)}`,
+      `the adapter's undecidable input ${id} did not park on ${channel.name}: it came back ${stateOf(task) ?? JSON.stringify(task).slice(0, 200)}`,
     );
   }
   return { id, task, teach: teachBlocks(task.status?.message)[0]?.block, echoed: reply.echoed };

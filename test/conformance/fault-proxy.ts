@@ -84,7 +84,10 @@ async function forward(
     method: req.method ?? 'GET',
     path: req.url ?? '/',
     request: parse(raw.toString('utf8')),
-    activated: (req.headers['a2a-extensions'] ?? '').includes(EXTENSION_URI),
+    activated: [req.headers['a2a-extensions'], req.headers['x-a2a-extensions']]
+      .flat()
+      .join(',')
+      .includes(EXTENSION_URI),
     authorization: req.headers.authorization,
   };
   fault.requestHeaders?.(headers, exchange);

@@ -32,10 +32,14 @@ const leakedTeachBlock: NamedFault = {
   name: 'a teach block leaked to unactivated reads',
   fault: {
     requestHeaders(headers, x) {
-      if (!x.activated) headers.set('a2a-extensions', EXTENSION_URI);
+      if (x.activated) return;
+      headers.set('a2a-extensions', EXTENSION_URI);
+      headers.set('x-a2a-extensions', EXTENSION_URI); // A2A 0.3's spelling
     },
     responseHeaders(headers, x) {
-      if (!x.activated) headers.delete('a2a-extensions');
+      if (x.activated) return;
+      headers.delete('a2a-extensions');
+      headers.delete('x-a2a-extensions');
     },
   },
   fails: [
@@ -86,6 +90,7 @@ const noEcho: NamedFault = {
   fault: {
     responseHeaders(headers) {
       headers.delete('a2a-extensions');
+      headers.delete('x-a2a-extensions');
     },
   },
   fails: [

@@ -13,7 +13,7 @@ export async function checkActivation(s: Session): Promise<Map<string, Question>
   const parked = new Map<string, Question>();
   for (const c of s.agent.channels) {
     const q = await checkEcho(s, c);
-    if (q !== null) parked.set(c.binding, q);
+    if (q !== null) parked.set(c.name, q);
     await checkStreamEcho(s, c);
     await checkNoBlock(s, c, q);
   }
@@ -26,22 +26,22 @@ async function checkEcho(s: Session, c: Channel): Promise<Question | null> {
   try {
     const q = await park(s, c, 'echo', true);
     s.r.verdict(
-      `activation.echo.send.${c.binding}`,
+      `activation.echo.send.${c.name}`,
       '§7',
       echoes(q.echoed)
         ? null
         : `an activated SendMessage was answered with A2A-Extensions ${JSON.stringify(q.echoed)}`,
-      'an activated SendMessage echoes the extension in A2A-Extensions',
+      'an activated SendMessage echoes the extension in its response header',
     );
     return q;
   } catch (e) {
-    s.r.fail(`activation.echo.send.${c.binding}`, '§7', words(e));
+    s.r.fail(`activation.echo.send.${c.name}`, '§7', words(e));
     return null;
   }
 }
 
 async function checkStreamEcho(s: Session, c: Channel): Promise<void> {
-  const id = `activation.echo.stream.${c.binding}`;
+  const id = `activation.echo.stream.${c.name}`;
   if (s.agent.card?.capabilities?.streaming !== true) {
     s.r.skip(id, '§7', 'the card does not declare streaming');
     return;
@@ -73,7 +73,8 @@ async function checkNoBlock(s: Session, c: Channel, activated: Question | null):
   if (activated !== null) {
     const taskId = activated.task.id as string;
     reads.push(['get', async () => (await c.get(taskId)).value]);
-    reads.push(['list', async () => (await c.list()).value]);
+    if (c.lists) reads.push(['list', async () => (await c.list()).value]);
+    else s.r.skip(`activation.no-block.list.${c.name}`, '§8', `A2A ${c.protocolVersion} has no ListTasks`);
     if (s.agent.card?.capabilities?.streaming === true) {
       reads.push(['resubscribe', async () => (await c.resubscribe(taskId)).value]);
     }
@@ -83,7 +84,7 @@ async function checkNoBlock(s: Session, c: Channel, activated: Question | null):
       ? 'a task that parked'
       : 'a task whose question carries a teach block when activated';
   for (const [read, call] of reads) {
-    const id = `activation.no-block.${read}.${c.binding}`;
+    const id = `activation.no-block.${read}.${c.name}`;
     await s.r.attempt(id, '§8', `an unactivated ${read}`, async () => {
       const found = teachBlocks(await call());
       return s.r.verdict(
@@ -98,7 +99,7 @@ async function checkNoBlock(s: Session, c: Channel, activated: Question | null):
     const streaming = s.agent.card?.capabilities?.streaming === true;
     for (const read of streaming ? ['get', 'list', 'resubscribe'] : ['get', 'list'])
       s.r.skip(
-        `activation.no-block.${read}.${c.binding}`,
+        `activation.no-block.${read}.${c.name}`,
         '§8',
         'no task parked on this transport to read back',
       );
