@@ -5,13 +5,14 @@
  * PostgreSQL (a throwaway cluster, or the server DATABASE_URL names). JUnit XML for each goes to
  * test-results/conformance-<topology>.xml. Exits 1 when a check failed anywhere.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { spawnListening, type ListeningChild } from '../test/support/listening-child.ts';
 import { startCluster } from '../test/support/postgres.ts';
+import { secondTenantToken } from '../test/conformance/tokens.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const KIT = join(ROOT, 'conformance/bin/learnables-conformance.js');
@@ -33,32 +34,6 @@ const server = (env: Record<string, string>): Promise<ListeningChild> =>
 
 const demoToken = (dir: string): string => readFileSync(join(dir, 'demo-token'), 'utf8').trim();
 
-/** A token of another tenant, made by the operator CLI as README says (§13.2's isolation checks). */
-function secondTenantToken(env: Record<string, string>): string {
-  const made = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/cli/main.ts',
-      'tokens',
-      'create',
-      '--principal',
-      'app:conformance',
-      '--kind',
-      'application',
-      '--roles',
-      'read,teach',
-      '--tenant',
-      'other',
-      '--json',
-    ],
-    { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' },
-  );
-  if (made.status !== 0) throw new Error(`tokens create failed: ${made.stderr}`);
-  return (JSON.parse(made.stdout) as { token: string }).token;
-}
-
 const oneProcess: Topology = {
   name: 'one-process',
   async start() {
@@ -66,7 +41,7 @@ const oneProcess: Topology = {
     const child = await server({ DATA_DIR: dir });
     return {
       url: child.url,
-      args: ['--token', demoToken(dir), '--second-token', secondTenantToken({ DATA_DIR: dir })],
+      args: ['--token', demoToken(dir), '--second-token', await secondTenantToken({ dataDir: dir })],
       env: {},
       stop: async () => {
         await child.stop();
@@ -92,7 +67,12 @@ const split: Topology = {
     return {
       url: agent.url,
       // The agent serves the one tenant its AUTHORITY_TOKEN names: another tenant's token is refused work.
-      args: ['--token', demoToken(agentDir), '--second-token', secondTenantToken({ DATA_DIR: agentDir })],
+      args: [
+        '--token',
+        demoToken(agentDir),
+        '--second-token',
+        await secondTenantToken({ dataDir: agentDir }),
+      ],
       env: { AUTHORITY_URL: authority.url, AUTHORITY_TOKEN: authorityToken },
       stop: async () => {
         await agent.stop();
@@ -120,7 +100,7 @@ const postgres: Topology = {
     const child = await server(env);
     return {
       url: child.url,
-      args: ['--token', demoToken(dir), '--second-token', secondTenantToken(env)],
+      args: ['--token', demoToken(dir), '--second-token', await secondTenantToken({ env })],
       env: {},
       stop: async () => {
         await child.stop();

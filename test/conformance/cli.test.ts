@@ -117,3 +117,24 @@ describe('learnables-conformance, given the card URL itself', () => {
     );
   });
 });
+
+describe('learnables-conformance with a second token the agent does not know', () => {
+  it('fails §13.2 instead of passing isolation checks it could not make', async () => {
+    const r = await cli([
+      agent.url,
+      '--token',
+      agent.tokens[0],
+      '--second-token',
+      'not-a-token',
+      '--adapter',
+      ADAPTER,
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContainEqual(
+      expect.stringMatching(/^FAIL §13\.2 +auth\.tenant\.token: the agent refused the second tenant's token/),
+    );
+    expect(r.out).toContainEqual(
+      expect.stringMatching(/^SKIP §13\.2 +auth\.tenant\.get: the second tenant's token was refused$/),
+    );
+  });
+});

@@ -34,7 +34,7 @@ async function checkWith(learnable: Learnable): Promise<CheckResult[]> {
   const url = (await composition.server.listen(0, '127.0.0.1')).localUrl;
   return runConformance({
     baseUrl: url,
-    credentials: { token: composition.demoToken!, secondToken: await secondTenantToken(dataDir) },
+    credentials: { token: composition.demoToken!, secondToken: await secondTenantToken({ dataDir }) },
     adapter: unitsAdapter(),
     taughtBy: 'dana@warehouse.example',
   });

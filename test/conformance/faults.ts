@@ -27,6 +27,12 @@ function* objects(value: unknown): Generator<Record<string, unknown>> {
   for (const inner of Object.values(value)) yield* objects(inner);
 }
 
+/** Takes the §7 echo out of a response, in both spellings (A2A 0.3's is X-A2A-Extensions). */
+function dropEcho(headers: Headers): void {
+  headers.delete('a2a-extensions');
+  headers.delete('x-a2a-extensions');
+}
+
 /** §7, §8: the teach block goes to every client, activated or not (and the echo is left off, to hide it). */
 const leakedTeachBlock: NamedFault = {
   name: 'a teach block leaked to unactivated reads',
@@ -37,9 +43,7 @@ const leakedTeachBlock: NamedFault = {
       headers.set('x-a2a-extensions', EXTENSION_URI); // A2A 0.3's spelling
     },
     responseHeaders(headers, x) {
-      if (x.activated) return;
-      headers.delete('a2a-extensions');
-      headers.delete('x-a2a-extensions');
+      if (!x.activated) dropEcho(headers);
     },
   },
   fails: [
@@ -88,10 +92,7 @@ const savedShowBack: NamedFault = {
 const noEcho: NamedFault = {
   name: 'activation not echoed',
   fault: {
-    responseHeaders(headers) {
-      headers.delete('a2a-extensions');
-      headers.delete('x-a2a-extensions');
-    },
+    responseHeaders: dropEcho,
   },
   fails: [
     { id: 'activation.echo.send.', section: '§7' },

@@ -15,7 +15,7 @@ let second: string;
 
 beforeAll(async () => {
   host = await startInProcess();
-  second = await secondTenantToken(host.dataDir);
+  second = await secondTenantToken({ dataDir: host.dataDir });
 });
 afterAll(() => host.close());
 

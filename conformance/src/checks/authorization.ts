@@ -6,6 +6,7 @@
  */
 import type { Taught } from './absorption.ts';
 import { stateOf, taskIdOf, type Channel } from '../agent.ts';
+import { words } from './activation.ts';
 import { park, teach, canTeach, type Session } from '../session.ts';
 
 export async function checkAuthorization(s: Session, c: Channel, taught: Taught | null): Promise<void> {
@@ -53,6 +54,20 @@ async function checkTenants(s: Session, c: Channel, taught: Taught | null): Prom
   const ids = ['auth.tenant.get', 'auth.tenant.list', 'auth.tenant.lesson'];
   if (!s.agent.secondTenant) {
     for (const id of ids) s.r.skip(id, '§13.2', "no second tenant's token (--second-token)");
+    return;
+  }
+  // A second token the agent refuses would make every isolation check pass by default: it must work.
+  const refused = await c
+    .send(s.adapter.undecidable(s.freshId('second-tenant')), { as: 'second', activate: true })
+    .then(() => null)
+    .catch((e: unknown) => words(e));
+  if (refused !== null) {
+    s.r.fail(
+      'auth.tenant.token',
+      '§13.2',
+      `the agent refused the second tenant's token, so isolation cannot be seen: ${refused}`,
+    );
+    for (const id of ids) s.r.skip(id, '§13.2', "the second tenant's token was refused");
     return;
   }
   const q = await park(s, c, 'tenant', true);
