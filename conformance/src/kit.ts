@@ -37,7 +37,13 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
   }
   const declaration = checkCard(card, r);
   if (declaration === null) return r.results;
-  const agent = await connect(options.baseUrl, card, options.credentials, options.taughtBy);
+  let agent;
+  try {
+    agent = await connect(options.baseUrl, card, options.credentials, options.taughtBy);
+  } catch (e) {
+    r.fail('activation.transports', '§7', `no SDK client could be built from the card: ${words(e)}`);
+    return r.results;
+  }
   const first = agent.channels[0];
   if (first === undefined) {
     r.fail(
