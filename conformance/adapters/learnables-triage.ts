@@ -55,13 +55,9 @@ export function triageAdapter(options: TriageAdapterOptions = {}): ConformanceAd
     token?: string | null,
   ): Promise<Wire> => {
     const base = at === 'authority' ? (options.authorityUrl ?? context.baseUrl) : context.baseUrl;
-    const as = token === undefined ? options.authorityToken : token;
-    return context.call(
-      method,
-      new URL(`/authority/v1${path}`, base).href,
-      body,
-      as === undefined ? {} : { token: as },
-    );
+    return context.call(method, new URL(`/authority/v1${path}`, base).href, body, {
+      token: token === undefined ? options.authorityToken : token,
+    });
   };
   return {
     name: 'learnables-triage (demo tenant)',

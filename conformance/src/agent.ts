@@ -76,6 +76,8 @@ export interface Agent {
   readonly channels: readonly Channel[];
   /** Interfaces of the card the kit cannot speak (another binding or protocol version), in words. */
   readonly unspoken: readonly string[];
+  /** Whether the card declares streaming (§7's stream and resubscribe reads). */
+  readonly streaming: boolean;
   /** Whether a second tenant's token was given (§13.2). */
   readonly secondTenant: boolean;
   readonly context: AdapterContext;
@@ -129,6 +131,7 @@ export async function connect(
     card,
     channels,
     unspoken,
+    streaming: card?.capabilities?.streaming === true,
     secondTenant: credentials.secondToken !== null,
     context: adapterContext(baseUrl, card, credentials.token, taughtBy),
   };
@@ -139,12 +142,17 @@ function adapterContext(baseUrl: string, card: Wire, token: string, taughtBy: st
     baseUrl,
     card,
     taughtBy,
-    call: (method, url, body, options = {}) => httpCall(method, url, body, { token, ...options }),
+    // No token given: the kit's; `null`: none at all (§13.2's checks).
+    call: (method, url, body, options = {}) =>
+      httpCall(method, url, body, {
+        token: options.token === undefined ? token : options.token,
+        activate: options.activate === true,
+      }),
   };
 }
 
-/** An HTTP call with a JSON body, as the adapter context and the Teach method use it. */
-export async function httpCall(
+/** An HTTP call with a JSON body, as the adapter context makes it. */
+async function httpCall(
   method: string,
   url: string,
   body: unknown,
@@ -300,19 +308,19 @@ const RESTING = new Set([
   'TASK_STATE_AUTH_REQUIRED',
 ]);
 
+/** The task state a stream event carries, if any. */
+function eventState(event: Wire): string | undefined {
+  return event?.statusUpdate?.status?.state ?? event?.task?.status?.state;
+}
+
 function settles(event: Wire): boolean {
-  const state = event?.statusUpdate?.status?.state ?? event?.task?.status?.state;
-  return event?.message !== undefined || RESTING.has(state);
+  return event?.message !== undefined || RESTING.has(eventState(event) ?? '');
 }
 
 /** The state a task, or the last event of a stream, left it in. */
 export function stateOf(value: Wire): string | undefined {
   if (Array.isArray(value)) {
-    for (const e of [...value].reverse()) {
-      const s = e?.statusUpdate?.status?.state ?? e?.task?.status?.state;
-      if (s !== undefined) return s;
-    }
-    return undefined;
+    return value.map(eventState).findLast((s) => s !== undefined);
   }
   return value?.status?.state;
 }

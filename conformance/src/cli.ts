@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConformanceAdapter } from './adapter.ts';
 import { runConformance } from './kit.ts';
-import { junit, line, summary } from './report.ts';
+import { junit, line, summary, words } from './report.ts';
 
 const USAGE = `usage: learnables-conformance <agent base URL> --token T [options]
   <agent base URL>           where /.well-known/agent-card.json is; or the card's own URL (ending .json)
@@ -48,7 +48,7 @@ export async function main(argv: readonly string[], io: Io = consoleIo): Promise
       },
     });
   } catch (e) {
-    return usageError(io, e instanceof Error ? e.message : String(e));
+    return usageError(io, words(e));
   }
   const { values, positionals } = parsed;
   if (values.help === true) {
@@ -72,7 +72,7 @@ export async function main(argv: readonly string[], io: Io = consoleIo): Promise
       values.adapter === undefined ? DEFAULT_ADAPTER : pathToFileURL(resolve(values.adapter)),
     );
   } catch (e) {
-    return usageError(io, e instanceof Error ? e.message : String(e));
+    return usageError(io, words(e));
   }
   if (token === null) return usageError(io, "give the agent's token with --token T or --token-command CMD");
   io.out(`learnables-conformance: ${baseUrl}, adapter "${adapter.name}"`);
@@ -98,9 +98,7 @@ function tokenFrom(literal: string | undefined, command: string | undefined, fla
   try {
     printed = execSync(command, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch (e) {
-    throw new Error(
-      `${flag}-command "${command}" failed: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
-    );
+    throw new Error(`${flag}-command "${command}" failed: ${words(e).split('\n')[0]}`);
   }
   if (printed === '') throw new Error(`${flag}-command "${command}" printed nothing`);
   return printed;
@@ -111,7 +109,7 @@ async function loadAdapter(url: URL): Promise<ConformanceAdapter> {
   try {
     module = (await import(url.href)) as Record<string, unknown>;
   } catch (e) {
-    throw new Error(`cannot load the adapter ${url.pathname}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`cannot load the adapter ${url.pathname}: ${words(e)}`);
   }
   const adapter = (module.default ?? module.adapter) as Partial<ConformanceAdapter> | undefined;
   const missing = (['name', 'undecidable', 'answer', 'lesson'] as const).filter(

@@ -6,13 +6,13 @@
  */
 import type { ConformanceAdapter } from './adapter.ts';
 import { connect, fetchCard, type Credentials } from './agent.ts';
-import { checkActivation, words } from './checks/activation.ts';
+import { checkActivation } from './checks/activation.ts';
 import { checkAbsorption, type Taught } from './checks/absorption.ts';
 import { checkAuthorization } from './checks/authorization.ts';
 import { checkCard } from './checks/card.ts';
 import { checkSameProceeding, checkTeachBlock } from './checks/teach-block.ts';
 import { checkTeachMethod } from './checks/teach-method.ts';
-import { Recorder, type CheckResult } from './report.ts';
+import { Recorder, words, type CheckResult } from './report.ts';
 import { canTeach, openSession, teach, type Session } from './session.ts';
 
 export interface KitOptions {

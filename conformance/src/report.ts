@@ -14,6 +14,11 @@ export interface CheckResult {
   readonly reason: string;
 }
 
+/** An error in words: its message, or the thrown value as text. */
+export function words(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 /** Collects results; a check that throws is a FAIL with the error's words. */
 export class Recorder {
   readonly results: CheckResult[] = [];
@@ -48,7 +53,7 @@ export class Recorder {
     try {
       return await check();
     } catch (e) {
-      return this.fail(id, section, `${doing} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return this.fail(id, section, `${doing} failed: ${words(e)}`);
     }
   }
 }

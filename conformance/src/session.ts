@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConformanceAdapter, Lesson, LessonDraft, Question, TeachOutcome, Wire } from './adapter.ts';
-import { EXTENSION_URI, httpCall, stateOf, teachBlocks, type Agent, type Channel } from './agent.ts';
+import { stateOf, teachBlocks, type Agent, type Channel } from './agent.ts';
 import type { Recorder } from './report.ts';
 
 export interface Session {
@@ -79,11 +79,8 @@ export async function callTeachMethod(
   const url = jsonRpcUrl(s);
   if (method === null || url === null)
     throw new Error('the card declares no teachMethod on a JSONRPC interface');
-  const token = options.token === undefined ? undefined : options.token;
   const call = { jsonrpc: '2.0', id: 1, method, params: lesson };
-  const answer = await (token === undefined
-    ? s.agent.context.call('POST', url, call, { activate: options.activate })
-    : httpCall('POST', url, call, { token, activate: options.activate }));
+  const answer = await s.agent.context.call('POST', url, call, options);
   const echoed = answer.headers.get('A2A-Extensions');
   if (answer.status === 200 && answer.body?.result !== undefined)
     return { ok: true, result: answer.body.result, echoed };
@@ -113,5 +110,3 @@ export async function park(
   }
   return { id, task, teach: teachBlocks(task.status?.message)[0]?.block, echoed: reply.echoed };
 }
-
-export { EXTENSION_URI };

@@ -6,6 +6,7 @@
  */
 import type { Question, Wire } from '../adapter.ts';
 import { echoes, teachBlocks, type Channel } from '../agent.ts';
+import { words } from '../report.ts';
 import { park, type Session } from '../session.ts';
 
 /** The question parked on each channel with the extension activated, for the checks after this one. */
@@ -42,7 +43,7 @@ async function checkEcho(s: Session, c: Channel): Promise<Question | null> {
 
 async function checkStreamEcho(s: Session, c: Channel): Promise<void> {
   const id = `activation.echo.stream.${c.name}`;
-  if (s.agent.card?.capabilities?.streaming !== true) {
+  if (!s.agent.streaming) {
     s.r.skip(id, '§7', 'the card does not declare streaming');
     return;
   }
@@ -64,7 +65,7 @@ async function checkNoBlock(s: Session, c: Channel, activated: Question | null):
   const reads: [string, () => Promise<Wire>][] = [
     ['send', async () => (await c.send(s.adapter.undecidable(s.freshId('plain')))).value],
   ];
-  if (s.agent.card?.capabilities?.streaming === true) {
+  if (s.agent.streaming) {
     reads.push([
       'stream',
       async () => (await c.stream(s.adapter.undecidable(s.freshId('plain-stream')))).value,
@@ -75,7 +76,7 @@ async function checkNoBlock(s: Session, c: Channel, activated: Question | null):
     reads.push(['get', async () => (await c.get(taskId)).value]);
     if (c.lists) reads.push(['list', async () => (await c.list()).value]);
     else s.r.skip(`activation.no-block.list.${c.name}`, '§8', `A2A ${c.protocolVersion} has no ListTasks`);
-    if (s.agent.card?.capabilities?.streaming === true) {
+    if (s.agent.streaming) {
       reads.push(['resubscribe', async () => (await c.resubscribe(taskId)).value]);
     }
   }
@@ -96,16 +97,11 @@ async function checkNoBlock(s: Session, c: Channel, activated: Question | null):
     });
   }
   if (activated === null) {
-    const streaming = s.agent.card?.capabilities?.streaming === true;
-    for (const read of streaming ? ['get', 'list', 'resubscribe'] : ['get', 'list'])
+    for (const read of s.agent.streaming ? ['get', 'list', 'resubscribe'] : ['get', 'list'])
       s.r.skip(
         `activation.no-block.${read}.${c.name}`,
         '§8',
         'no task parked on this transport to read back',
       );
   }
-}
-
-export function words(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }

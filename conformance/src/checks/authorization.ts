@@ -6,7 +6,7 @@
  */
 import type { Taught } from './absorption.ts';
 import { stateOf, taskIdOf, type Channel } from '../agent.ts';
-import { words } from './activation.ts';
+import { words } from '../report.ts';
 import { park, teach, canTeach, type Session } from '../session.ts';
 
 export async function checkAuthorization(s: Session, c: Channel, taught: Taught | null): Promise<void> {

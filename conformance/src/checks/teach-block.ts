@@ -7,7 +7,7 @@ import type { Question, Wire } from '../adapter.ts';
 import { stateOf, type Channel } from '../agent.ts';
 import { schemaProblems } from '../schema.ts';
 import { park, type Session } from '../session.ts';
-import { words } from './activation.ts';
+import { words } from '../report.ts';
 
 export function checkTeachBlock(s: Session, q: Question): void {
   const block = q.teach;
