@@ -62,4 +62,25 @@ describe('a wide mark does not outvote narrow evidence (issue 26)', () => {
     expect(r.settled).toBe(true);
     expect(r.winner).toBe('alhamra');
   });
+
+  it('asks when the leader wins on wide marks alone and another customer matches a narrower one, naming it', () => {
+    // Three families give Northgate three points against one for Al Hamra's whole reference, in the
+    // same part (so issue 14's strength rule has nothing to say): only the narrower-mark branch asks.
+    const withNarrow: TestLesson[] = [
+      ...lessons,
+      { collection: 'customers', entry: 'northgate', value: { pattern: 'NGB/\\d{5}', where: 'body' } },
+      { collection: 'customers', entry: 'northgate', value: { pattern: 'NGC-\\d{3}', where: 'body' } },
+      { collection: 'customers', entry: 'alhamra', value: { pattern: 'AHT-0042', where: 'body' } },
+    ];
+    const m = mail({
+      subject: 'Pre-alert NGM-2026-0777',
+      body: 'Booking NGB/12345, NGC-123, container ref AHT-0042.',
+    });
+    const r = readFor(m, withNarrow).reading.readings.get('customers')!.report as CollectionReading;
+    expect(r.settled).toBe(false);
+    expect(r.reads).toContain(
+      'Northgate Motors Ltd matches only on a reference family, but Al Hamra Trading matches',
+    );
+    expect(r.reads).toContain('a narrower mark');
+  });
 });

@@ -31,6 +31,23 @@ describe('plain text is bounded by the learnable (§13.3)', () => {
     expect(from.test('billing@originXexample')).toBe(false); // a dot is a dot
   });
 
+  it('takes a typed address with + or other address characters as that address, plain and bounded (issue 38)', () => {
+    for (const typed of ['billing+ops@origin.example', "o'brien@origin.example", 'ops=desk@origin.example']) {
+      expect(isPlainText(typed), typed).toBe(true);
+      const from = matcherOf({ pattern: typed, where: 'from' });
+      expect(from.test(`Billing <${typed}>`), typed).toBe(true);
+      expect(from.test(`Billing <e${typed}>`), typed).toBe(false);
+    }
+    const plus = matcherOf({ pattern: 'billing+ops@origin.example', where: 'from' });
+    expect(plus.test('billinggops@originXexample')).toBe(false);
+    expect(plainOf(boundPlain('billing+ops@origin.example', 'from')!, 'from')).toBe(
+      'billing+ops@origin.example',
+    );
+    // A regular expression for addresses still reads as one.
+    expect(isPlainText('.*@origin\\.example')).toBe(false);
+    expect(isPlainText('(ops|billing)@origin.example')).toBe(false);
+  });
+
   it('takes an address in running text as a whole address, a full stop after it allowed', () => {
     const any = matcherOf({ pattern: 'billing@origin.example', where: 'any' });
     expect(any.test('Please write to billing@origin.example.')).toBe(true);

@@ -4,8 +4,9 @@
  * evidence is bounded (literal-pattern.ts), so that `billing@origin.example` never matches
  * `ebilling@origin.example.net` and `PA-2026-0901` never matches `PA-2026-0901-7`.
  *
- * Text is plain when it holds none of `\ ^ $ | ? * + ( ) [ ] { }`; a dot in it is a dot. Anything
- * else is a regular expression and is matched as written. The stored mark is the bounded source,
+ * Text is plain when it holds none of `\ ^ $ | ? * + ( ) [ ] { }`, or when it is an address whose
+ * local part uses the characters an address may (`billing+ops@origin.example`, issue 38); a dot in
+ * it is a dot. Anything else is a regular expression and is matched as written. The stored mark is the bounded source,
  * the same as before (old versions read the same), and `plainOf` gives the text back for display
  * and for the wire, so a suggestion travels as what a person would have typed.
  *
@@ -20,14 +21,23 @@ const ADDRESS = /^[^\s@<>"',;]+@[^\s@<>"',;]+\.[^\s@<>"',;.]+$/u;
 const DOMAIN = /^@?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}$/u;
 const REFERENCE = /^[\p{L}\p{N}]+(?:[-/][\p{L}\p{N}]+)*$/u;
 const HAS_DIGIT = /\p{N}/u;
+/**
+ * An address as a person types it (RFC 5322 dot-atom local part: letters, digits and
+ * ! # $ % & ' * + - / = ? ^ _ ` { | } ~, dots between them; a domain of labels): plain, whatever
+ * of those characters it holds. A regular expression for addresses needs `\`, `(`, `[` or a
+ * leading or doubled dot, none of which an address has.
+ */
+const TYPED_ADDRESS =
+  /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*@(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}$/u;
 
 /** §6.3: how a lesson field's help says which forms it takes, so every client can render it blind. */
 export const PLAIN_OR_PATTERN_HELP =
-  'Matched without regard to case. Text with any of \\ ^ $ | ? * + ( ) [ ] { } is a regular expression, matched as written.';
+  'Matched without regard to case. An address is always taken as typed (billing+ops@origin.example). Other text with any of \\ ^ $ | ? * + ( ) [ ] { } is a regular expression, matched as written.';
 
 /** Whether a person's text is plain (bounded by the learnable) rather than a regular expression. */
 export function isPlainText(text: string): boolean {
-  return text.trim() !== '' && !PATTERN_SYNTAX.test(text);
+  const t = text.trim();
+  return t !== '' && (!PATTERN_SYNTAX.test(t) || TYPED_ADDRESS.test(t));
 }
 
 /**
@@ -39,7 +49,8 @@ export function isPlainText(text: string): boolean {
 export function boundPlain(typed: string, where: string): string | null {
   const text = typed.trim();
   if (!isPlainText(text)) return null;
-  if (ADDRESS.test(text)) return tokenPattern(text, where === 'from' ? 'address' : 'mailbox');
+  if (ADDRESS.test(text) || TYPED_ADDRESS.test(text))
+    return tokenPattern(text, where === 'from' ? 'address' : 'mailbox');
   if (DOMAIN.test(text)) {
     if (where !== 'from') return tokenPattern(text, 'mailbox');
     return tokenPattern(text.startsWith('@') ? text : `@${text}`, 'domain');

@@ -25,7 +25,7 @@ export type {
   MailText,
   ManifestTable,
 } from './mail-message.ts';
-export { partText, scannedParts } from './parts.ts';
+export { fromLine, partText, scannedParts } from './parts.ts';
 export { messageInNfc } from './nfc.ts';
 export { mailTextOf, splitMailText, withMailText } from './new-text.ts';
 export { isForwardSeparator } from './reply-markers.ts';

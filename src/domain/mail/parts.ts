@@ -1,14 +1,11 @@
 /** The text of each part a mark can look in. One definition, used by matching, dry-run and suggestions. */
-import type { MailMessage, MailPart } from './mail-message.ts';
+import type { MailAddress, MailMessage, MailPart } from './mail-message.ts';
 import { mailTextOf } from './new-text.ts';
 
 export function partText(message: MailMessage, part: MailPart): string {
   switch (part) {
     case 'from':
-      if (message.from === null) return '';
-      return message.from.name === ''
-        ? message.from.address
-        : `${message.from.name} <${message.from.address}>`;
+      return message.from === null ? '' : fromLine(message.from);
     case 'subject':
       return message.subject;
     case 'body':
@@ -32,4 +29,17 @@ export function partText(message: MailMessage, part: MailPart): string {
  */
 export function scannedParts(parts: readonly MailPart[]): readonly MailPart[] {
   return parts.includes('body') && !parts.includes('quoted') ? [...parts, 'quoted'] : parts;
+}
+
+/**
+ * The from part as marks see it: `Name <address>`, or the bare address. The display name is what
+ * a sender chooses to show, so it can never pass for the address (issue 38): its `<`, `>` and `@`
+ * become spaces. Then the only `<` opens the address and the only `>` ends the part, so a from-line
+ * mark bounded by `<`/`>` or the part's ends (an address, `(?:^|<)…(?:>|$)`; a domain, `@…(?:>|$)`)
+ * and any mark that looks for an `@` can only meet the address, on every ingress path. Every path
+ * gives an address without `<`, `>` or spaces (ingest/mail/parse.ts, from-fields.ts).
+ */
+export function fromLine(from: MailAddress): string {
+  const name = from.name.replace(/[<>@]/gu, ' ').replace(/\s+/gu, ' ').trim();
+  return name === '' ? from.address : `${name} <${from.address}>`;
 }

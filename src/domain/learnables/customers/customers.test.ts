@@ -40,7 +40,7 @@ describe('customers descriptor (§6.1, §6.2)', () => {
     });
     expect(d.lessonFields[0]).toMatchObject({ label: 'Text that gives it away', kind: 'text' });
     expect(d.lessonFields[0]?.help).toMatch(
-      /typed as you see it .*Text with any of .* is a regular expression, matched as written\./,
+      /typed as you see it .*An address is always taken as typed .*Other text with any of .* is a regular expression, matched as written\./,
     );
     expect(d.lessonFields[1]).toEqual({
       name: 'where',

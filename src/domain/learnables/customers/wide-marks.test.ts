@@ -1,5 +1,6 @@
 // Invariant (issue 26): a reference family or a sender's domain is a wide mark; an address, a whole reference or a name taught as a literal is narrow, whatever anchors literal-pattern.ts put around it.
 import { describe, expect, it } from 'vitest';
+import { boundPlain } from '../plain-mark.ts';
 import { isWideMark } from './wide-marks.ts';
 
 describe('wide marks (issue 26)', () => {
@@ -18,5 +19,20 @@ describe('wide marks (issue 26)', () => {
       ['ops@alhamra\\.example', 'from'],
     ])
       expect(isWideMark({ mark: mark!, where: where! }), mark).toBe(false);
+  });
+
+  it('takes every literal a person types as narrow, in every part (one list of anchors, issue 38)', () => {
+    for (const [typed, where] of [
+      ['billing@origin.example', 'body'],
+      ['billing@origin.example', 'any'],
+      ['billing+ops@origin.example', 'from'],
+      ['origin.example', 'body'],
+      ['PA-2026-0901', 'attachments'],
+      ['Kowloon Imports', 'body'],
+    ]) {
+      const mark = boundPlain(typed!, where!)!;
+      expect(isWideMark({ mark, where: where! }), `${typed} in ${where}: ${mark}`).toBe(false);
+    }
+    expect(isWideMark({ mark: boundPlain('origin.example', 'from')!, where: 'from' })).toBe(true);
   });
 });

@@ -8,6 +8,7 @@
  * Owns: telling a wide mark from a narrow one, and that objection's sentence. Does not own: the
  * other objections (objections.ts) or scoring (../read-marked.ts).
  */
+import { TOKEN_HEADS, TOKEN_TAILS } from '../literal-pattern.ts';
 import type { MarkEvidence } from '../read-marked.ts';
 
 /** Sentence in `how` (customers.ts) for this rule, true to it (§6.2). */
@@ -15,13 +16,20 @@ export const WIDE_MARK_HOW =
   "A reading that rests only on wide marks (a reference family, a sender's domain) does not settle when another customer matches a narrower mark " +
   '(an address, a whole reference, a name) or the new text names another customer by its full name.';
 
-/** The anchors literal-pattern.ts puts around a literal, which widen nothing. */
-const ANCHORS = ['(?:^|[^\\p{L}\\p{N}/-])', '(?:$|[^\\p{L}\\p{N}/-])', '(?:^|<)', '(?:>|$)', '\\b'];
+/**
+ * A source without the head and tail literal-pattern.ts put around a literal, which widen nothing
+ * (its own list of them: one source, issue 38).
+ */
+function withoutAnchors(source: string): string {
+  const head = TOKEN_HEADS.find((h) => h !== '' && source.startsWith(h)) ?? '';
+  const rest = source.slice(head.length);
+  const tail = TOKEN_TAILS.find((t) => t !== '' && rest.endsWith(t) && rest.length > t.length) ?? '';
+  return rest.slice(0, rest.length - tail.length);
+}
 
 /** Whether a taught mark can match more than one text: a family (any class or quantifier) or a domain. */
 export function isWideMark(mark: Pick<MarkEvidence, 'mark' | 'where'>): boolean {
-  let core = mark.mark;
-  for (const a of ANCHORS) core = core.split(a).join('');
+  const core = withoutAnchors(mark.mark);
   if (mark.where === 'from' && core.startsWith('@')) return true;
   // What is left of a literal is escaped characters and plain ones; anything else generalises.
   const unescaped = core.replace(/\\[^dDwWsSpPbB]/g, '');
