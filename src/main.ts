@@ -379,6 +379,10 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       authority,
       taskPins: createSqliteTaskPins(db),
       dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
+      senders: async (t, collection, limit) =>
+        learnables.some((l) => l.collection === collection && l.reader !== undefined)
+          ? triage.senders(t, collection, limit)
+          : null,
       entryLabels: learnables,
       agent,
       admission,

@@ -34,6 +34,7 @@ import {
   createAgentSideRouter,
   type AgentSideRouterDeps,
   type LessonDryRun,
+  type SendersView,
   type TaskPinReader,
 } from './http/authority-api.ts';
 import { authorityCors, CONSOLE_PATH, consoleRouter } from './http/console.ts';
@@ -89,6 +90,8 @@ export interface ServerDeps {
   readonly authority: Authority | null;
   readonly taskPins?: TaskPinReader;
   readonly dryRun?: LessonDryRun;
+  /** Issue 38: GET /authority/v1/senders, from the corpus this agent keeps. */
+  readonly senders?: SendersView;
   /** Null: an authority-only process. */
   readonly agent: AgentDeps | null;
   /**
@@ -227,6 +230,7 @@ export function createServer(deps: ServerDeps): AppServer {
         verifier: deps.verifier,
         taskPins: deps.taskPins ?? { pinOf: () => Promise.resolve(null) },
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
+        ...(deps.senders === undefined ? {} : { senders: deps.senders }),
         ...(deps.headBell === undefined ? {} : { headBell: deps.headBell }),
         log,
       }),
@@ -243,6 +247,7 @@ export function createServer(deps: ServerDeps): AppServer {
         rulesInForce: deps.remoteRulesInForce,
         ...(deps.remoteAuthorityUrl === undefined ? {} : { authorityUrl: deps.remoteAuthorityUrl }),
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
+        ...(deps.senders === undefined ? {} : { senders: deps.senders }),
         ...(deps.remoteErase === undefined ? {} : { erase: deps.remoteErase }),
         ...(deps.remoteLesson === undefined ? {} : { lesson: deps.remoteLesson }),
         log,

@@ -22,7 +22,9 @@ export type Phenomenon =
   | 'shared-series'
   | 'attachment-only'
   | 'shared-invoice-series'
-  | 'shared-domain';
+  | 'shared-domain'
+  | 'first-client-forwarder'
+  | 'sender-spoof';
 
 const LAST = ['jensen', 'okafor', 'haddad', 'novak', 'silva', 'tanaka', 'moreau', 'kowalski', 'rahman'];
 const AGENCY = ['cargolinx', 'bluewake', 'tradelane', 'portbridge', 'skyroute', 'seamark'];

@@ -21,6 +21,16 @@ import {
   type Phenomenon,
 } from './phenomena.ts';
 import { attachmentOnlyMessage } from './attachments-world.ts';
+import {
+  createTrustForwarders,
+  DEFAULT_SENDER_TRUST,
+  forwarderNotice,
+  nextClient,
+  spoof,
+  type Drawn,
+  type SenderTrustOptions,
+  type TrustForwarder,
+} from './sender-trust-world.ts';
 
 /** mulberry32: small, fast, good enough for test data. */
 export function createRandom(seed: number): Random {
@@ -71,7 +81,7 @@ export interface Customer {
 export interface Sender {
   readonly address: string;
   readonly display: string;
-  readonly role: 'staff' | 'forwarder' | 'platform' | 'person-forwarder' | 'group-desk';
+  readonly role: 'staff' | 'forwarder' | 'platform' | 'person-forwarder' | 'group-desk' | 'spoof';
 }
 
 export interface StreamMessage {
@@ -189,6 +199,8 @@ export interface WorldOptions {
   readonly hiresPerWeek?: number;
   /** Issue 28: the share of customers who first write after week 1, new business (default 0.15). */
   readonly newBusiness?: number;
+  /** Issue 38: first-client forwarders and display-name spoofs (sender-trust-world.ts); unset, none. */
+  readonly senderTrust?: SenderTrustOptions;
 }
 
 /** Issue 28's calibration (bench/learning/calibrate.ts, docs/learning.md). */
@@ -212,6 +224,7 @@ export const DEFAULT_WORLD: WorldOptions = {
   staffZipf: STAFF_ZIPF,
   hiresPerWeek: HIRES_PER_WEEK,
   newBusiness: NEW_BUSINESS,
+  senderTrust: DEFAULT_SENDER_TRUST,
 };
 
 export interface World {
@@ -344,6 +357,10 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
   // Issue 26: the e-invoicing platform's series; its first two invoices are one customer's.
   let einvoice = 8000 + traps.int(0, 999);
   const einvoiced: Customer[] = [];
+  // Issue 38: forwarders whose first messages are one client's, and spoofs, from their own Random.
+  const trust = createRandom(options.seed ^ 0x38383838);
+  const trustForwarders =
+    options.senderTrust === undefined ? [] : createTrustForwarders(trust, customers, options.senderTrust);
   let seq = 0;
   for (let week = 1; week <= options.weeks; week++) {
     // New senders every week: some customers hire staff.
@@ -427,11 +444,57 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
       });
       if (kind === 'pre-alert' && reply === undefined && documents.chance(options.attachmentOnlyShare ?? 0))
         message = attachmentOnlyMessage(documents, { week, seq, customer, sender });
+      if (options.senderTrust !== undefined)
+        message =
+          senderTrustSlot(trust, options.senderTrust, trustForwarders, { week, seq, sent, kind }, active) ??
+          message;
       stream.push(message);
-      last.set(customer.name, message);
+      last.set(message.truth.customer, message);
     }
   }
   return { customers, stream };
+}
+
+/**
+ * Issue 38: this slot's message replaced by a first-client forwarder's notice or a display-name
+ * spoof, or null to keep it; every draw from `t` alone.
+ */
+function senderTrustSlot(
+  t: Random,
+  o: SenderTrustOptions,
+  forwarders: readonly TrustForwarder[],
+  slot: Pick<Drawn, 'week' | 'seq' | 'sent' | 'kind'>,
+  active: readonly Customer[],
+): StreamMessage | null {
+  const u = t.next();
+  if (u < o.forwarderShare && forwarders.length > 0) {
+    const f = t.pick(forwarders);
+    return forwarderNotice(t, f, drawn(t, slot, nextClient(t, f), f.sender));
+  }
+  if (u >= o.forwarderShare + o.spoofShare) return null;
+  const victim = t.pick(active.filter((c) => c.sharesDomainWith === undefined));
+  const customer = t.pick(active);
+  if (customer === victim) return null;
+  return spoof(t, victim, drawn(t, slot, customer, { address: '', display: '', role: 'spoof' }));
+}
+
+/** A message's reference, subject and the marks a person would type, for `customer`. */
+function drawn(
+  t: Random,
+  slot: Pick<Drawn, 'week' | 'seq' | 'sent' | 'kind'>,
+  customer: Customer,
+  sender: Sender,
+): Drawn {
+  const ref = reference(t, customer, slot.week);
+  const template = t.pick(SUBJECTS[slot.kind]);
+  return {
+    ...slot,
+    customer,
+    ref,
+    subject: template.replace('{ref}', ref),
+    narrowest: carefulMark(customer, sender, ref, true),
+    kindNarrowest: { pattern: asTyped(kindWords(template)), where: 'subject' },
+  };
 }
 
 /**

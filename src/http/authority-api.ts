@@ -35,6 +35,12 @@ export interface TaskPinReader {
   pinOf(tenant: TenantId, taskId: string): Promise<TaskPin | null>;
 }
 
+/**
+ * Issue 38: the senders view of one collection (src/domain/triage/senders-view.ts); null when the
+ * collection is not one this agent reads.
+ */
+export type SendersView = (tenant: TenantId, collection: string, limit: number) => Promise<unknown[] | null>;
+
 /** §13.1 dry run of a lesson against the tenant's corpus; the report is returned as is. */
 export type LessonDryRun = (tenant: TenantId, principal: Principal, lesson: Lesson) => Promise<unknown>;
 
@@ -44,6 +50,8 @@ export interface AuthorityApiDeps {
   readonly taskPins: TaskPinReader;
   /** Absent: POST /lessons:dry-run answers 404 NOT_FOUND saying dry runs are not available. */
   readonly dryRun?: LessonDryRun;
+  /** Issue 38: GET /senders; absent, 404 saying this process keeps no corpus. */
+  readonly senders?: SendersView;
   readonly log?: FaultLog;
   /** Largest JSON body accepted, in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number;
@@ -89,6 +97,7 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
   });
 
   router.post('/lessons\\:dry-run', teach, dryRunHandler(deps.dryRun));
+  router.get('/senders', read, sendersHandler(deps.senders));
 
   router.get('/history', read, async (req, res) => {
     const p = principalOf(res);
@@ -231,6 +240,8 @@ export interface AgentSideRouterDeps {
   readonly rulesInForce: Authority['rulesInForce'];
   /** §13.1 dry runs against the corpus this agent keeps, under the authority's active version. */
   readonly dryRun?: LessonDryRun;
+  /** Issue 38: GET /senders, from the corpus this agent keeps. */
+  readonly senders?: SendersView;
   /** AUTHORITY_URL, named when a caller posts here what only the authority takes (a lesson, a rollback). */
   readonly authorityUrl?: string;
   /**
@@ -271,6 +282,7 @@ export function createAgentSideRouter(deps: AgentSideRouterDeps): Router {
     express.json({ limit: deps.maxBodyBytes ?? 1024 * 1024 }),
     dryRunHandler(deps.dryRun),
   );
+  router.get('/senders', bearerAuth(deps.verifier), requireRole('read'), sendersHandler(deps.senders));
   const erase = deps.erase;
   if (erase !== undefined) {
     // §14: no bearerAuth here: the token is the authority's, which authorizes the erase itself.
@@ -310,6 +322,39 @@ function dryRunHandler(dryRun: LessonDryRun | undefined): RequestHandler {
       );
     }
     res.json(await dryRun(p.tenant, p, lesson));
+  };
+}
+
+/** Most senders one GET /senders lists (and its default). */
+export const MAX_SENDERS = 500;
+const DEFAULT_SENDERS = 200;
+
+/** GET /senders?collection=customers&limit=200 (issue 38): who writes for whom, and what rests on it. */
+function sendersHandler(senders: SendersView | undefined): RequestHandler {
+  return async (req, res) => {
+    const p = principalOf(res);
+    const collection = optionalStringQuery(req.query.collection, 'collection') ?? 'customers';
+    const raw = optionalStringQuery(req.query.limit, 'limit');
+    const limit = raw === undefined ? DEFAULT_SENDERS : Number(raw);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SENDERS) {
+      throw new DomainError(
+        'REQUEST_MALFORMED',
+        `?limit= must be a whole number from 1 to ${MAX_SENDERS} (got "${raw ?? ''}").`,
+        { details: { fields: ['limit'] } },
+      );
+    }
+    if (senders === undefined)
+      throw new DomainError(
+        'NOT_FOUND',
+        'This authority keeps no mail, so it has no senders: ask the agent.',
+      );
+    const view = await senders(p.tenant, collection, limit);
+    if (view === null)
+      throw new DomainError(
+        'NOT_FOUND',
+        `No collection "${collection}" is read here; try ?collection=customers.`,
+      );
+    res.json({ collection, senders: view });
   };
 }
 

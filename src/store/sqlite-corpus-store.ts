@@ -14,13 +14,23 @@ import {
   type CorpusRecord,
   type CorpusStore,
   type ReadingSummary,
+  type SenderRow,
 } from '../domain/triage/index.ts';
+import type { SenderRecord } from '../domain/learnables/index.ts';
 import { erasedKey, scrubJson, scrubText, textMentions } from '../domain/definitions/index.ts';
 import { MAIL_PARTS, partText, type MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { contains } from './dialect.ts';
+import {
+  countOutcome,
+  eraseSenderRecords,
+  listSenders,
+  readSenderRecord,
+  sendersOf,
+  type SenderRecordTables,
+} from './sender-records.ts';
 
-interface CorpusTables {
+interface CorpusTables extends SenderRecordTables {
   corpus_messages: {
     seq: Generated<number>;
     tenant: string;
@@ -39,6 +49,11 @@ interface CorpusTables {
 
 type Row = Selectable<CorpusTables['corpus_messages']>;
 
+/** The corpus's connection (or transaction) as the track record's (sender-records.ts) schema sees it. */
+function records(db: Kysely<CorpusTables>): Kysely<SenderRecordTables> {
+  return db as unknown as Kysely<SenderRecordTables>;
+}
+
 const DEFAULT_PAGE = 500;
 const MAX_PAGE = 5000;
 
@@ -50,10 +65,37 @@ export class SqliteCorpusStore implements CorpusStore {
   }
 
   async remember(tenant: TenantId, entry: CorpusEntry): Promise<void> {
+    const senders = sendersOf(entry.message.from?.address);
+    if (entry.lastReading === null || senders.length === 0) {
+      await this.#remember(this.#db, tenant, entry);
+      return;
+    }
+    const after = entry.lastReading.decided;
+    // Issue 38: the senders' track record changes with the reading, in the same transaction.
+    await this.#db.transaction().execute(async (trx) => {
+      const was = await trx
+        .selectFrom('corpus_messages')
+        .select(['reading', 'from_address', 'seen_at'])
+        .where('tenant', '=', tenant)
+        .where('key', '=', entry.key)
+        .executeTakeFirst();
+      await this.#remember(trx, tenant, entry);
+      const before = was?.reading == null ? new Map<string, string>() : decodeSummary(was.reading).decided;
+      const sameSender = was === undefined || was.from_address === senders[0];
+      if (sameSender) {
+        await countOutcome(records(trx), tenant, senders, before, after, was?.seen_at ?? entry.seenAt);
+      } else {
+        await countOutcome(records(trx), tenant, sendersOf(was.from_address), before, new Map(), was.seen_at);
+        await countOutcome(records(trx), tenant, senders, new Map(), after, was.seen_at);
+      }
+    });
+  }
+
+  async #remember(db: Kysely<CorpusTables>, tenant: TenantId, entry: CorpusEntry): Promise<void> {
     const reading = entry.lastReading === null ? null : encodeSummary(entry.lastReading);
     const evidence = JSON.stringify(entry.message);
     const outcome = entry.outcome === undefined ? undefined : JSON.stringify(entry.outcome);
-    await this.#db
+    await db
       .insertInto('corpus_messages')
       .values({
         tenant,
@@ -172,7 +214,27 @@ export class SqliteCorpusStore implements CorpusStore {
     }
   }
 
+  async senderRecord(tenant: TenantId, address: string, exceptKey: string | null): Promise<SenderRecord> {
+    const own =
+      exceptKey === null
+        ? undefined
+        : await this.#db
+            .selectFrom('corpus_messages')
+            .select('reading')
+            .where('tenant', '=', tenant)
+            .where('key', '=', exceptKey)
+            .executeTakeFirst();
+    const decided = own?.reading == null ? new Map<string, string>() : decodeSummary(own.reading).decided;
+    return readSenderRecord(records(this.#db), tenant, address, decided);
+  }
+
+  senders(tenant: TenantId, collection: string, limit: number): Promise<SenderRow[]> {
+    return listSenders(records(this.#db), tenant, collection, limit);
+  }
+
   async erase(tenant: TenantId, identifier: string): Promise<number> {
+    // Issue 38: the senders' track record names addresses and entries too.
+    await eraseSenderRecords(records(this.#db), tenant, identifier);
     let n = 0;
     let after = 0;
     for (;;) {

@@ -101,6 +101,7 @@ const ERASED_TABLES = [
   'people',
   'mark_analyses',
   'corpus_messages',
+  'sender_records',
   'tasks',
   'ingest_claims',
 ];

@@ -156,3 +156,67 @@ describe('from-line marks match the address, never the display name (issue 38)',
     expect(states.get('real')).toBe('TASK_STATE_COMPLETED');
   });
 });
+
+describe('an address proves a customer only while it has written for that one customer (issue 38)', () => {
+  const FORWARDER = 'desk@fwd-cargo.example';
+
+  it('asks, naming both, once mail from a taught address was answered as another customer', async () => {
+    await teach('northgate', { pattern: FORWARDER, where: 'from' });
+    const alone = (): Promise<Task> => viaRaw(`Forwarding Desk <${FORWARDER}>`);
+    // Before: the address settles alone.
+    expect(said(await alone())).toContain('Reads as Northgate Motors Ltd');
+
+    // Its next mail names Al Hamra Trading: that objects (issue 14), and a person answers Al Hamra.
+    const raw = Buffer.from(
+      eml(`Forwarding Desk <${FORWARDER}>`).replace(
+        'Please find',
+        'For our client Al Hamra Trading, please find',
+      ),
+    ).toString('base64');
+    const asked = await send(sdk.client, sdk.opts, {
+      parts: [{ raw, mediaType: 'message/rfc822', filename: 'm.eml' }],
+    });
+    expect(askedAbout(asked)).toBe('customers');
+    const answered = await send(sdk.client, sdk.opts, {
+      taskId: asked.id,
+      parts: [{ data: { entry: 'alhamra' } }],
+    });
+    expect(state(answered)).toBe('TASK_STATE_COMPLETED');
+
+    // After: the address alone no longer settles; the question names both and the way back.
+    const next = await alone();
+    expect(state(next)).toBe('TASK_STATE_INPUT_REQUIRED');
+    expect(askedAbout(next)).toBe('customers');
+    const question = said(next);
+    expect(question).toContain('Northgate Motors Ltd matches only on the sender');
+    expect(question).toContain(
+      `mail from ${FORWARDER} was already read or answered as Al Hamra Trading (1 message`,
+    );
+    expect(question).toMatch(/revert activation \d+/);
+
+    // Show-back says the same of the message (recheck_message, §11): unsettled, and why.
+    const shown = await send(sdk.client, sdk.opts, { parts: [{ data: { recheck: { taskId: next.id } } }] });
+    const part = shown.artifacts[0]?.parts.find((p) => p.content?.$case === 'data');
+    const report = part?.content?.$case === 'data' ? part.content.value.customer : undefined;
+    expect(report?.settled).toBe(false);
+    expect(report?.reads).toContain('Al Hamra Trading (1 message');
+
+    // The senders view (GET /authority/v1/senders) says the same, with the lesson to take back.
+    const view = await (
+      await fetch(`${host.url}/authority/v1/senders?collection=customers`, {
+        headers: { authorization: `Bearer ${host.token!}` },
+      })
+    ).json();
+    const row = view.senders.find((x: any) => x.sender === FORWARDER);
+    expect(row.readAs.map((r: any) => r.label).sort()).toEqual(['Al Hamra Trading', 'Northgate Motors Ltd']);
+    expect(row.settlesAlone).toBe(false);
+    expect(row.reads).toContain('it writes for more than one customer');
+    expect(row.lessons).toHaveLength(1);
+    expect(row.lessons[0]).toMatchObject({
+      entry: 'northgate',
+      taughtBy: 'dana@warehouse.example, via demo-operator',
+    });
+    const billing = view.senders.find((x: any) => x.sender === TAUGHT);
+    expect(billing.settlesAlone).toBe(true);
+  });
+});

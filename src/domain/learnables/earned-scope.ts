@@ -25,7 +25,8 @@ export const EARNED_SCOPE = {
 export const EARNED_SCOPE_HOW =
   `A reference family or a sender's domain is suggested only once at least ${EARNED_SCOPE.minMessages} messages already read carry it, ` +
   `from more than one sender or thread and on more than one day, none of them read or answered as another customer, ` +
-  `and no undecided message carrying it comes from a sender whose mail is another customer's.`;
+  `and no undecided message carrying it comes from a sender whose mail is another customer's; ` +
+  `when they all come from one sender, that sender must be named like the customer (a forwarder numbers its jobs for all its clients).`;
 
 /** Why the spread of the messages read as the owner does not earn the scope, or null when it does. */
 export function spreadShortfall(n: number, spread: Spread | undefined): string | null {

@@ -24,6 +24,8 @@ export type {
   Removal,
   ResolvePerson,
   SenderHistory,
+  SenderRecord,
+  Carried,
   SuggestOutcome,
   Suggestion,
 } from './learnable.ts';

@@ -254,6 +254,11 @@ export interface Reading {
   readonly report: unknown;
   /** The reading's line in a task's summary text; null when it adds none. */
   readonly line: string | null;
+  /**
+   * Issue 38: true when the reading settled on marks whose authority is their sender's track record
+   * (the sender's address or domain alone) and was made without it: triage reads again with it.
+   */
+  readonly needsSenderRecord?: true;
 }
 
 export interface ReadInput {
@@ -266,6 +271,31 @@ export interface ReadInput {
   readonly resolvePerson: ResolvePerson;
   /** The readings of the collections this reader declared in `reads`, read before it. */
   readonly earlier: ReadonlyMap<string, Reading>;
+  /**
+   * Issue 38: the track record of the message's sender, when triage fetched it because a reading
+   * asked for it (`Reading.needsSenderRecord`); undefined otherwise (a dry run, a lesson check).
+   */
+  readonly record?: SenderRecord;
+}
+
+/** How many messages a sender's mail was finally read or answered as one entry, and the last one's time. */
+export interface Carried {
+  readonly messages: number;
+  /** ISO-8601 time the last of them was first seen. */
+  readonly lastAt: string;
+}
+
+/**
+ * Issue 38 (the track record, §13.1): what mail from one address, and from every address at its
+ * domain, was finally read or answered as, by collection and entry (the message being read left
+ * out). Kept incrementally by the corpus store as messages are read and answered; erased with §14.
+ */
+export interface SenderRecord {
+  readonly address: string;
+  /** Collection → entry → what mail from this address carried. Names are data: Maps. */
+  readonly byAddress: ReadonlyMap<string, ReadonlyMap<string, Carried>>;
+  /** The same for every address at the address's domain. */
+  readonly byDomain: ReadonlyMap<string, ReadonlyMap<string, Carried>>;
 }
 
 /** A person's decision on one question. */
@@ -310,6 +340,8 @@ export interface Spread {
   readonly senders: number;
   readonly threads: number;
   readonly days: number;
+  /** Issue 38: the one address all of them came from, when there is only one. */
+  readonly soleSender?: string;
 }
 
 export interface SenderHistory {

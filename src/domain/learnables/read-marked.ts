@@ -327,8 +327,13 @@ export function markedReader(config: {
    * when nothing objects. Applied only to settled readings.
    */
   readonly objection?: (report: CollectionReading, input: ReadInput) => string | null;
+  /**
+   * Issue 38 (customers): whether a settled reading rests on marks whose authority is the sender's
+   * track record, so that, read without it, triage must read it again with it.
+   */
+  readonly restsOnRecord?: (report: CollectionReading, input: ReadInput) => boolean;
 }): Reader {
-  const { shownAs, words, strength, keepHit, objection } = config;
+  const { shownAs, words, strength, keepHit, objection, restsOnRecord } = config;
   return {
     shownAs,
     reads: [],
@@ -346,7 +351,11 @@ export function markedReader(config: {
       });
       const objected =
         report.settled && objection !== undefined ? objection(report, { ...input, hits }) : null;
-      if (objected === null) return asReading(shownAs, report);
+      if (objected === null) {
+        const reading = asReading(shownAs, report);
+        const ask = report.settled && input.record === undefined && restsOnRecord?.(report, input) === true;
+        return ask ? { ...reading, needsSenderRecord: true } : reading;
+      }
       // Unsettled, the candidates kept: the show-back says why (§11).
       const { winner: _winner, ...rest } = report;
       return asReading(shownAs, {

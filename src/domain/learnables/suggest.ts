@@ -75,7 +75,14 @@ export interface Evidence {
    * Offered only when the messages already read that match it earn its scope (earned-scope.ts),
    * all read as one entry; the label then gives that evidence in words ("references NVMA-####-#### on 3 messages, all X").
    */
-  readonly recurs?: { label(messages: number, owner: string): string };
+  readonly recurs?: {
+    label(messages: number, owner: string): string;
+    /**
+     * Issue 38: why the one sender all of them came from may be writing its own series rather than
+     * the owner's (a forwarder's job numbers), in words; null when it is evidently the owner's.
+     */
+    soleSender?(sender: string, owner: string): string | null;
+  };
   /**
    * For a sender's address (issue 14): the one entry whose mail it may already match, because all
    * mail read from it was that entry's and the address is named like it (customers/evidence.ts).
@@ -186,9 +193,13 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
     // §8: what is wider than this message's own text is offered only as far as it was seen, and only
     // once a coincidence cannot explain it (issue 26, earned-scope.ts).
     const n = owner === undefined ? 0 : result.settled.get(owner)!;
-    const short = spreadShortfall(n, owner === undefined ? undefined : result.spread.get(owner));
+    const spread = owner === undefined ? undefined : result.spread.get(owner);
+    const short = spreadShortfall(n, spread);
     if (owner === undefined || short !== null)
       return { none: `${e.label} ${short ?? 'is on no message already read'}` };
+    const sole =
+      spread?.soleSender === undefined ? null : (e.recurs.soleSender?.(spread.soleSender, owner) ?? null);
+    if (sole !== null) return { none: `${e.label} ${sole}` };
     const elsewhere = await undecidedElsewhere(input, result.undecidedSenders, owner);
     if (elsewhere !== null) {
       return {

@@ -10,6 +10,7 @@
  */
 import type { TenantId } from '../tenant.ts';
 import type { MailMessage } from '../mail/index.ts';
+import type { Carried, SenderRecord } from '../learnables/index.ts';
 
 /**
  * What is kept of the last reading: the entry each collection settled on, by collection (a
@@ -95,6 +96,21 @@ export interface CorpusStore {
   discardText(tenant: TenantId, olderThan: string, at: string): Promise<number>;
   /** §14: replace `identifier` with "[erased]" in every kept message; returns how many changed. */
   erase(tenant: TenantId, identifier: string): Promise<number>;
+  /**
+   * Issue 38: the track record of `address` and its domain (what their mail was finally read or
+   * answered as, by collection), leaving out the message `exceptKey`. Kept as messages are
+   * remembered, so asking costs one indexed read, not a scan.
+   */
+  senderRecord(tenant: TenantId, address: string, exceptKey: string | null): Promise<SenderRecord>;
+  /** Issue 38: every sender's record (the senders view), most messages first, at most `limit` senders. */
+  senders(tenant: TenantId, collection: string, limit: number): Promise<readonly SenderRow[]>;
+}
+
+/** One sender (an address, or `@domain`) and what its mail was read or answered as in one collection. */
+export interface SenderRow {
+  /** The address, or `@` and a domain. */
+  readonly sender: string;
+  readonly entries: ReadonlyMap<string, Carried>;
 }
 
 /** What a message keeps once its text is discarded: enough to name it, nothing it said. */

@@ -10,6 +10,7 @@ export type {
   CorpusPage,
   CorpusRecord,
   CorpusStore,
+  SenderRow,
   ReadingSummary,
 } from './corpus.ts';
 export { createMatcherCache, definitionMarks } from './definition-marks.ts';

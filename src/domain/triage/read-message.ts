@@ -11,7 +11,7 @@
 import type { Definition } from '../definitions/index.ts';
 import { DomainError } from '../errors.ts';
 import type { Learnable, LearnableSettings } from '../learnables/index.ts';
-import type { Reading, ResolvePerson } from '../learnables/index.ts';
+import type { Reading, ResolvePerson, SenderRecord } from '../learnables/index.ts';
 import type { MailMessage } from '../mail/index.ts';
 import type { Matcher } from './definition-marks.ts';
 import type { MessageReading } from './reading.ts';
@@ -24,6 +24,7 @@ export function readMessage(
   learnables: readonly Learnable[],
   settings: LearnableSettings,
   resolvePerson: ResolvePerson,
+  record?: SenderRecord,
 ): MessageReading {
   const hits = matcher.match(message);
   const made = new Map<string, Reading>();
@@ -43,6 +44,7 @@ export function readMessage(
         settings,
         resolvePerson,
         earlier,
+        ...(record === undefined ? {} : { record }),
       }),
     );
   }
@@ -58,6 +60,12 @@ export function readMessage(
     readings,
     ...(notes.length > 0 ? { notes } : {}),
   };
+}
+
+/** Whether a reading asked to be read again with the sender's track record (issue 38). */
+export function needsSenderRecord(reading: MessageReading): boolean {
+  for (const r of reading.readings.values()) if (r.needsSenderRecord === true) return true;
+  return false;
 }
 
 /**

@@ -21,7 +21,7 @@ import { systemClock, type Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { PinnedDefinition } from '../definitions/index.ts';
 import type { EntryContent, Learnable, LearnableSettings } from '../learnables/index.ts';
-import type { PersonDecision, Reading } from '../learnables/index.ts';
+import type { PersonDecision, Reading, SenderRecord } from '../learnables/index.ts';
 import type { MailMessage } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
 import {
@@ -35,7 +35,8 @@ import { createCorpusProbe } from './corpus-probe.ts';
 import { dryRun, type DryRunLesson, type DryRunResult } from './dry-run.ts';
 import type { Matcher, MatcherCache } from './definition-marks.ts';
 import { ANALYSER_VERSION, type AnalysisKeeping, type MarkAnalysisStore } from '../matching/index.ts';
-import { readMessage } from './read-message.ts';
+import { needsSenderRecord, readMessage } from './read-message.ts';
+import { sendersView, type SenderView } from './senders-view.ts';
 import type { MessageReading, TeachBlock } from './reading.ts';
 
 /** What the agent reads about definitions: an embedded authority, or a remote one (§12.1). */
@@ -123,6 +124,8 @@ export interface TriageService {
   decided(reading: MessageReading, answers: Readonly<Record<string, PersonDecision>>): MessageReading;
   /** Delete corpus messages older than the retention setting; returns how many. */
   purgeExpired(tenant: TenantId): Promise<number>;
+  /** Issue 38: the senders of `collection` and what each one's mail decides, under the active version. */
+  senders(tenant: TenantId, collection: string, limit: number): Promise<SenderView[]>;
   /**
    * §14, §10.3: what a task parked in input-required is answered from once its mail was
    * discarded: the outcome read on its pinned version when it parked, and the message as kept
@@ -166,7 +169,11 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   const matcherFor = (tenant: TenantId, definition: PinnedDefinition['definition']): Promise<Matcher> =>
     deps.matcherCache.matcherFor(definition, deps.learnables, keeping(tenant));
 
-  /** Read with every matched mark's teacher resolved to a display form first (readers are sync). */
+  /**
+   * Read with every matched mark's teacher resolved to a display form first (readers are sync); a
+   * reading that rests on its sender's marks alone is read again with the sender's track record
+   * (issue 38), leaving out the message's own outcome (its corpus key).
+   */
   async function read(
     tenant: TenantId,
     pinned: PinnedDefinition,
@@ -181,15 +188,20 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       }
     }
     const once: Matcher = { markCount: matcher.markCount, match: () => hits };
-    return readMessage(
-      pinned.definition,
-      pinned.definitionVersion,
-      once,
-      message,
-      deps.learnables,
-      deps.settings,
-      (id) => names.get(id) ?? id,
-    );
+    const readWith = (record?: SenderRecord): MessageReading =>
+      readMessage(
+        pinned.definition,
+        pinned.definitionVersion,
+        once,
+        message,
+        deps.learnables,
+        deps.settings,
+        (id) => names.get(id) ?? id,
+        record,
+      );
+    const first = readWith();
+    if (!needsSenderRecord(first) || message.from === null) return first;
+    return readWith(await deps.corpus.senderRecord(tenant, message.from.address, corpusKey(message)));
   }
 
   async function purgeExpired(tenant: TenantId): Promise<number> {
@@ -375,6 +387,24 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     },
 
     purgeExpired,
+
+    async senders(tenant, collection, limit) {
+      const pinned = await deps.definitions.active(tenant, { fresh: true });
+      const resolve = deps.resolvePerson;
+      return sendersView(
+        {
+          corpus: deps.corpus,
+          learnables: deps.learnables,
+          settings: deps.settings,
+          resolvePerson: (id) => (resolve === undefined ? Promise.resolve(id) : resolve(tenant, id)),
+        },
+        tenant,
+        pinned,
+        await matcherFor(tenant, pinned.definition),
+        collection,
+        limit,
+      );
+    },
 
     async keptOutcome(tenant, taskId) {
       const record = await deps.corpus.findByTaskId(tenant, taskId);

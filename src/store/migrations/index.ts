@@ -16,6 +16,7 @@ import * as m009 from './009-erase-generations.ts';
 import * as m010 from './010-replica-changes.ts';
 import * as m011 from './011-activation-notify.ts';
 import * as m012 from './012-mailbox-leases.ts';
+import * as m013 from './013-sender-records.ts';
 import { advisoryLock } from '../dialect.ts';
 
 export interface Migration {
@@ -37,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '010-replica-changes', up: m010.up },
   { name: '011-activation-notify', up: m011.up },
   { name: '012-mailbox-leases', up: m012.up },
+  { name: '013-sender-records', up: m013.up },
 ];
 
 /** The advisory lock every migrating transaction takes on PostgreSQL. */

@@ -78,7 +78,11 @@ describe('customers descriptor (§6.1, §6.2)', () => {
     expect(how).toMatch(/inside another customer's longer name in the same part .* scores nothing\./);
     // objections.ts: weak evidence against the new text.
     expect(how).toContain(
-      "A reading that rests only on the sender's address, or only on a subject a reply or forward inherited, does not settle when the new text names another customer by its full name",
+      "A reading that rests only on the sender's address, or only on a subject a reply or forward inherited, does not settle when the new text names another customer, in full or without its legal form",
+    );
+    // track-record.ts (issue 38): the sender's marks decide alone only while its record is one customer's.
+    expect(how).toContain(
+      "The sender's address (or domain) settles a message alone only while the mail already read from that address (that domain) was all read or answered as the same customer",
     );
   });
 

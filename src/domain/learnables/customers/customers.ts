@@ -16,6 +16,7 @@ import { customersReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 import { WEAK_EVIDENCE_HOW } from './objections.ts';
 import { WIDE_MARK_HOW } from './wide-marks.ts';
+import { TRACK_RECORD_HOW } from './track-record.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
 export const CUSTOMER_NEW_ENTRY_FIELD = "Customer's name, only for a new customer";
@@ -33,7 +34,9 @@ export const CUSTOMER_STRENGTHS_HOW =
   "A mark whose text stands inside another customer's longer name in the same part (Acme Trading inside Acme Trading & Contracting) scores nothing. " +
   WEAK_EVIDENCE_HOW +
   ' ' +
-  WIDE_MARK_HOW;
+  WIDE_MARK_HOW +
+  ' ' +
+  TRACK_RECORD_HOW;
 
 /** §6.2 `how`, generated from the rule the reader applies and its real margin. */
 export function customersHow(settings: LearnableSettings): string {

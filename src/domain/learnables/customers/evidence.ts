@@ -56,6 +56,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
       recurs: {
         label: (n, owner) =>
           `references shaped ${family.shown} (like ${ref.text}) in the ${PART_NAME[ref.part]}, on ${n} messages already read, all ${owner}`,
+        soleSender: (sender, owner) => soleSenderSeries(input, sender, owner),
       },
     });
   }
@@ -207,6 +208,17 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     });
   }
   return out;
+}
+
+/**
+ * Issue 38: a family every carrier of which came from one sender is that sender's series unless the
+ * sender is evidently the owner's own (its domain, or its name at free-mail, named like the owner):
+ * a forwarder numbers its jobs for all its clients, and its first three may all be one client's.
+ */
+function soleSenderSeries(input: SuggestInput, sender: string, owner: string): string | null {
+  const label = labelOf(input, owner);
+  if (customersNamedLikeAddress(input, sender).includes(label)) return null;
+  return `comes only from ${sender}, which is not named like ${label}, so it may be that sender's own series (it may write for others)`;
 }
 
 /** Most customers a domain's label names in a suggestion label; more and it names nobody in particular. */

@@ -19,10 +19,11 @@ import { findReferences } from '../references.ts';
 import { listAnd, partsOf, type Candidate, type CollectionReading } from '../read-marked.ts';
 import { isWideMark, wideWords } from './wide-marks.ts';
 import { namedEntries } from './label-index.ts';
+import { recordObjection } from './track-record.ts';
 
 /** Sentence in `how` (customers.ts) for this rule, true to it (§6.2). */
 export const WEAK_EVIDENCE_HOW =
-  "A reading that rests only on the sender's address, or only on a subject a reply or forward inherited, does not settle when the new text names another customer by its full name; " +
+  "A reading that rests only on the sender's address, or only on a subject a reply or forward inherited, does not settle when the new text names another customer, in full or without its legal form (Ltd, SA, GmbH, …); " +
   "one that rests only on an inherited subject does not settle either when the new text gives a reference none of the leader's marks match.";
 
 /** Whether the subject was inherited from an earlier mail (Re:, Fwd:, a reply's headers). */
@@ -70,6 +71,9 @@ export function customerObjection(
   const wide = wideObjection(report, winner, input, learnable);
   if (wide !== null) return wide;
   if (!winner.evidence.every((e) => weakPart(e.part, input))) return null;
+  // Issue 38: the sender's marks decide alone only while its mail has been one customer's.
+  const record = recordObjection(winner, input, learnable);
+  if (record !== null) return record;
   const winnerHits = hits.filter(
     (h) => h.mark.collection === learnable.collection && h.mark.entry === winner.name,
   );
@@ -90,6 +94,16 @@ export function customerObjection(
     `${winner.label} matches only on ${where}, and the new text gives ${listAnd(unmatched.slice(0, 3).map((r) => r.text))}, ` +
     `which none of ${winner.label}'s marks match: the reply may be about another customer's shipment.`
   );
+}
+
+/**
+ * Issue 38: whether a settled reading rests on the sender's marks (its address or domain) and
+ * nothing stronger: the other evidence, if any, an inherited subject.
+ */
+export function restsOnSender(report: CollectionReading, input: ReadInput): boolean {
+  const winner = report.candidates.find((c) => c.name === report.winner);
+  if (winner === undefined || !winner.evidence.some((e) => e.part === 'from')) return false;
+  return winner.evidence.every((e) => weakPart(e.part, input));
 }
 
 /** Issue 26 (wide-marks.ts): a wide mark does not outvote narrow evidence. */

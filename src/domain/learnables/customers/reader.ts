@@ -24,7 +24,7 @@ import { partText, type MailMessage, type MailPart } from '../../mail/index.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { customerEvidence } from './evidence.ts';
 import { customerSuggestionValue } from './suggest-value.ts';
-import { customerObjection } from './objections.ts';
+import { customerObjection, restsOnSender } from './objections.ts';
 
 export const CUSTOMER_WORDS: ReadingWords = {
   question: "I can't tell whose shipment this is: who should it go to?",
@@ -97,6 +97,7 @@ export function customersReader(learnable: Learnable): Reader {
     keepHit: (hit, input) => !insideSiblingName(hit, input.message, input.entries, learnable),
     decidedNotes: senderMarkNotes,
     objection: (report, input) => customerObjection(report, input, learnable, input.hits),
+    restsOnRecord: restsOnSender,
     suggest: (reading, l, context) =>
       suggest(suggestInput(reading, l, customerSuggestionValue, context), customerEvidence, NOTHING_FOUND),
   });

@@ -75,13 +75,17 @@ export async function senderWritesForOthers(input: SuggestInput): Promise<Sender
   // Issue 14: a sender who names a customer its domain is not named like, or one of two sibling
   // companies, may write for others (a forwarder's person, a group desk), even on first sight.
   const named = namedCustomers(input);
+  const domain = from.address.split('@')[1] ?? '';
+  const notLike = named.filter((n) => !domainNamedLike(domain, labelOf(input, n.entry)));
+  if (named.length > 0 && notLike.length === named.length && domain !== '' && !isSharedDomain(domain)) {
+    // Issue 38: the name as written ("Brightway Furniture" for Brightway Furniture LLC) counts too.
+    const labels = listAnd(named.map((n) => labelOf(input, n.entry)));
+    return {
+      reason: `the message names ${labels}, and ${domain} is not named like ${named.length === 1 ? 'it' : 'any of them'}, so the sender may write for others`,
+    };
+  }
   if (named.length === 1) {
     const label = labelOf(input, named[0]!.entry);
-    const domain = from.address.split('@')[1] ?? '';
-    if (domain !== '' && !isSharedDomain(domain) && !domainNamedLike(domain, label))
-      return {
-        reason: `the message names ${label}, and ${domain} is not named like it, so the sender may write for others`,
-      };
     const sibling =
       siblingContaining(input, named[0]!.entry, label) ?? siblingInside(input, named[0]!.entry, label);
     if (sibling !== null)

@@ -14,7 +14,7 @@ import type { MarkEvidence } from '../read-marked.ts';
 /** Sentence in `how` (customers.ts) for this rule, true to it (§6.2). */
 export const WIDE_MARK_HOW =
   "A reading that rests only on wide marks (a reference family, a sender's domain) does not settle when another customer matches a narrower mark " +
-  '(an address, a whole reference, a name) or the new text names another customer by its full name.';
+  '(an address, a whole reference, a name) or the new text names another customer, in full or without its legal form.';
 
 /**
  * A source without the head and tail literal-pattern.ts put around a literal, which widen nothing

@@ -1,0 +1,109 @@
+// Invariant (issue 38): the corpus store keeps each sender's track record (address and domain) as messages are read and answered, counting a message once under what it is now, per tenant, leaving out the message being read, and erased with §14; on SQLite and PostgreSQL alike.
+import type { Kysely } from 'kysely';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
+import { SqliteCorpusStore } from './sqlite-corpus-store.ts';
+import type { ReadingSummary } from '../domain/triage/index.ts';
+import type { MailMessage } from '../domain/mail/index.ts';
+import { tenantId } from '../domain/tenant.ts';
+
+const demo = tenantId('demo');
+const other = tenantId('other');
+
+function mail(n: number, address: string): MailMessage {
+  return {
+    messageId: `m${n}@mail.example`,
+    contentHash: String(n).padStart(64, '0'),
+    from: { address, name: '' },
+    replyTo: [],
+    to: [],
+    cc: [],
+    subject: `Pre-alert ${n}`,
+    date: null,
+    body: '',
+    attachments: [],
+    isReply: false,
+    isForward: false,
+    isAutomated: false,
+  };
+}
+
+function summary(decided: Record<string, string>): ReadingSummary {
+  return { versionId: 'sha256:x', definitionVersion: 1, decided: new Map(Object.entries(decided)) };
+}
+
+describe.each(STORE_ENGINES)('$name sender records', ({ name }) => {
+  const engine = useStoreEngine(name);
+  let db: Kysely<unknown>;
+  let store: SqliteCorpusStore;
+  beforeEach(async () => {
+    db = await engine.fresh();
+    store = new SqliteCorpusStore(db);
+  });
+
+  const keep = (n: number, address: string, decided: Record<string, string>, tenant = demo, day = '01') =>
+    store.remember(tenant, {
+      key: `k${n}`,
+      message: mail(n, address),
+      seenAt: `2026-10-${day}T09:00:00.000Z`,
+      taskId: null,
+      lastReading: summary(decided),
+    });
+  const counts = (m: ReadonlyMap<string, ReadonlyMap<string, { messages: number }>>, collection: string) =>
+    Object.fromEntries(
+      [...(m.get(collection) ?? new Map<string, { messages: number }>())].map(([e, c]) => [e, c.messages]),
+    );
+
+  it('counts what mail from an address and its domain was read or answered as, once per message', async () => {
+    await keep(1, 'ops@fwd.example', { customers: 'northgate', kinds: 'pre-alert' });
+    await keep(2, 'ops@fwd.example', { customers: 'northgate' }, demo, '03');
+    await keep(3, 'docs@fwd.example', { customers: 'alhamra' }, demo, '02');
+    await keep(4, 'ops@fwd.example', {}); // asked: counts nowhere yet
+    await keep(4, 'ops@fwd.example', { customers: 'silkroad' }); // answered by a person
+    await keep(2, 'ops@fwd.example', { customers: 'northgate' }); // read again, the same: no change
+    const r = await store.senderRecord(demo, 'OPS@fwd.example', null);
+    expect(r.address).toBe('ops@fwd.example');
+    expect(counts(r.byAddress, 'customers')).toEqual({ northgate: 2, silkroad: 1 });
+    expect(counts(r.byAddress, 'kinds')).toEqual({ 'pre-alert': 1 });
+    expect(counts(r.byDomain, 'customers')).toEqual({ northgate: 2, alhamra: 1, silkroad: 1 });
+    expect(r.byAddress.get('customers')!.get('northgate')!.lastAt).toBe('2026-10-03T09:00:00.000Z');
+  });
+
+  it('moves a message from what it was to what it is, and leaves out the message being read', async () => {
+    await keep(1, 'ops@fwd.example', { customers: 'northgate' });
+    await keep(2, 'ops@fwd.example', { customers: 'northgate' });
+    await keep(2, 'ops@fwd.example', { customers: 'alhamra' }); // re-filed
+    expect(counts((await store.senderRecord(demo, 'ops@fwd.example', null)).byAddress, 'customers')).toEqual({
+      northgate: 1,
+      alhamra: 1,
+    });
+    expect(counts((await store.senderRecord(demo, 'ops@fwd.example', 'k2')).byAddress, 'customers')).toEqual({
+      northgate: 1,
+    });
+  });
+
+  it('keeps tenants apart, lists senders most messages first, and forgets an erased address (§13.2, §14)', async () => {
+    await keep(1, 'ops@fwd.example', { customers: 'northgate' });
+    await keep(2, 'ops@fwd.example', { customers: 'alhamra' });
+    await keep(3, 'lena@northgate.example', { customers: 'northgate' });
+    await keep(4, 'ops@fwd.example', { customers: 'gulftrade' }, other);
+    expect(counts((await store.senderRecord(other, 'ops@fwd.example', null)).byAddress, 'customers')).toEqual(
+      {
+        gulftrade: 1,
+      },
+    );
+    const listed = await store.senders(demo, 'customers', 10);
+    expect(listed.map((s) => s.sender)).toEqual([
+      '@fwd.example',
+      'ops@fwd.example',
+      '@northgate.example',
+      'lena@northgate.example',
+    ]);
+    await store.erase(demo, 'ops@fwd.example');
+    expect((await store.senderRecord(demo, 'ops@fwd.example', null)).byAddress.size).toBe(0);
+    expect((await store.senders(demo, 'customers', 10)).map((s) => s.sender)).not.toContain(
+      'ops@fwd.example',
+    );
+    expect((await store.senders(other, 'customers', 10)).map((s) => s.sender)).toContain('ops@fwd.example');
+  });
+});
