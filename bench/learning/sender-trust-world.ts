@@ -9,7 +9,8 @@
  *   Consignee: Brightway Furniture"), and numbers its jobs in a series of its own (`DLL/2026/0412`)
  *   that its first client's messages carry first, over several days.
  * - Display-name spoofs: `From: "billing@customer.example>" <someone@elsewhere.example>`, the
- *   taught address of one customer as the display name, about another customer's shipment.
+ *   address of one customer's staff as the display name, from a throwaway address, about another
+ *   customer's shipment (its reference): read as the first customer, it is misfiled.
  *
  * Drawn from their own Random (world.ts passes it), so the rest of the stream stays as it was.
  *
@@ -71,7 +72,7 @@ export function createTrustForwarders(
         role: person ? 'person-forwarder' : 'forwarder',
       },
       signature,
-      series: `${agency.slice(0, 2).toUpperCase()}L`,
+      series: `${agency.slice(0, 2).toUpperCase()}${String.fromCharCode(65 + i)}L`,
       first,
       firstRun: t.int(3, 5),
       clients,
@@ -129,7 +130,8 @@ export function forwarderNotice(t: Random, f: TrustForwarder, d: Drawn): StreamM
 export function spoof(t: Random, victim: Customer, d: Drawn): StreamMessage {
   const shown = victim.staff[0]!;
   const display = t.pick([`${shown}>`, shown, `<${shown}>`]);
-  const address = `${t.pick(['billing', 'accounts', 'ops'])}@${t.pick(AGENCY)}-invoices.example`;
+  // A throwaway address for each message, as such senders use: it never recurs.
+  const address = `${t.pick(['billing', 'accounts', 'ops'])}${d.seq}@${t.pick(AGENCY)}-invoices.example`;
   const text = ['Hello,', '', `Please see the documents for shipment ${d.ref}.`, '', 'Regards'].join('\r\n');
   return message(d, { address, display, role: 'spoof' }, text, ['sender-spoof'], d.narrowest);
 }

@@ -3,7 +3,7 @@
  * the operator's own token, reads the agent card, lists questions (A2A ListTasks), renders lesson
  * fields blind (§6.3), dry-runs a lesson (§13.1), teaches through the authority (§12.1), shows the
  * effect by show-back (§11, never "Saved"), corrects a mistake by reverting one activation (§10.3,
- * §13.4), and shows history, rollback and erase (§14).
+ * §13.4), and shows history, rollback and erase (§14), and who writes for whom (Senders, issue 38).
  *
  * Deliberately not here: any one learnable's words or lesson-value keys (everything comes from the
  * card and the teach block), and any route the server does not expose publicly.
@@ -16,6 +16,7 @@ import { decidesPage } from './pages/decides.ts';
 import { donePage } from './pages/decided.ts';
 import { historyPage } from './pages/history.ts';
 import { questionsPage, taskPage } from './pages/questions.ts';
+import { sendersPage } from './pages/senders.ts';
 import { signIn, signInPage } from './pages/sign-in.ts';
 
 let session: Session | null = null;
@@ -33,6 +34,7 @@ function route(): void {
   else if (page === 'done') run(donePage(s));
   else if (page === 'decides') run(decidesPage(s));
   else if (page === 'history') run(historyPage(s));
+  else if (page === 'senders') run(sendersPage(s));
   else if (page === 'learning') run(renderLearning(s.authority, s.agent, show));
   else run(questionsPage(s));
 }

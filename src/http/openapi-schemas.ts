@@ -92,6 +92,36 @@ export const DryRunReport = z.looseObject({}).meta({
   description: 'How many messages already read the lesson would match, and which would change hands (§13.1).',
 });
 
+export const Senders = z
+  .object({
+    collection: z.string(),
+    senders: z.array(
+      z.object({
+        sender: z.string().meta({ description: 'An address, or @ and a domain.' }),
+        readAs: z.array(
+          z.object({ entry: z.string(), label: z.string(), messages: z.number().int(), lastAt: z.string() }),
+        ),
+        settlesAlone: z.boolean(),
+        reads: z.string(),
+        lessons: z.array(
+          z.object({
+            activation: z.number().int(),
+            entry: z.string(),
+            label: z.string(),
+            describes: z.string(),
+            taughtBy: z.string(),
+            at: z.string(),
+          }),
+        ),
+      }),
+    ),
+  })
+  .meta({
+    id: 'Senders',
+    description:
+      'Issue 38: every sender, what its mail was read or answered as, whether a message carrying only that sender settles, and the lessons resting on it.',
+  });
+
 const Writer = z.looseObject({ principal: z.string(), kind: z.string(), tokenId: z.string().nullable() });
 
 export const History = z

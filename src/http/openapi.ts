@@ -162,6 +162,21 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: 'get',
+    path: '/authority/v1/senders',
+    operationId: 'senders',
+    summary:
+      'Who writes for whom (issue 38): each sender (address or @domain), what its mail was read or answered as, whether it settles a message alone, and the lessons resting on it (each one activation to revert).',
+    role: 'read',
+    query: {
+      collection: { description: 'The collection (default customers).' },
+      limit: { description: 'At most this many senders, most mail first (1 to 500, default 200).' },
+    },
+    example: { query: { collection: 'customers', limit: '50' } },
+    ok: { status: 200, schema: S.Senders },
+    errors: [400, ...AUTH_ERRORS, 404],
+  },
+  {
+    method: 'get',
     path: '/authority/v1/people',
     operationId: 'people',
     summary: 'The handle behind each person id in provenance (null once erased, §14).',

@@ -41,9 +41,22 @@ export async function newPage(browser: Browser): Promise<Page> {
   return page;
 }
 
+/**
+ * The states the README shows, and the file under docs/images each one is (issue 38): the browser
+ * tests write them, so the pictures beside the text cannot go stale.
+ */
+export const README_SHOTS: Readonly<Record<string, string>> = {
+  'one-process-question': 'console-question.png',
+  'one-process-effect': 'console-effect.png',
+  senders: 'console-senders.png',
+};
+const README_IMAGES = join(process.cwd(), 'docs', 'images');
+
 export async function shot(page: Page, state: string): Promise<void> {
   mkdirSync(SHOTS_DIR, { recursive: true });
   await page.screenshot({ path: join(SHOTS_DIR, `${state}.png`), fullPage: true });
+  const readme = Object.hasOwn(README_SHOTS, state) ? README_SHOTS[state] : undefined;
+  if (readme !== undefined) await page.screenshot({ path: join(README_IMAGES, readme), fullPage: true });
 }
 
 /** axe-core finds no serious or critical violation on the page as it is now. */

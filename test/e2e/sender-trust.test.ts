@@ -202,7 +202,7 @@ describe('an address proves a customer only while it has written for that one cu
     expect(report?.reads).toContain('Al Hamra Trading (1 message');
 
     // The senders view (GET /authority/v1/senders) says the same, with the lesson to take back.
-    const view = await (
+    const view: any = await (
       await fetch(`${host.url}/authority/v1/senders?collection=customers`, {
         headers: { authorization: `Bearer ${host.token!}` },
       })

@@ -10,6 +10,7 @@ import type { MailPart } from '../../mail/index.ts';
 import { partText } from '../../mail/index.ts';
 import { labelOf, MIN_EVIDENCE_CHARS, type SuggestInput } from '../suggest.ts';
 import { namedEntries } from './label-index.ts';
+import { withoutLegalForm } from './name-forms.ts';
 
 /**
  * Another customer whose name contains `text` as whole words (issue 14: "Acme Trading" inside
@@ -76,7 +77,8 @@ export function namedCustomers(input: SuggestInput): { entry: string; text: stri
 
 /**
  * Whether a domain carries the customer's name ("northgatemotors.example" for "Northgate Motors Ltd",
- * "alhamra-trading.example" for "Al Hamra Trading"): the mark of a customer's own mail domain.
+ * "alhamra-trading.example" for "Al Hamra Trading"), or its initials with a word of it
+ * ("ki-imports.example" for "Kowloon Imports Co Ltd", issue 38): the mark of a customer's own domain.
  */
 export function domainNamedLike(domain: string, label: string): boolean {
   const compact = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
@@ -85,9 +87,26 @@ export function domainNamedLike(domain: string, label: string): boolean {
   const labels = domain.toLowerCase().split('.').slice(0, -1).map(compact);
   return labels.some(
     (d) =>
-      d.length >= MIN_EVIDENCE_CHARS &&
-      (name.startsWith(d) ||
-        d.startsWith(name) ||
-        (firstWord.length >= MIN_EVIDENCE_CHARS && d.includes(firstWord))),
+      (d.length >= MIN_EVIDENCE_CHARS &&
+        (name.startsWith(d) ||
+          d.startsWith(name) ||
+          (firstWord.length >= MIN_EVIDENCE_CHARS && d.includes(firstWord)))) ||
+      initialsAndWord(d, label),
   );
+}
+
+/**
+ * "kiimports" for "Kowloon Imports Co Ltd": the initials of two or more of the name's words (legal
+ * form aside) followed by one of its later words whole, of at least MIN_EVIDENCE_CHARS.
+ */
+function initialsAndWord(d: string, label: string): boolean {
+  const words = (withoutLegalForm(label) ?? label)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '');
+  if (words.length < 2) return false;
+  const initials = words.map((w) => w.charAt(0)).join('');
+  if (!d.startsWith(initials)) return false;
+  const rest = d.slice(initials.length);
+  return rest.length >= MIN_EVIDENCE_CHARS && words.slice(1).includes(rest);
 }

@@ -40,4 +40,12 @@ describe('domainNamedLike', () => {
     expect(domainNamedLike('sharedbroker.example', 'Gulftrade')).toBe(false);
     expect(domainNamedLike('meridianfreight.example', 'Al Hamra Trading')).toBe(false);
   });
+
+  it("takes a customer's initials with a word of its name as its own domain (issue 38)", () => {
+    expect(domainNamedLike('ki-imports.example', 'Kowloon Imports Co Ltd')).toBe(true);
+    expect(domainNamedLike('bh-hardware.example', 'Bayou Hardware LLC')).toBe(true);
+    expect(domainNamedLike('ki-exports.example', 'Kowloon Imports Co Ltd')).toBe(false);
+    expect(domainNamedLike('swiftfwd-logistics.example', 'Brightway Furniture LLC')).toBe(false);
+    expect(domainNamedLike('dll-imports.example', 'Kowloon Imports Co Ltd')).toBe(false);
+  });
 });
