@@ -63,7 +63,11 @@ describe('copySqliteToPostgres', () => {
         message: m,
         seenAt: `t${n}`,
         taskId: `task-${n}`,
-        lastReading: null,
+        // Issue 38: every third one decided, so the senders' record has something to rebuild.
+        lastReading:
+          n % 3 === 0
+            ? { versionId: 'sha256:x', definitionVersion: 1, decided: new Map([['customers', `c${n % 2}`]]) }
+            : null,
       });
     }
     const { token } = await createSqliteTokenStore(from).create({
@@ -76,6 +80,11 @@ describe('copySqliteToPostgres', () => {
     expect(report.tables.get('corpus_messages')).toBe(450); // more than two batches
     expect(report.tables.get('tokens')).toBe(1);
     const pgCorpus = new SqliteCorpusStore(to);
+    // The senders' track record is rebuilt on PostgreSQL from the copied corpus, equal to SQLite's.
+    expect(await pgCorpus.senders(demo, 'customers', 500)).toEqual(
+      await sqliteCorpus.senders(demo, 'customers', 500),
+    );
+    expect((await pgCorpus.senders(demo, 'customers', 500)).length).toBeGreaterThan(0);
     const page = await pgCorpus.list(demo, { limit: 1000 });
     const sqlitePage = await sqliteCorpus.list(demo, { limit: 1000 });
     expect(page.records).toEqual(sqlitePage.records);

@@ -41,13 +41,21 @@ describe.each(STORE_ENGINES)('$name sender records', ({ name }) => {
     store = new SqliteCorpusStore(db);
   });
 
-  const keep = (n: number, address: string, decided: Record<string, string>, tenant = demo, day = '01') =>
+  const keep = (
+    n: number,
+    address: string,
+    decided: Record<string, string>,
+    tenant = demo,
+    day = '01',
+    recordKeys: string[] = [],
+  ) =>
     store.remember(tenant, {
       key: `k${n}`,
       message: mail(n, address),
       seenAt: `2026-10-${day}T09:00:00.000Z`,
       taskId: null,
       lastReading: summary(decided),
+      recordKeys,
     });
   const counts = (m: ReadonlyMap<string, ReadonlyMap<string, { messages: number }>>, collection: string) =>
     Object.fromEntries(
@@ -61,7 +69,7 @@ describe.each(STORE_ENGINES)('$name sender records', ({ name }) => {
     await keep(4, 'ops@fwd.example', {}); // asked: counts nowhere yet
     await keep(4, 'ops@fwd.example', { customers: 'silkroad' }); // answered by a person
     await keep(2, 'ops@fwd.example', { customers: 'northgate' }); // read again, the same: no change
-    const r = await store.senderRecord(demo, 'OPS@fwd.example', null);
+    const r = await store.senderRecord(demo, 'OPS@fwd.example', new Map(), []);
     expect(r.address).toBe('ops@fwd.example');
     expect(counts(r.byAddress, 'customers')).toEqual({ northgate: 2, silkroad: 1 });
     expect(counts(r.byAddress, 'kinds')).toEqual({ 'pre-alert': 1 });
@@ -73,11 +81,19 @@ describe.each(STORE_ENGINES)('$name sender records', ({ name }) => {
     await keep(1, 'ops@fwd.example', { customers: 'northgate' });
     await keep(2, 'ops@fwd.example', { customers: 'northgate' });
     await keep(2, 'ops@fwd.example', { customers: 'alhamra' }); // re-filed
-    expect(counts((await store.senderRecord(demo, 'ops@fwd.example', null)).byAddress, 'customers')).toEqual({
+    expect(
+      counts((await store.senderRecord(demo, 'ops@fwd.example', new Map(), [])).byAddress, 'customers'),
+    ).toEqual({
       northgate: 1,
       alhamra: 1,
     });
-    expect(counts((await store.senderRecord(demo, 'ops@fwd.example', 'k2')).byAddress, 'customers')).toEqual({
+    expect(
+      counts(
+        (await store.senderRecord(demo, 'ops@fwd.example', new Map([['customers', 'alhamra']]), []))
+          .byAddress,
+        'customers',
+      ),
+    ).toEqual({
       northgate: 1,
     });
   });
@@ -87,11 +103,11 @@ describe.each(STORE_ENGINES)('$name sender records', ({ name }) => {
     await keep(2, 'ops@fwd.example', { customers: 'alhamra' });
     await keep(3, 'lena@northgate.example', { customers: 'northgate' });
     await keep(4, 'ops@fwd.example', { customers: 'gulftrade' }, other);
-    expect(counts((await store.senderRecord(other, 'ops@fwd.example', null)).byAddress, 'customers')).toEqual(
-      {
-        gulftrade: 1,
-      },
-    );
+    expect(
+      counts((await store.senderRecord(other, 'ops@fwd.example', new Map(), [])).byAddress, 'customers'),
+    ).toEqual({
+      gulftrade: 1,
+    });
     const listed = await store.senders(demo, 'customers', 10);
     expect(listed.map((s) => s.sender)).toEqual([
       '@fwd.example',
@@ -100,10 +116,20 @@ describe.each(STORE_ENGINES)('$name sender records', ({ name }) => {
       'lena@northgate.example',
     ]);
     await store.erase(demo, 'ops@fwd.example');
-    expect((await store.senderRecord(demo, 'ops@fwd.example', null)).byAddress.size).toBe(0);
+    expect((await store.senderRecord(demo, 'ops@fwd.example', new Map(), [])).byAddress.size).toBe(0);
     expect((await store.senders(demo, 'customers', 10)).map((s) => s.sender)).not.toContain(
       'ops@fwd.example',
     );
     expect((await store.senders(other, 'customers', 10)).map((s) => s.sender)).toContain('ops@fwd.example');
+  });
+
+  it("counts under the message's other record keys too (reference families), which are not senders", async () => {
+    const family = 'family:AHT-####-####';
+    await keep(1, 'ops@fwd.example', { customers: 'alhamra' }, demo, '01', [family]);
+    await keep(2, 'lena@alhamra.example', { customers: 'alhamra' }, demo, '02', [family]);
+    await keep(2, 'lena@alhamra.example', { customers: 'northgate' }, demo, '02', [family]); // re-filed
+    const r = await store.senderRecord(demo, 'nobody@else.example', new Map(), [family]);
+    expect(counts(r.byKey.get(family) ?? new Map(), 'customers')).toEqual({ alhamra: 1, northgate: 1 });
+    expect((await store.senders(demo, 'customers', 10)).map((x) => x.sender)).not.toContain(family);
   });
 });

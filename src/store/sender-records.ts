@@ -1,10 +1,11 @@
 /**
  * The track record of senders (issue 38, ../../shared/notes/track-record.md): per tenant, sender
  * (an address, and `@` and its domain) and collection, how many messages were last read or
- * answered as each entry. The corpus store keeps it in the same transaction as the message's
- * reading (a message counts once, under what it is now: −1 under what it was), so asking costs one
- * indexed read, never a scan. Both engines, one query text. Erased with §14; raw-mail retention
- * and corpus retention leave it (it holds no text of the mail, only who wrote for whom).
+ * answered as each entry. Migration 013's trigger keeps it in the statement that keeps the
+ * message's reading (a message counts once, under what it is now: −1 under what it was), so asking
+ * costs one indexed read, never a scan. Both engines, one query text here. Erased with §14;
+ * raw-mail retention and corpus retention leave it (it holds no text of the mail, only who wrote
+ * for whom).
  *
  * Owns: the table's rows. Does not own: what a record means (the customers reader's objections).
  */
@@ -29,91 +30,48 @@ export interface SenderRecordTables {
 type Db = Kysely<SenderRecordTables>;
 
 /** The senders mail from `address` counts under: the address and `@` + its domain (lower-cased). */
-export function sendersOf(address: string | null | undefined): string[] {
-  if (address === null || address === undefined || address === '') return [];
+function sendersOf(address: string): string[] {
   const a = address.toLowerCase();
   const at = a.lastIndexOf('@');
   return at <= 0 ? [a] : [a, a.slice(at)];
 }
 
 /**
- * Count one message's change of outcome under its senders: −1 under each entry it was decided as
- * and no longer is, +1 under each it is now. `at` is when the message was first seen.
+ * The record of `address`, its domain and `keys` (the message's other record keys), less `own`
+ * (what the message being read was decided as): one indexed read.
  */
-export async function countOutcome(
-  db: Db,
-  tenant: TenantId,
-  senders: readonly string[],
-  before: ReadonlyMap<string, string>,
-  after: ReadonlyMap<string, string>,
-  at: string,
-): Promise<void> {
-  if (senders.length === 0) return;
-  const added: SenderRecordTables['sender_records'][] = [];
-  for (const collection of new Set([...before.keys(), ...after.keys()])) {
-    const was = before.get(collection);
-    const is = after.get(collection);
-    if (was === is) continue;
-    if (was !== undefined) {
-      await db
-        .updateTable('sender_records')
-        .set((eb) => ({ messages: eb('messages', '-', 1) }))
-        .where('tenant', '=', tenant)
-        .where('sender', 'in', senders)
-        .where('collection', '=', collection)
-        .where('entry', '=', was)
-        .execute();
-    }
-    if (is !== undefined) {
-      for (const sender of senders)
-        added.push({ tenant, sender, collection, entry: is, messages: 1, last_at: at });
-    }
-  }
-  if (added.length === 0) return;
-  await db
-    .insertInto('sender_records')
-    .values(added)
-    .onConflict((oc) =>
-      oc.columns(['tenant', 'sender', 'collection', 'entry']).doUpdateSet((eb) => ({
-        messages: eb('sender_records.messages', '+', 1),
-        last_at: eb
-          .case()
-          .when('excluded.last_at', '>', eb.ref('sender_records.last_at'))
-          .then(eb.ref('excluded.last_at'))
-          .else(eb.ref('sender_records.last_at'))
-          .end(),
-      })),
-    )
-    .execute();
-}
-
-/** The record of `address` and its domain, less `own` (the decided map of the message being read). */
 export async function readSenderRecord(
   db: Db,
   tenant: TenantId,
   address: string,
   own: ReadonlyMap<string, string>,
+  keys: readonly string[],
 ): Promise<SenderRecord> {
   const [mine, domain] = sendersOf(address);
   const byAddress = new Map<string, Map<string, Carried>>();
   const byDomain = new Map<string, Map<string, Carried>>();
-  if (mine === undefined) return { address, byAddress, byDomain };
+  const byKey = new Map<string, Map<string, Map<string, Carried>>>();
+  if (mine === undefined) return { address, byAddress, byDomain, byKey };
   const rows = await db
     .selectFrom('sender_records')
     .selectAll()
     .where('tenant', '=', tenant)
-    .where('sender', 'in', domain === undefined ? [mine] : [mine, domain])
+    .where('sender', 'in', [mine, ...(domain === undefined ? [] : [domain]), ...keys])
     .where('messages', '>', 0)
     .execute();
   for (const row of rows) {
     const messages = Number(row.messages) - (own.get(row.collection) === row.entry ? 1 : 0);
     if (messages <= 0) continue;
-    const into = row.sender === mine ? byAddress : byDomain;
+    let into = row.sender === mine ? byAddress : byDomain;
+    if (row.sender !== mine && row.sender !== domain) {
+      into = byKey.get(row.sender) ?? new Map<string, Map<string, Carried>>();
+      byKey.set(row.sender, into);
+    }
     const entries = into.get(row.collection) ?? new Map<string, Carried>();
     into.set(row.collection, entries);
     entries.set(row.entry, { messages, lastAt: row.last_at });
   }
-  return { address: mine, byAddress, byDomain };
+  return { address: mine, byAddress, byDomain, byKey };
 }
 
 /** Every sender's record in one collection, most messages first, at most `limit` senders. */
@@ -129,6 +87,8 @@ export async function listSenders(
     .where('tenant', '=', tenant)
     .where('collection', '=', collection)
     .where('messages', '>', 0)
+    // Senders only (an address, or @ and a domain): other record keys (families) hold no @.
+    .where('sender', 'like', '%@%')
     .execute();
   const bySender = new Map<string, Map<string, Carried>>();
   for (const row of rows) {

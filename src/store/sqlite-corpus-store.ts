@@ -22,11 +22,9 @@ import { MAIL_PARTS, partText, type MailMessage } from '../domain/mail/index.ts'
 import type { TenantId } from '../domain/tenant.ts';
 import { contains } from './dialect.ts';
 import {
-  countOutcome,
   eraseSenderRecords,
   listSenders,
   readSenderRecord,
-  sendersOf,
   type SenderRecordTables,
 } from './sender-records.ts';
 
@@ -44,6 +42,8 @@ interface CorpusTables extends SenderRecordTables {
     haystack: string;
     text_discarded_at: string | null;
     outcome: string | null;
+    /** Issue 38: the message's track-record keys beyond its sender, a JSON array (migration 013). */
+    record_keys: string | null;
   };
 }
 
@@ -64,37 +64,19 @@ export class SqliteCorpusStore implements CorpusStore {
     this.#db = db as Kysely<CorpusTables>;
   }
 
+  /** Issue 38: the senders' track record follows in the same statement (migration 013's trigger). */
   async remember(tenant: TenantId, entry: CorpusEntry): Promise<void> {
-    const senders = sendersOf(entry.message.from?.address);
-    if (entry.lastReading === null || senders.length === 0) {
-      await this.#remember(this.#db, tenant, entry);
-      return;
-    }
-    const after = entry.lastReading.decided;
-    // Issue 38: the senders' track record changes with the reading, in the same transaction.
-    await this.#db.transaction().execute(async (trx) => {
-      const was = await trx
-        .selectFrom('corpus_messages')
-        .select(['reading', 'from_address', 'seen_at'])
-        .where('tenant', '=', tenant)
-        .where('key', '=', entry.key)
-        .executeTakeFirst();
-      await this.#remember(trx, tenant, entry);
-      const before = was?.reading == null ? new Map<string, string>() : decodeSummary(was.reading).decided;
-      const sameSender = was === undefined || was.from_address === senders[0];
-      if (sameSender) {
-        await countOutcome(records(trx), tenant, senders, before, after, was?.seen_at ?? entry.seenAt);
-      } else {
-        await countOutcome(records(trx), tenant, sendersOf(was.from_address), before, new Map(), was.seen_at);
-        await countOutcome(records(trx), tenant, senders, new Map(), after, was.seen_at);
-      }
-    });
-  }
-
-  async #remember(db: Kysely<CorpusTables>, tenant: TenantId, entry: CorpusEntry): Promise<void> {
+    const db = this.#db;
     const reading = entry.lastReading === null ? null : encodeSummary(entry.lastReading);
     const evidence = JSON.stringify(entry.message);
     const outcome = entry.outcome === undefined ? undefined : JSON.stringify(entry.outcome);
+    // Issue 38: none is the common case, kept as null (the trigger reads null as none).
+    const keys =
+      entry.recordKeys === undefined
+        ? undefined
+        : entry.recordKeys.length === 0
+          ? null
+          : JSON.stringify(entry.recordKeys);
     await db
       .insertInto('corpus_messages')
       .values({
@@ -108,6 +90,7 @@ export class SqliteCorpusStore implements CorpusStore {
         evidence,
         haystack: haystackOf(entry.message),
         outcome: outcome ?? null,
+        record_keys: keys ?? null,
       })
       .onConflict((oc) =>
         oc.columns(['tenant', 'key']).doUpdateSet((eb) => ({
@@ -119,6 +102,7 @@ export class SqliteCorpusStore implements CorpusStore {
           // The message was read again from its text: it is kept again from now on.
           text_discarded_at: null,
           outcome: outcome === undefined ? eb.ref('corpus_messages.outcome') : eb.val(outcome),
+          record_keys: keys === undefined ? eb.ref('corpus_messages.record_keys') : eb.val(keys),
         })),
       )
       .execute();
@@ -214,18 +198,13 @@ export class SqliteCorpusStore implements CorpusStore {
     }
   }
 
-  async senderRecord(tenant: TenantId, address: string, exceptKey: string | null): Promise<SenderRecord> {
-    const own =
-      exceptKey === null
-        ? undefined
-        : await this.#db
-            .selectFrom('corpus_messages')
-            .select('reading')
-            .where('tenant', '=', tenant)
-            .where('key', '=', exceptKey)
-            .executeTakeFirst();
-    const decided = own?.reading == null ? new Map<string, string>() : decodeSummary(own.reading).decided;
-    return readSenderRecord(records(this.#db), tenant, address, decided);
+  senderRecord(
+    tenant: TenantId,
+    address: string,
+    own: ReadonlyMap<string, string>,
+    keys: readonly string[],
+  ): Promise<SenderRecord> {
+    return readSenderRecord(records(this.#db), tenant, address, own, keys);
   }
 
   senders(tenant: TenantId, collection: string, limit: number): Promise<SenderRow[]> {

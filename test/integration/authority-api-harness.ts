@@ -9,7 +9,7 @@ import {
 import { EXTENSION_URI } from '../../src/domain/extension.ts';
 import { customerLabelFromName, createLearnables } from '../../src/domain/learnables/index.ts';
 import type { TenantId } from '../../src/domain/tenant.ts';
-import type { LessonDryRun } from '../../src/http/authority-api.ts';
+import type { LessonDryRun, SendersView } from '../../src/http/authority-api.ts';
 import { createLogger } from '../../src/observability/logger.ts';
 import { createMetrics } from '../../src/observability/metrics.ts';
 import { createServer, type AppServer } from '../../src/server.ts';
@@ -44,7 +44,7 @@ export interface AuthorityHarness {
 }
 
 export async function openAuthorityHarness(
-  options: { file?: string; dryRun?: LessonDryRun } = {},
+  options: { file?: string; dryRun?: LessonDryRun; senders?: SendersView } = {},
 ): Promise<AuthorityHarness> {
   const db = await openDatabase({ file: options.file ?? ':memory:' });
   const tokens = createSqliteTokenStore(db);
@@ -62,6 +62,7 @@ export async function openAuthorityHarness(
     authority,
     taskPins: createSqliteTaskPins(db),
     ...(options.dryRun === undefined ? {} : { dryRun: options.dryRun }),
+    ...(options.senders === undefined ? {} : { senders: options.senders }),
     agent: null,
     log: (_message, cause) => faults.push(cause),
     // Quiet (issue 27): `npm test` prints the test report, not this server's request log.

@@ -6,6 +6,8 @@ import type { Lesson, Principal } from '../../src/domain/authority/index.ts';
 import { tenantId, type TenantId } from '../../src/domain/tenant.ts';
 import { createAuthorityRouter } from '../../src/http/authority-api.ts';
 import { customerLesson, openAuthorityHarness, type AuthorityHarness } from './authority-api-harness.ts';
+import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
+import { mail } from '../support/definitions.ts';
 
 const API = '/authority/v1';
 const A = tenantId('demo');
@@ -83,6 +85,12 @@ const CASES: readonly Case[] = [
     expect: 'own',
   },
   {
+    route: 'GET /senders',
+    method: 'get',
+    path: (v) => `/senders?collection=customers&tenant=${v.tenant}`,
+    expect: 'own',
+  },
+  {
     route: 'POST /rollback',
     method: 'post',
     path: () => '/rollback',
@@ -122,6 +130,15 @@ describe('cross-tenant matrix', () => {
     const taskId = `task-of-${tenant}`;
     await h.insertPinnedTask(tenant, taskId, { definitionVersion: 1, versionId: v1 });
     const personId = await createSqliteDefinitionStore(h.db).personId(tenant, secrets[0]);
+    // Mail from the first secret's address, read as northgate: the tenant's senders view lists it.
+    const message = mail({ from: { address: secrets[0], name: '' } });
+    await new SqliteCorpusStore(h.db).remember(tenant, {
+      key: `mail-of-${tenant}`,
+      message,
+      seenAt: '2026-10-01T09:00:00.000Z',
+      taskId: null,
+      lastReading: { versionId: v1, definitionVersion: 1, decided: new Map([['customers', 'northgate']]) },
+    });
     return { tenant, token, secrets, versionIds: [v1, v2], taskId, personId };
   }
 
@@ -138,6 +155,7 @@ describe('cross-tenant matrix', () => {
       definition: await get('/definition'),
       versions: await Promise.all(f.versionIds.map((v) => get(`/versions/${encodeURIComponent(v)}`))),
       rules: await get(`/rules-in-force?taskId=${f.taskId}`),
+      senders: await get('/senders'),
     });
   }
 
@@ -147,6 +165,8 @@ describe('cross-tenant matrix', () => {
         dryRuns.push({ tenant, principal, lesson });
         return Promise.resolve({ tenant, matched: 0 });
       },
+      // Issue 38: the senders view over the real corpus store, each tenant's own mail in it.
+      senders: (tenant, collection, limit) => new SqliteCorpusStore(h.db).senders(tenant, collection, limit),
     });
     fixtures.set(A, await seed(A, ['secret-a@victim-a.example', 'second-a@victim-a.example']));
     fixtures.set(B, await seed(B, ['secret-b@victim-b.example', 'second-b@victim-b.example']));

@@ -180,6 +180,13 @@ export interface Learnable {
   headings?(entryName: string, content: EntryContent): readonly string[];
 
   /**
+   * Issue 38: the marks of `message` the corpus keeps a track record for, beyond its sender's
+   * address and domain (the customers learnable: `family:` and the shape of each reference family
+   * in the new text). Optional; absent means none.
+   */
+  recordKeys?(message: MailMessage): readonly string[];
+
+  /**
    * Take back exactly what `value` added in activation `activation`, keeping everything else.
    * `content: null` removes the entry (it held nothing but what is being reverted).
    */
@@ -296,6 +303,8 @@ export interface SenderRecord {
   readonly byAddress: ReadonlyMap<string, ReadonlyMap<string, Carried>>;
   /** The same for every address at the address's domain. */
   readonly byDomain: ReadonlyMap<string, ReadonlyMap<string, Carried>>;
+  /** The same for each of the message's other record keys (`Learnable.recordKeys`), by key. */
+  readonly byKey: ReadonlyMap<string, ReadonlyMap<string, ReadonlyMap<string, Carried>>>;
 }
 
 /** A person's decision on one question. */

@@ -49,6 +49,8 @@ export interface CorpusEntry {
   readonly seenAt: string;
   readonly taskId: string | null;
   readonly lastReading: ReadingSummary | null;
+  /** Issue 38: the message's track-record keys beyond its sender (`Learnable.recordKeys`). */
+  readonly recordKeys?: readonly string[];
   /** Kept for a task parked in input-required (opaque to the store); undefined keeps what is there. */
   readonly outcome?: unknown;
 }
@@ -98,10 +100,16 @@ export interface CorpusStore {
   erase(tenant: TenantId, identifier: string): Promise<number>;
   /**
    * Issue 38: the track record of `address` and its domain (what their mail was finally read or
-   * answered as, by collection), leaving out the message `exceptKey`. Kept as messages are
-   * remembered, so asking costs one indexed read, not a scan.
+   * answered as, by collection), leaving out `own`: what the message being read was last decided
+   * as (empty for a message never kept). Kept as messages are remembered, so asking costs one
+   * indexed read, not a scan.
    */
-  senderRecord(tenant: TenantId, address: string, exceptKey: string | null): Promise<SenderRecord>;
+  senderRecord(
+    tenant: TenantId,
+    address: string,
+    own: ReadonlyMap<string, string>,
+    keys: readonly string[],
+  ): Promise<SenderRecord>;
   /** Issue 38: every sender's record (the senders view), most messages first, at most `limit` senders. */
   senders(tenant: TenantId, collection: string, limit: number): Promise<readonly SenderRow[]>;
 }

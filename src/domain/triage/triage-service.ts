@@ -139,6 +139,9 @@ export interface TriageService {
 
 /** Most entries a teach block lists (candidates first); a client may still name any entry. */
 export const MAX_TEACH_ENTRIES = 200;
+/** What a message never kept was decided as. */
+const NOTHING_DECIDED: ReadonlyMap<string, string> = new Map();
+
 /** Expired corpus messages are purged at most this often per tenant, in ms. */
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -172,12 +175,14 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   /**
    * Read with every matched mark's teacher resolved to a display form first (readers are sync); a
    * reading that rests on its sender's marks alone is read again with the sender's track record
-   * (issue 38), leaving out the message's own outcome (its corpus key).
+   * (issue 38), leaving out `own`, what the message itself was last decided as.
    */
   async function read(
     tenant: TenantId,
     pinned: PinnedDefinition,
     message: MailMessage,
+    own: ReadonlyMap<string, string>,
+    keys: readonly string[] = recordKeysOf(message),
   ): Promise<MessageReading> {
     const matcher = await matcherFor(tenant, pinned.definition);
     const hits = matcher.match(message);
@@ -201,7 +206,14 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       );
     const first = readWith();
     if (!needsSenderRecord(first) || message.from === null) return first;
-    return readWith(await deps.corpus.senderRecord(tenant, message.from.address, corpusKey(message)));
+    return readWith(await deps.corpus.senderRecord(tenant, message.from.address, own, keys));
+  }
+
+  /** Issue 38: the message's track-record keys beyond its sender, from every learnable that keeps some. */
+  function recordKeysOf(message: MailMessage): string[] {
+    const keys = new Set<string>();
+    for (const l of deps.learnables) for (const k of l.recordKeys?.(message) ?? []) keys.add(k);
+    return [...keys];
   }
 
   async function purgeExpired(tenant: TenantId): Promise<number> {
@@ -283,8 +295,16 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         const definition = await deps.definitions.load(tenant, pin.versionId);
         pinned = { definitionVersion: pin.definitionVersion, definition };
       }
-      const reading = await read(tenant, pinned, message);
       const key = corpusKey(message);
+      const existing = await deps.corpus.get(tenant, key);
+      const keys = recordKeysOf(message);
+      const reading = await read(
+        tenant,
+        pinned,
+        message,
+        existing?.lastReading?.decided ?? NOTHING_DECIDED,
+        keys,
+      );
       const questions: TriageQuestion[] = [];
       for (const learnable of deps.learnables) {
         const r = reading.readings.get(learnable.collection);
@@ -293,7 +313,6 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         if (q !== null) questions.push(q);
       }
       // §13.1: keep what was read, so later lessons can be dry-run against it.
-      const existing = await deps.corpus.get(tenant, key);
       const outcome: TriageOutcome = {
         pin: { definitionVersion: pinned.definitionVersion, versionId: pinned.definition.versionId },
         reading,
@@ -306,6 +325,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         seenAt: existing?.seenAt ?? clock.now(),
         taskId: options.taskId ?? null,
         lastReading: mergeSummary(existing, summarise(reading)),
+        recordKeys: keys,
         // §14: a task that asks keeps its reading, so it can be answered once its mail is discarded.
         ...(options.taskId === undefined
           ? {}
@@ -317,8 +337,10 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
 
     async recheck(tenant, k) {
       let message: MailMessage;
+      let own: ReadonlyMap<string, string> = NOTHING_DECIDED;
       if ('message' in k) {
         message = k.message;
+        own = (await deps.corpus.get(tenant, corpusKey(message)))?.lastReading?.decided ?? own;
       } else {
         let record: CorpusRecord | null;
         if ('messageId' in k) record = await deps.corpus.findByMessageId(tenant, k.messageId);
@@ -335,9 +357,10 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
             },
           );
         message = record.message;
+        own = record.lastReading?.decided ?? own;
       }
       // §11: under the version active now (asked fresh, never a cached head); never pinned, never asks, never proposes.
-      return read(tenant, await deps.definitions.active(tenant, { fresh: true }), message);
+      return read(tenant, await deps.definitions.active(tenant, { fresh: true }), message, own);
     },
 
     async recordAnswer(tenant, message, collection, entry) {
@@ -355,6 +378,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         seenAt: existing?.seenAt ?? clock.now(),
         taskId: existing?.taskId ?? null,
         lastReading,
+        recordKeys: recordKeysOf(message),
       });
     },
 

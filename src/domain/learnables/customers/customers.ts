@@ -16,7 +16,7 @@ import { customersReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 import { WEAK_EVIDENCE_HOW } from './objections.ts';
 import { WIDE_MARK_HOW } from './wide-marks.ts';
-import { TRACK_RECORD_HOW } from './track-record.ts';
+import { familyKeys, TRACK_RECORD_HOW } from './track-record.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
 export const CUSTOMER_NEW_ENTRY_FIELD = "Customer's name, only for a new customer";
@@ -119,5 +119,5 @@ export function createCustomersLearnable(): ReturnType<typeof createMarkedLearna
     newEntryField: CUSTOMER_NEW_ENTRY_FIELD,
     descriptor: customersDescriptor,
   });
-  return { ...learnable, reader: customersReader(learnable) };
+  return { ...learnable, reader: customersReader(learnable), recordKeys: familyKeys };
 }

@@ -9,14 +9,39 @@
  * Owns: the objection and its sentence, as `how` states it (customers.ts). Does not own: keeping
  * the record (the corpus store) or fetching it (triage, when a reading asks for it).
  */
+import { partText, type MailMessage } from '../../mail/index.ts';
 import type { Carried, Learnable, ReadInput } from '../learnable.ts';
 import { listAnd, type Candidate, type MarkEvidence } from '../read-marked.ts';
+import { findReferences } from '../references.ts';
+import { referenceFamily } from './families.ts';
 import { isWideMark } from './wide-marks.ts';
 
 /** Sentence in `how` (customers.ts) for this rule, true to it (§6.2). */
 export const TRACK_RECORD_HOW =
   "The sender's address (or domain) settles a message alone only while the mail already read from that address (that domain) was all read or answered as the same customer; " +
-  'once any of it was read or answered as another customer, such a reading asks, naming both.';
+  'once any of it was read or answered as another customer, such a reading asks, naming both. ' +
+  'It asks too when the new text carries a reference whose family the mail already read gives to other customers only.';
+
+const FAMILY_KEY = 'family:';
+
+/**
+ * The track-record keys of a message beyond its sender: the family of each reference in its new
+ * text (the subject too unless a reply or forward inherited it), as `family:NVMA-####-####`.
+ */
+export function familyKeys(message: MailMessage): string[] {
+  const parts =
+    message.isReply || message.isForward
+      ? (['body', 'attachments'] as const)
+      : (['subject', 'body', 'attachments'] as const);
+  const keys = new Set<string>();
+  for (const part of parts) {
+    for (const ref of findReferences(partText(message, part))) {
+      const family = referenceFamily(ref.text);
+      if (family !== null) keys.add(`${FAMILY_KEY}${family.shown}`);
+    }
+  }
+  return [...keys];
+}
 
 /** The objection of the sender's track record to a winner resting on the sender's marks, or null. */
 export function recordObjection(winner: Candidate, input: ReadInput, learnable: Learnable): string | null {
@@ -31,7 +56,29 @@ export function recordObjection(winner: Candidate, input: ReadInput, learnable: 
     const sender = wide ? `@${record.address.split('@')[1] ?? ''}` : record.address;
     return sentence(winner, e, sender, wide, others, input, learnable);
   }
+  return familyObjection(winner, input, learnable);
+}
+
+/** A reference family of the new text that the mail already read gives to other customers only. */
+function familyObjection(winner: Candidate, input: ReadInput, learnable: Learnable): string | null {
+  for (const key of familyKeys(input.message)) {
+    const carried = input.record?.byKey.get(key)?.get(learnable.collection);
+    if (carried === undefined || carried.size === 0 || carried.has(winner.name)) continue;
+    const as = [...carried].map(
+      ([entry, c]) =>
+        `${labelOf(input, learnable, entry)} (${c.messages} message${c.messages === 1 ? '' : 's'})`,
+    );
+    return (
+      `${winner.label} matches only on the sender, but the new text carries references shaped ${key.slice(FAMILY_KEY.length)}, ` +
+      `which the mail already read gives to ${listAnd(as)}: the message may be theirs.`
+    );
+  }
   return null;
+}
+
+function labelOf(input: ReadInput, learnable: Learnable, entry: string): string {
+  const content = input.entries?.get(entry);
+  return content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry;
 }
 
 function sentence(
