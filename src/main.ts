@@ -379,10 +379,15 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       authority,
       taskPins: createSqliteTaskPins(db),
       dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
-      senders: async (t, collection, limit) =>
-        learnables.some((l) => l.collection === collection && l.reader !== undefined)
-          ? triage.senders(t, collection, limit)
-          : null,
+      // Issue 38: the senders of a collection whose learnable keeps a record (default: the first).
+      senders: async (t, collection, limit) => {
+        const l = learnables.find(
+          (x) => x.recordKeys !== undefined && (collection === undefined || x.collection === collection),
+        );
+        return l === undefined
+          ? null
+          : { collection: l.collection, senders: await triage.senders(t, l.collection, limit) };
+      },
       entryLabels: learnables,
       agent,
       admission,

@@ -39,7 +39,11 @@ export interface TaskPinReader {
  * Issue 38: the senders view of one collection (src/domain/triage/senders-view.ts); null when the
  * collection is not one this agent reads.
  */
-export type SendersView = (tenant: TenantId, collection: string, limit: number) => Promise<unknown[] | null>;
+export type SendersView = (
+  tenant: TenantId,
+  collection: string | undefined,
+  limit: number,
+) => Promise<{ collection: string; senders: unknown[] } | null>;
 
 /** §13.1 dry run of a lesson against the tenant's corpus; the report is returned as is. */
 export type LessonDryRun = (tenant: TenantId, principal: Principal, lesson: Lesson) => Promise<unknown>;
@@ -333,7 +337,7 @@ const DEFAULT_SENDERS = 200;
 function sendersHandler(senders: SendersView | undefined): RequestHandler {
   return async (req, res) => {
     const p = principalOf(res);
-    const collection = optionalStringQuery(req.query.collection, 'collection') ?? 'customers';
+    const collection = optionalStringQuery(req.query.collection, 'collection');
     const raw = optionalStringQuery(req.query.limit, 'limit');
     const limit = raw === undefined ? DEFAULT_SENDERS : Number(raw);
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SENDERS) {
@@ -352,9 +356,9 @@ function sendersHandler(senders: SendersView | undefined): RequestHandler {
     if (view === null)
       throw new DomainError(
         'NOT_FOUND',
-        `No collection "${collection}" is read here; try ?collection=customers.`,
+        `No collection "${collection ?? ''}" keeps a sender record here; leave ?collection= out for the default.`,
       );
-    res.json({ collection, senders: view });
+    res.json(view);
   };
 }
 

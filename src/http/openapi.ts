@@ -168,7 +168,10 @@ export const OPERATIONS: readonly Operation[] = [
       'Who writes for whom (issue 38): each sender (address or @domain), what its mail was read or answered as, whether it settles a message alone, and the lessons resting on it (each one activation to revert).',
     role: 'read',
     query: {
-      collection: { description: 'The collection (default customers).' },
+      collection: {
+        description:
+          'A collection whose learnable keeps a sender record (default: the first, customers here).',
+      },
       limit: { description: 'At most this many senders, most mail first (1 to 500, default 200).' },
     },
     example: { query: { collection: 'customers', limit: '50' } },

@@ -2,19 +2,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { describe, expect, it } from 'vitest';
 import { startInProcess } from '../e2e/host.ts';
+import { jsonRpc } from '../support/calls.ts';
 import { browserTestHooks, expectAccessible, newPage, sendMail, shot, signIn } from './browser.ts';
 
 const { browser, hosts } = browserTestHooks();
 const FORWARDER = 'desk@fwd-cargo.example';
-
-async function rpc(url: string, token: string, method: string, params: unknown): Promise<any> {
-  const res = await fetch(`${url}/a2a/jsonrpc`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'A2A-Version': '1.0', Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return res.json();
-}
 
 describe('the Senders page (issue 38)', () => {
   it('shows who writes for whom, that a forwarder no longer settles alone, and takes its lesson back', async () => {
@@ -41,7 +33,7 @@ describe('the Senders page (issue 38)', () => {
       messageId: 's2@fwd.example',
       body: 'For our client Al Hamra Trading, please find the details.',
     });
-    const answered = await rpc(host.url, token, 'SendMessage', {
+    const answered = await jsonRpc(host.url, token, 'SendMessage', {
       message: {
         messageId: 'answer-s2',
         role: 'ROLE_USER',

@@ -5,6 +5,7 @@ import { TaskState, type Task } from '@a2a-js/sdk';
 import { sdkClient, send, type SdkClient } from '../support/sdk-client.ts';
 import { startDovecot, type Dovecot } from '../support/dovecot.ts';
 import { waitFor } from '../support/ingest.ts';
+import { jsonRpc } from '../support/calls.ts';
 import { mailPipelineEnv, startInProcess, type Host } from './host.ts';
 
 const INBOUND = 'e2e-sender-trust-7c1d';
@@ -63,17 +64,8 @@ function said(t: Task): string {
 }
 const state = (t: Task): string => TaskState[t.status!.state];
 
-async function rpc(method: string, params: unknown): Promise<any> {
-  const res = await fetch(`${host.url}/a2a/jsonrpc`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'a2a-version': '1.0',
-      authorization: `Bearer ${host.token}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  });
-  return res.json();
+function rpc(method: string, params: unknown): Promise<any> {
+  return jsonRpc(host.url, host.token!, method, params);
 }
 
 async function viaRaw(from: string): Promise<Task> {

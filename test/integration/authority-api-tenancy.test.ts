@@ -166,7 +166,10 @@ describe('cross-tenant matrix', () => {
         return Promise.resolve({ tenant, matched: 0 });
       },
       // Issue 38: the senders view over the real corpus store, each tenant's own mail in it.
-      senders: (tenant, collection, limit) => new SqliteCorpusStore(h.db).senders(tenant, collection, limit),
+      senders: async (tenant, collection, limit) => ({
+        collection: collection ?? 'customers',
+        senders: await new SqliteCorpusStore(h.db).senders(tenant, collection ?? 'customers', limit),
+      }),
     });
     fixtures.set(A, await seed(A, ['secret-a@victim-a.example', 'second-a@victim-a.example']));
     fixtures.set(B, await seed(B, ['secret-b@victim-b.example', 'second-b@victim-b.example']));

@@ -1,5 +1,5 @@
 /**
- * Senders (issue 38): every sender the agent has a track record for, the customers its mail was
+ * Senders (issue 38): every sender the agent has a track record for, the entries its mail was
  * read or answered as, whether a message carrying only that sender settles (and the agent's words
  * for why not), and the lessons resting on it, each taken back in one step (revert, §10.3).
  */
@@ -10,7 +10,8 @@ import { show, type Session } from '../page.ts';
 import { revertControl } from './decided.ts';
 
 export async function sendersPage(s: Session): Promise<void> {
-  const r = await s.agent.get('/senders?collection=customers&limit=200');
+  // The server's default collection: the console names none (§6.3).
+  const r = await s.agent.get('/senders?limit=200');
   const senders = Array.isArray(r.senders) ? r.senders.filter(isObject) : [];
   const rows = senders.map((x) => senderRow(s, x));
   const table = h(

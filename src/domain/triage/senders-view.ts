@@ -11,7 +11,7 @@ import type { PinnedDefinition } from '../definitions/index.ts';
 import type { Learnable, LearnableSettings, SenderRecord } from '../learnables/index.ts';
 import type { MailMessage } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
-import type { CorpusStore, SenderRow } from './corpus.ts';
+import { discardedMessage, type CorpusStore, type SenderRow } from './corpus.ts';
 import type { Matcher } from './definition-marks.ts';
 import { readMessage } from './read-message.ts';
 
@@ -136,20 +136,10 @@ function lessonsOf(
   return [...out.values()].sort((a, b) => a.activation - b.activation);
 }
 
+/** A message with nothing in it but its sender. */
 function bare(address: string): MailMessage {
   return {
-    messageId: null,
-    contentHash: '',
+    ...discardedMessage({ messageId: null, contentHash: '', date: null }),
     from: { address, name: '' },
-    replyTo: [],
-    to: [],
-    cc: [],
-    subject: '',
-    date: null,
-    body: '',
-    attachments: [],
-    isReply: false,
-    isForward: false,
-    isAutomated: false,
   };
 }

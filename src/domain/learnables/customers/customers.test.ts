@@ -82,7 +82,7 @@ describe('customers descriptor (§6.1, §6.2)', () => {
     );
     // track-record.ts (issue 38): the sender's marks decide alone only while its record is one customer's.
     expect(how).toContain(
-      "The sender's address (or domain) settles a message alone only while the mail already read from that address (that domain) was all read or answered as the same customer",
+      "The sender's address (or domain) settles a message alone only while the mail read from that address (that domain) since the mark was taught was all read or answered as the same customer",
     );
   });
 

@@ -18,7 +18,7 @@ import { isWideMark } from './wide-marks.ts';
 
 /** Sentence in `how` (customers.ts) for this rule, true to it (§6.2). */
 export const TRACK_RECORD_HOW =
-  "The sender's address (or domain) settles a message alone only while the mail already read from that address (that domain) was all read or answered as the same customer; " +
+  "The sender's address (or domain) settles a message alone only while the mail read from that address (that domain) since the mark was taught was all read or answered as the same customer; " +
   'once any of it was read or answered as another customer, such a reading asks, naming both. ' +
   'It asks too when the new text carries a reference whose family the mail already read gives to other customers only.';
 
@@ -51,7 +51,11 @@ export function recordObjection(winner: Candidate, input: ReadInput, learnable: 
     if (e.part !== 'from') continue;
     const wide = isWideMark(e);
     const carried = (wide ? record.byDomain : record.byAddress).get(learnable.collection);
-    const others = [...(carried ?? new Map<string, Carried>())].filter(([entry]) => entry !== winner.name);
+    // Mail read before the mark was taught was weighed by the lesson check (§13.1: a lesson that
+    // would move it is refused unless the person re-files it); what came after is the record's news.
+    const others = [...(carried ?? new Map<string, Carried>())].filter(
+      ([entry, c]) => entry !== winner.name && c.lastAt > e.taughtAt,
+    );
     if (others.length === 0) continue;
     const sender = wide ? `@${record.address.split('@')[1] ?? ''}` : record.address;
     return sentence(winner, e, sender, wide, others, input, learnable);
