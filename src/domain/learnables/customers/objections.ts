@@ -19,7 +19,7 @@ import { findReferences } from '../references.ts';
 import { listAnd, partsOf, type Candidate, type CollectionReading } from '../read-marked.ts';
 import { isWideMark, wideWords } from './wide-marks.ts';
 import { namedEntries } from './label-index.ts';
-import { recordObjection } from './track-record.ts';
+import { labelOf, recordObjection } from './track-record.ts';
 
 /** Sentence in `how` (customers.ts) for this rule, true to it (§6.2). */
 export const WEAK_EVIDENCE_HOW =
@@ -152,9 +152,4 @@ function weakWords(hits: readonly MarkHit[]): string {
   return hits.some((h) => h.part === 'subject')
     ? `${parts}, which was inherited from an earlier mail`
     : parts;
-}
-
-function labelOf(input: ReadInput, learnable: Learnable, entry: string): string {
-  const content = input.entries?.get(entry);
-  return content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry;
 }

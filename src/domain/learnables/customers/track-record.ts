@@ -63,14 +63,22 @@ export function recordObjection(winner: Candidate, input: ReadInput, learnable: 
   return familyObjection(winner, input, learnable);
 }
 
-/** A reference family of the new text that the mail already read gives to other customers only. */
+/**
+ * A reference family of the new text that the mail already read gives to other customers only. The
+ * record holds the message's own keys (triage asked for them), so its keys are the families to weigh.
+ */
 function familyObjection(winner: Candidate, input: ReadInput, learnable: Learnable): string | null {
-  for (const key of familyKeys(input.message)) {
-    const carried = input.record?.byKey.get(key)?.get(learnable.collection);
-    if (carried === undefined || carried.size === 0 || carried.has(winner.name)) continue;
+  for (const [key, byCollection] of input.record?.byKey ?? []) {
+    const carried = byCollection.get(learnable.collection);
+    if (
+      !key.startsWith(FAMILY_KEY) ||
+      carried === undefined ||
+      carried.size === 0 ||
+      carried.has(winner.name)
+    )
+      continue;
     const as = [...carried].map(
-      ([entry, c]) =>
-        `${labelOf(input, learnable, entry)} (${c.messages} message${c.messages === 1 ? '' : 's'})`,
+      ([entry, c]) => `${labelOf(input, learnable, entry)} (${messagesWord(c.messages)})`,
     );
     return (
       `${winner.label} matches only on the sender, but the new text carries references shaped ${key.slice(FAMILY_KEY.length)}, ` +
@@ -80,7 +88,13 @@ function familyObjection(winner: Candidate, input: ReadInput, learnable: Learnab
   return null;
 }
 
-function labelOf(input: ReadInput, learnable: Learnable, entry: string): string {
+/** "1 message", "3 messages" */
+function messagesWord(n: number): string {
+  return `${n} message${n === 1 ? '' : 's'}`;
+}
+
+/** How readings name `entry`: its label in the version read, else its name. */
+export function labelOf(input: ReadInput, learnable: Learnable, entry: string): string {
   const content = input.entries?.get(entry);
   return content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry;
 }
@@ -96,13 +110,10 @@ function sentence(
 ): string {
   const what = wide ? "the sender's domain" : "the sender's address";
   const from = wide ? `mail from addresses at ${sender}` : `mail from ${sender}`;
-  const as = others.map(([entry, c]) => {
-    const content = input.entries?.get(entry);
-    const label =
-      content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry;
-    const n = `${c.messages} message${c.messages === 1 ? '' : 's'}`;
-    return `${label} (${n}, the last first seen on ${c.lastAt.slice(0, 10)})`;
-  });
+  const as = others.map(
+    ([entry, c]) =>
+      `${labelOf(input, learnable, entry)} (${messagesWord(c.messages)}, the last first seen on ${c.lastAt.slice(0, 10)})`,
+  );
   return (
     `${winner.label} matches only on ${what} (${sender}), but ${from} was already read or answered as ${listAnd(as)}: ` +
     `it writes for more than one customer, so it no longer settles a message alone. ` +
