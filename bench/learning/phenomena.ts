@@ -24,7 +24,8 @@ export type Phenomenon =
   | 'shared-invoice-series'
   | 'shared-domain'
   | 'first-client-forwarder'
-  | 'sender-spoof';
+  | 'sender-spoof'
+  | 'colleague-forward';
 
 const LAST = ['jensen', 'okafor', 'haddad', 'novak', 'silva', 'tanaka', 'moreau', 'kowalski', 'rahman'];
 const AGENCY = ['cargolinx', 'bluewake', 'tradelane', 'portbridge', 'skyroute', 'seamark'];

@@ -15,7 +15,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { learningChart } from './chart.ts';
-import { simulate, type Mode, type QuestionRecord, type RunResult } from './simulate.ts';
+import { reasonOf, simulate, type Mode, type QuestionRecord, type RunResult } from './simulate.ts';
 import { createWorld, DEFAULT_WORLD, type WorldOptions } from './world.ts';
 
 /**
@@ -192,51 +192,133 @@ export function chosenSeeds(argv: readonly string[]): number[] {
   });
 }
 
+/** Issue 39's targets, judged per seed against the careful person on the same seed. */
+export const ANSWER_TARGETS = { weekTwoMax: 12, kindQuestionsMax: 2, kindAccuracyMin: 98 } as const;
+
+interface SeedRow {
+  seed: number;
+  weeks: number[];
+  customerW2: number;
+  customerW6: number;
+  carefulW2: number;
+  carefulW6: number;
+  kindW6: number;
+  kindAccuracyW6: number;
+  misfiled: number;
+  causes: [string, number][];
+  misroutes: RunResult['misroutes'];
+  refusals: number;
+}
+
+function customerPer100(run: RunResult | undefined, week: number): number {
+  const w = run?.weeks.find((x) => x.week === week);
+  return w === undefined ? Number.NaN : round1((100 * w.customerQuestions) / Math.max(1, w.messages));
+}
+
+/** Questions grouped by `key`, most first (over every run given). */
+export function groupQuestions(
+  runs: readonly RunResult[],
+  pick: (q: QuestionRecord) => string | undefined,
+): [string, number][] {
+  const by = new Map<string, number>();
+  for (const run of runs)
+    for (const q of run.questions) {
+      const k = pick(q);
+      if (k !== undefined) by.set(k, (by.get(k) ?? 0) + 1);
+    }
+  return [...by].sort((a, b) => b[1] - a[1]);
+}
+
 /**
- * Issue 26's table: taught mode on several seeds, one after another (one server at a time on a
- * 2-core machine), with questions per hundred in weeks 1, 2 and the last, and misfiles by cause.
+ * Issue 26's and 39's table: taught mode on several seeds, one seed after another, each beside the
+ * careful person on the same seed (two servers at a time on a 2-core machine): customer questions
+ * per hundred in weeks 2 and the last against hers, kind questions and accuracy, misfiles by cause;
+ * then the last week's questions by cause and the repeat questions by cause, over every seed.
  */
 async function playSeeds(seeds: readonly number[], base: WorldOptions, outDir: string): Promise<void> {
   console.log(
-    `Taught mode on ${seeds.length} seeds: ${base.weeks} weeks x ${base.messagesPerWeek} messages, ${base.customers} customers.`,
+    `Taught mode on ${seeds.length} seeds beside the careful person: ${base.weeks} weeks x ${base.messagesPerWeek} messages, ${base.customers} customers.`,
   );
-  const rows: {
-    seed: number;
-    weeks: number[];
-    customerW6: number;
-    kindW6: number;
-    misfiled: number;
-    causes: [string, number][];
-    misroutes: RunResult['misroutes'];
-    refusals: number;
-  }[] = [];
+  const rows: SeedRow[] = [];
+  const taughtRuns: RunResult[] = [];
   for (const seed of seeds) {
-    const run = await simulate(createWorld({ ...base, seed }), 'taught', () => {}, seed);
-    const last = run.weeks[run.weeks.length - 1]!;
-    rows.push({
+    const [run, careful] = await Promise.all(
+      (['taught', 'careful'] as const).map((mode) =>
+        simulate(createWorld({ ...base, seed }), mode, () => {}, seed),
+      ),
+    );
+    taughtRuns.push(run!);
+    const last = run!.weeks[run!.weeks.length - 1]!;
+    const r: SeedRow = {
       seed,
-      weeks: run.weeks.map((w) => w.questionsPer100),
-      customerW6: round1((100 * last.customerQuestions) / Math.max(1, last.messages)),
+      weeks: run!.weeks.map((w) => w.questionsPer100),
+      customerW2: customerPer100(run, 2),
+      customerW6: customerPer100(run, last.week),
+      carefulW2: customerPer100(careful, 2),
+      carefulW6: customerPer100(careful, last.week),
       kindW6: round1((100 * last.kindQuestions) / Math.max(1, last.messages)),
-      misfiled: run.misroutes.length,
-      causes: misroutesByCause(run),
-      misroutes: run.misroutes,
-      refusals: run.refusals.length,
-    });
-    const r = rows[rows.length - 1]!;
+      kindAccuracyW6: last.kindAccuracy,
+      misfiled: run!.misroutes.length,
+      causes: misroutesByCause(run!),
+      misroutes: run!.misroutes,
+      refusals: run!.refusals.length,
+    };
+    rows.push(r);
     console.log(
-      `  seed ${pad(seed, 10)}  w1 ${pad(r.weeks[0] ?? '-', 5)}  w2 ${pad(r.weeks[1] ?? '-', 5)}  w${run.weeks.length} ${pad(last.questionsPer100, 5)}` +
-        ` (customer ${pad(r.customerW6, 4)}, kind ${pad(r.kindW6, 4)})  misfiled ${pad(r.misfiled, 3)}` +
-        `${r.causes.length === 0 ? '' : `  by cause: ${r.causes.map(([c, n]) => `${c} ${n}`).join(', ')}`}  (${run.seconds} s)`,
+      `  seed ${pad(seed, 10)}  all q/100 w2 ${pad(r.weeks[1] ?? '-', 5)} w${last.week} ${pad(last.questionsPer100, 5)}` +
+        `  customer w2 ${pad(r.customerW2, 5)} w${last.week} ${pad(r.customerW6, 5)} (careful ${r.carefulW2} / ${r.carefulW6})` +
+        `  kind w${last.week} ${pad(r.kindW6, 4)} (${r.kindAccuracyW6} % right)  misfiled ${pad(r.misfiled, 3)}` +
+        `${r.causes.length === 0 ? '' : `  by cause: ${r.causes.map(([c, n]) => `${c} ${n}`).join(', ')}`}  (${run!.seconds} s)`,
     );
   }
-  const misfiled = rows.reduce((n, r) => n + r.misfiled, 0);
-  const lastWeeks = rows.map((r) => r.weeks[r.weeks.length - 1]!);
-  const mean = round1(lastWeeks.reduce((a, b) => a + b, 0) / Math.max(1, lastWeeks.length));
-  console.log(
-    `\n  ${misfiled === 0 ? 'met    ' : 'NOT MET'}  zero misfiles on every seed (measured ${misfiled})`,
+  const verdict = (met: boolean, what: string, measured: string): void =>
+    console.log(`  ${met ? 'met    ' : 'NOT MET'}  ${what} (measured ${measured})`);
+  console.log('');
+  verdict(
+    rows.every((r) => r.customerW6 <= r.carefulW6),
+    'last-week customer questions/100 at or below the careful person on every seed',
+    rows.map((r) => `${r.customerW6} vs ${r.carefulW6}`).join(', '),
   );
-  console.log(`  last-week questions/100, mean over the seeds: ${mean}`);
+  verdict(
+    rows.every((r) => r.kindW6 <= ANSWER_TARGETS.kindQuestionsMax),
+    `last-week kind questions/100 <= ${ANSWER_TARGETS.kindQuestionsMax}`,
+    rows.map((r) => r.kindW6).join(', '),
+  );
+  verdict(
+    rows.every((r) => r.kindAccuracyW6 >= ANSWER_TARGETS.kindAccuracyMin),
+    `kind accuracy >= ${ANSWER_TARGETS.kindAccuracyMin} % where the rules decided, last week`,
+    rows.map((r) => r.kindAccuracyW6).join(', '),
+  );
+  verdict(
+    rows.every((r) => (r.weeks[1] ?? 0) <= ANSWER_TARGETS.weekTwoMax),
+    `week 2 questions/100 <= ${ANSWER_TARGETS.weekTwoMax}`,
+    rows.map((r) => r.weeks[1]).join(', '),
+  );
+  const misfiled = rows.reduce((n, r) => n + r.misfiled, 0);
+  verdict(misfiled === 0, 'zero misfiles on every seed', String(misfiled));
+  const lastWeek = base.weeks;
+  const printGroups = (title: string, groups: [string, number][]): void => {
+    console.log(`\n${title}`);
+    for (const [k, n] of groups.slice(0, 14)) console.log(`  ${pad(n, 5)}  ${k}`);
+  };
+  printGroups(
+    `Week ${lastWeek} questions by cause, over the ${seeds.length} seeds:`,
+    groupQuestions(taughtRuns, (q) =>
+      q.week !== lastWeek
+        ? undefined
+        : `${q.collection} / ${q.role} / ${reasonOf(q.reads)}${q.suggested ? '' : ' (no suggestion)'}`,
+    ),
+  );
+  printGroups(
+    `Repeat questions (customers: same sender and customer; kinds: same customer and kind), all weeks, by cause:`,
+    groupQuestions(taughtRuns, (q) => (q.repeat === undefined ? undefined : `${q.collection}: ${q.repeat}`)),
+  );
+  printGroups(
+    `Repeat questions in week ${lastWeek}, by cause:`,
+    groupQuestions(taughtRuns, (q) =>
+      q.repeat === undefined || q.week !== lastWeek ? undefined : `${q.collection}: ${q.repeat}`,
+    ),
+  );
   writeFileSync(join(outDir, 'learning-seeds.json'), `${JSON.stringify({ world: base, rows }, null, 2)}\n`);
 }
 

@@ -72,6 +72,12 @@ export interface QuestionRecord {
   suggested: boolean;
   /** The suggestion's label in the agent's words, when one was offered. */
   suggestion?: string;
+  /**
+   * Issue 39: for a question asked before on the same grounds (customers: the same sender and
+   * customer; kinds: the same customer and kind), why: what the agent says now, and what the
+   * earlier answer taught.
+   */
+  repeat?: string;
 }
 
 export interface Refusal {
@@ -184,6 +190,7 @@ export async function simulate(
     const askedSenders = new Set<string>(); // senders the operator answered a customer question for
     const refusedFor = new Set<string>(); // collection|identifier the operator was refused on
     const lessonType = new Map<number, string>(); // activation -> the type of lesson it was (issue 28)
+    const taughtFor = new Map<string, string>(); // issue 39: grounds -> what the last answer on them taught
     const maxWeek = Math.max(...world.stream.map((m) => m.week));
 
     for (let week = 1; week <= maxWeek; week++) {
@@ -265,6 +272,11 @@ export async function simulate(
           stats.questions++;
           if (collection === 'customers') stats.customerQuestions++;
           else stats.kindQuestions++;
+          const grounds =
+            collection === 'customers' ? `c|${m.sender.address}|${entry}` : `k|${m.truth.customer}|${entry}`;
+          const before = taughtFor.get(grounds);
+          const reads = statusText(task).replace(/^[^?]*\?\s*/, '');
+          taughtFor.set(grounds, 'nothing taught');
           questions.push({
             week,
             seq: m.seq,
@@ -272,14 +284,18 @@ export async function simulate(
             role: m.sender.role,
             sender: m.sender.address,
             cause: causeOf(m, collection, typed, seenSenders, askedSenders, refusedFor),
-            reads: statusText(task).replace(/^[^?]*\?\s*/, ''),
+            reads,
             suggested: teach.suggested !== undefined,
             ...(teach.suggestionLabel === undefined ? {} : { suggestion: teach.suggestionLabel }),
+            ...(before === undefined ? {} : { repeat: `${reasonOf(reads)}; earlier: ${before}` }),
           });
 
           if (mode !== 'discard') {
             const confirms = mode !== 'careful' && operator.chance(OPERATOR_CONFIRMS);
-            const lessons = lessonsFor(teach, collection, entry, typed, !confirms);
+            // Issue 39: she teaches a kind only by confirming a suggestion, as people do; the careful
+            // person types every mark.
+            const types = mode === 'careful' || collection === 'customers';
+            const lessons = lessonsFor(teach, collection, entry, types ? typed : null, !confirms);
             if (teach.suggested !== undefined && mode !== 'careful' && !lessons.some((l) => l.suggested))
               stats.suggestionsDeclined++;
             // Redeploy weekly: the operator writes the lesson down; it goes in at the week's end.
@@ -287,6 +303,10 @@ export async function simulate(
             else
               for (const lesson of lessons) {
                 const ok = await post(lesson);
+                taughtFor.set(
+                  grounds,
+                  !ok ? 'refused' : lesson.suggested ? `confirmed ${lessonTypeOf(lesson)}` : 'typed',
+                );
                 if (ok) {
                   if (lesson.suggested) accepted(stats, lesson);
                   // Show-back (§11): the operator checks the message now reads as what was taught.
@@ -445,7 +465,7 @@ function lessonsFor(
   teach: TeachBlockWire,
   collection: string,
   entry: string,
-  typed: { pattern: string; where: string },
+  typed: { pattern: string; where: string } | null,
   typesInstead: boolean,
 ): PendingLesson[] {
   const out: PendingLesson[] = [];
@@ -461,7 +481,7 @@ function lessonsFor(
   }
   const textField = teach.lessonFields.find((f) => f.kind === 'text');
   const choiceField = teach.lessonFields.find((f) => f.kind === 'choice');
-  if (textField !== undefined) {
+  if (textField !== undefined && typed !== null) {
     const value: Record<string, unknown> = { [textField.name]: typed.pattern };
     if (choiceField !== undefined && (choiceField.choices ?? []).includes(typed.where))
       value[choiceField.name] = typed.where;
@@ -533,6 +553,12 @@ function causeOf(
   if (m.sender.role === 'staff')
     return 'known sender whose earlier mail settled on another mark, so its address was never taught';
   return `shared ${m.sender.role} sender, first time for this customer`;
+}
+
+/** What the agent says it saw, in general words: its first clause, quoted text left out. */
+export function reasonOf(reads: string): string {
+  const first = reads.replace(/(["'‘“])[^"'’”]*["'’”]/g, '…').split(/[.:;(]/)[0] ?? '';
+  return first.trim().slice(0, 90);
 }
 
 function round1(x: number): number {

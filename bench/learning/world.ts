@@ -31,6 +31,15 @@ import {
   type SenderTrustOptions,
   type TrustForwarder,
 } from './sender-trust-world.ts';
+import {
+  colleagueForward,
+  createWordings,
+  DEFAULT_ANSWERS,
+  withInitialsDomain,
+  wordedSubject,
+  type AnswersOptions,
+  type Wording,
+} from './answers-world.ts';
 
 /** mulberry32: small, fast, good enough for test data. */
 export function createRandom(seed: number): Random {
@@ -76,12 +85,15 @@ export interface Customer {
   readonly joinsInWeek: number;
   /** Issue 26: the sibling company whose staff write from the same domain. */
   readonly sharesDomainWith?: string;
+  /** Issue 39: the company name its staff sign with (and name nowhere else), at a domain named by initials. */
+  readonly signsAs?: string;
 }
 
 export interface Sender {
   readonly address: string;
   readonly display: string;
-  readonly role: 'staff' | 'forwarder' | 'platform' | 'person-forwarder' | 'group-desk' | 'spoof';
+  readonly role:
+    'staff' | 'forwarder' | 'platform' | 'person-forwarder' | 'group-desk' | 'spoof' | 'colleague';
 }
 
 export interface StreamMessage {
@@ -201,6 +213,8 @@ export interface WorldOptions {
   readonly newBusiness?: number;
   /** Issue 38: first-client forwarders and display-name spoofs (sender-trust-world.ts); unset, none. */
   readonly senderTrust?: SenderTrustOptions;
+  /** Issue 39: wordings per customer, initials domains, colleague forwards (answers-world.ts); unset, none. */
+  readonly answers?: AnswersOptions;
 }
 
 /** Issue 28's calibration (bench/learning/calibrate.ts, docs/learning.md). */
@@ -225,6 +239,7 @@ export const DEFAULT_WORLD: WorldOptions = {
   hiresPerWeek: HIRES_PER_WEEK,
   newBusiness: NEW_BUSINESS,
   senderTrust: DEFAULT_SENDER_TRUST,
+  answers: DEFAULT_ANSWERS,
 };
 
 export interface World {
@@ -261,6 +276,9 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
       joinsInWeek: r.chance(1 - (options.newBusiness ?? 0.15)) ? 1 : r.int(2, options.weeks),
     });
   }
+  // Issue 39: its own Random, so the rest of the stream stays as it was.
+  const a = createRandom(options.seed ^ 0x39393939);
+  if (options.answers !== undefined) initialsDomains(a, customers, options.answers.initialsDomains);
   const forwarders = Array.from({ length: options.forwarders }, (_, i) => {
     const name = `${cap(r.pick(SYL))}${r.pick(SYL)} Forwarding`;
     const address = `ops${i}@${name.toLowerCase().replace(/[^a-z]/g, '')}.example`;
@@ -349,6 +367,10 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
     { address: 'notifications@track.shiplink.example', display: 'ShipLink' },
   ];
 
+  const wordings =
+    options.answers === undefined
+      ? new Map<string, Wording>()
+      : createWordings(a, customers, options.answers);
   const stream: StreamMessage[] = [];
   const last = new Map<string, StreamMessage>();
   // Issue 14 (kind engineer's hunk): pre-alerts whose reference is only in a PDF or XLSX
@@ -441,6 +463,7 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
         onBehalf,
         reply,
         invoiceNumber,
+        wording: wordings.get(customer.name),
       });
       if (kind === 'pre-alert' && reply === undefined && documents.chance(options.attachmentOnlyShare ?? 0))
         message = attachmentOnlyMessage(documents, { week, seq, customer, sender });
@@ -448,6 +471,8 @@ export function createWorld(options: WorldOptions = DEFAULT_WORLD): World {
         message =
           senderTrustSlot(trust, options.senderTrust, trustForwarders, { week, seq, sent, kind }, active) ??
           message;
+      if (options.answers !== undefined && a.chance(options.answers.colleagueForwardShare))
+        message = colleagueSlot(a, wordings, { week, seq, sent, kind }, customer);
       stream.push(message);
       last.set(message.truth.customer, message);
     }
@@ -476,6 +501,43 @@ function senderTrustSlot(
   const customer = t.pick(active);
   if (customer === victim) return null;
   return spoof(t, victim, drawn(t, slot, customer, { address: '', display: '', role: 'spoof' }));
+}
+
+/** Issue 39: a share of the customers write from a domain named by their initials (each domain once). */
+function initialsDomains(a: Random, customers: Customer[], share: number): void {
+  const used = new Set(customers.map((c) => c.domain));
+  for (let i = 0; i < customers.length; i++) {
+    if (!a.chance(share)) continue;
+    const moved = withInitialsDomain(customers[i]!);
+    if (used.has(moved.domain)) continue;
+    used.add(moved.domain);
+    customers[i] = moved;
+  }
+}
+
+/** Issue 39: a colleague's forward of `customer`'s mail, in the customer's own wording. */
+function colleagueSlot(
+  a: Random,
+  wordings: ReadonlyMap<string, Wording>,
+  slot: Pick<Drawn, 'week' | 'seq' | 'sent' | 'kind'>,
+  customer: Customer,
+): StreamMessage {
+  const ref = reference(a, customer, slot.week);
+  const wording = wordings.get(customer.name);
+  const worded =
+    wording === undefined
+      ? {
+          subject: `${cap(slot.kind.replace(/-/g, ' '))} ${ref}`,
+          kindWords: cap(slot.kind.replace(/-/g, ' ')),
+        }
+      : wordedSubject(wording, customer, slot.kind, ref);
+  return colleagueForward(a, {
+    ...slot,
+    customer,
+    ref,
+    subject: worded.subject,
+    kindNarrowest: { pattern: asTyped(worded.kindWords), where: 'subject' },
+  });
 }
 
 /** A message's reference, subject and the marks a person would type, for `customer`. */
@@ -593,20 +655,31 @@ function composeMessage(
     reply: Reply | undefined;
     /** Issue 26: the e-invoicing platform's number, in the subject instead of the customer's reference. */
     invoiceNumber?: string | undefined;
+    /** Issue 39: the customer's own way of writing subjects. */
+    wording?: Wording | undefined;
   },
 ): StreamMessage {
   const phenomena: Phenomenon[] = [];
   const ref = reference(r, m.customer, m.week);
   const drawn = r.pick(SUBJECTS[m.kind]);
+  const worded =
+    m.wording === undefined || m.invoiceNumber !== undefined || m.sender.role === 'platform'
+      ? null
+      : wordedSubject(m.wording, m.customer, m.kind, ref);
   const template = m.invoiceNumber === undefined ? drawn : `Debit note {ref}`;
   // A reply inherits the earlier subject (another kind's cue, or another customer's reference).
   const inherited = m.reply === undefined ? null : m.reply.to.subject.replace(/^(?:Re: )+/, '');
   const otherKind = m.reply !== undefined && m.reply.to.truth.kind !== m.kind;
-  const subject = inherited === null ? template.replace('{ref}', m.invoiceNumber ?? ref) : `Re: ${inherited}`;
+  const subject =
+    inherited !== null
+      ? `Re: ${inherited}`
+      : (worded?.subject ?? template.replace('{ref}', m.invoiceNumber ?? ref));
   const messageId = `w${m.week}.${m.seq}.${r.int(1e5, 9e5)}@stream.example`;
   const namesCustomer =
-    m.sender.role === 'group-desk' ||
-    (m.sender.role === 'person-forwarder' ? r.chance(0.5) : m.sender.role !== 'staff' || r.chance(0.3));
+    (m.sender.role === 'group-desk' ||
+      (m.sender.role === 'person-forwarder' ? r.chance(0.5) : m.sender.role !== 'staff' || r.chance(0.3))) &&
+    // Issue 39: staff at a domain named by initials name their company only in their signature.
+    !(m.sender.role === 'staff' && m.customer.signsAs !== undefined);
   const series =
     m.sender.role === 'forwarder' || m.sender.role === 'person-forwarder'
       ? ` Our job ${forwarderJob(r)}.`
@@ -638,6 +711,7 @@ function composeMessage(
     m.sender.role === 'staff' || m.sender.role === 'person-forwarder'
       ? cap(m.sender.address.split(/[.@]/)[0] ?? 'ops')
       : m.sender.display,
+    ...(m.sender.role === 'staff' && m.customer.signsAs !== undefined ? [m.customer.signsAs] : []),
   ].join('\r\n');
   const from = m.sender.display === '' ? m.sender.address : `"${m.sender.display}" <${m.sender.address}>`;
   let body =
@@ -686,7 +760,7 @@ function composeMessage(
     ),
     kindNarrowest:
       m.reply === undefined || inherited === null
-        ? { pattern: asTyped(kindWords(template)), where: 'subject' }
+        ? { pattern: asTyped(worded?.kindWords ?? kindWords(template)), where: 'subject' }
         : { pattern: asTyped(NEW_TEXT_KIND[m.kind].cue), where: 'body' },
     phenomena,
   };
