@@ -66,6 +66,19 @@ afterEach(async () => {
 });
 
 describe('triage', () => {
+  it("suggests a kind's cue without the customer's name the subject carries (§8, issue 39)", async () => {
+    await core.authority.absorb(core.tenant, core.teacher, {
+      collection: 'kinds',
+      entry: 'proof-of-delivery',
+      value: { label: 'Proof of delivery' },
+      taughtBy: 'dana@warehouse.example',
+    });
+    const out = await service.triage(core.tenant, northgateMail({ subject: 'Northgate Motors POD 4410' }));
+    const q = out.questions.find((x) => x.collection === 'kinds');
+    expect(q?.teach.suggested).toEqual({ cue: 'POD', where: 'subject' });
+    expect(q?.teach.suggestionLabel).toBe('the code "POD" in the subject');
+  });
+
   it('pins to the active version, reads, and shows who taught the mark (§10.3, §13.4)', async () => {
     const active = await core.authority.active(core.tenant);
     const out = await service.triage(core.tenant, northgateMail());

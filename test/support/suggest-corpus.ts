@@ -103,6 +103,13 @@ export async function suggestFor(
     entries: definition.collections.get(collection),
     probe: createCorpusProbe(store, tenant, corpusKey(m)),
     settings,
+    // As triage gives it (issue 39): the customers' names, for a kind's cue to leave out.
+    namedElsewhere: (text) =>
+      Promise.resolve(
+        collection === 'kinds'
+          ? customers.namesIn!(text, definition.collections.get('customers') ?? new Map())
+          : [],
+      ),
   });
 }
 

@@ -451,6 +451,7 @@ export function runLearnableContract(o: LearnableContractOptions): void {
           entries: undefined,
           probe: { ...none, sender: history, domain: history },
           settings,
+          namedElsewhere: () => Promise.resolve([]),
         });
         if ('suggestion' in outcome) {
           const fields = new Set(l.descriptor(settings).lessonFields.map((f) => f.name));

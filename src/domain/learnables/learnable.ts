@@ -187,6 +187,13 @@ export interface Learnable {
   recordKeys?(message: MailMessage): readonly string[];
 
   /**
+   * Issue 39: the texts in `text` that name one of this collection's entries, as written (the
+   * customers learnable: a customer's name in any form people write it). Other learnables leave
+   * them out of what they suggest (a kind's cue never carries a customer's name). Optional.
+   */
+  namesIn?(text: string, entries: ReadonlyMap<string, EntryContent>): readonly string[];
+
+  /**
    * Take back exactly what `value` added in activation `activation`, keeping everything else.
    * `content: null` removes the entry (it held nothing but what is being reverted).
    */
@@ -383,6 +390,11 @@ export interface SuggestContext {
   readonly entries: ReadonlyMap<string, EntryContent> | undefined;
   readonly probe: CorpusProbe;
   readonly settings: LearnableSettings;
+  /**
+   * Issue 39: the texts in `text` that name other collections' entries, or that their marks matched
+   * in this message: another collection's evidence, never this one's to suggest.
+   */
+  readonly namedElsewhere: (text: string) => Promise<readonly string[]>;
 }
 
 export interface Reader {

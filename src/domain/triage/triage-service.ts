@@ -234,6 +234,36 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     await purgeExpired(tenant);
   }
 
+  /**
+   * Issue 39: what other collections name in a text (their entries' names, by their own learnable)
+   * or matched in this message (their marks' hits, found again only when asked): never
+   * `learnable`'s to suggest.
+   */
+  function namedElsewhere(
+    tenant: TenantId,
+    pinned: PinnedDefinition,
+    message: MailMessage,
+    learnable: Learnable,
+  ): (text: string) => Promise<readonly string[]> {
+    const others = deps.learnables.filter((l) => l.collection !== learnable.collection);
+    const collections = new Set(others.map((l) => l.collection));
+    let matched: Promise<string[]> | undefined;
+    const hitTexts = async (): Promise<string[]> =>
+      (await matcherFor(tenant, pinned.definition))
+        .match(message)
+        .filter((h) => collections.has(h.mark.collection))
+        .map((h) => h.text);
+    return async (text) => {
+      const lower = text.toLowerCase();
+      const out = (await (matched ??= hitTexts())).filter((t) => t !== '' && lower.includes(t.toLowerCase()));
+      for (const l of others) {
+        const entries = pinned.definition.collections.get(l.collection);
+        if (l.namesIn !== undefined && entries !== undefined) out.push(...l.namesIn(text, entries));
+      }
+      return out;
+    };
+  }
+
   async function question(
     tenant: TenantId,
     pinned: PinnedDefinition,
@@ -255,6 +285,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
             entries: collection,
             probe: createCorpusProbe(deps.corpus, tenant, key),
             settings: deps.settings,
+            namedElsewhere: namedElsewhere(tenant, pinned, message, learnable),
           });
     const entries = teachEntries(
       reading,

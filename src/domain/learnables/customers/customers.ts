@@ -7,6 +7,7 @@
  * The bookkeeping is shared with kinds (../marked-entries.ts); the patterns are judged by
  * ../pattern.ts. Scoring a message is src/domain/triage/'s, and must follow `how` word for word.
  */
+import { namedEntries } from './label-index.ts';
 import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 import { alreadyReadField } from '../marked-value.ts';
@@ -119,5 +120,10 @@ export function createCustomersLearnable(): ReturnType<typeof createMarkedLearna
     newEntryField: CUSTOMER_NEW_ENTRY_FIELD,
     descriptor: customersDescriptor,
   });
-  return { ...learnable, reader: customersReader(learnable), recordKeys: familyKeys };
+  return {
+    ...learnable,
+    reader: customersReader(learnable),
+    recordKeys: familyKeys,
+    namesIn: (text, entries) => namedEntries(learnable, entries, text).map((n) => n.text),
+  };
 }

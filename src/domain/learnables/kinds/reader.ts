@@ -58,7 +58,8 @@ export function kindsReader(learnable: Learnable): Reader {
     suggest: (reading, l, context) =>
       suggest(
         suggestInput(reading, l, kindSuggestionValue, context),
-        (input) => subjectPhraseEvidence(input.message),
+        async (input) =>
+          subjectPhraseEvidence(input.message, await context.namedElsewhere(input.message.subject)),
         subjectSpeaksForMessage(context.message) ? NOTHING_FOUND : REPLY_NOTHING,
       ),
   });

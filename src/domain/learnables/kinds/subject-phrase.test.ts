@@ -49,6 +49,28 @@ describe('subject phrase evidence for kinds', () => {
     expect(re.test('INV HBL/2026/00412/A')).toBe(true);
     expect(re.test('Inventory report')).toBe(false);
   });
+  it("leaves out a customer's name wherever it stands, so the cue marks the kind in every customer's mail (issue 39)", () => {
+    const named = ['Kessler Feinkost GmbH', 'Rift Valley Motors'];
+    const cases: [string, string][] = [
+      ['Kessler Feinkost GmbH POD 4410', 'POD'],
+      ['Rift Valley Motors - PRE-ALERT - RVM/000810', 'PRE-ALERT'],
+      ['Aviso de embarque HBL/2026/00412/A kessler feinkost gmbh', 'Aviso de embarque'],
+    ];
+    for (const [subject, cue] of cases)
+      expect(subjectPhraseEvidence(mail({ subject }), named).map((e) => e.text), subject).toEqual([cue]);
+  });
+  it('offers abbreviations and other languages as written, and every phrase in order, without numbers or dates (issue 39)', () => {
+    const cases: [string, string[]][] = [
+      ['Inv. 4711 for 03.09.2026', ['Inv.']],
+      ['BKG CONF HBL/2026/00412/A', ['BKG CONF']],
+      ['Retención en aduana: HBL/2026/00412/A', ['Retención en aduana']],
+      ['NVM-2026-1234 Abliefernachweis', ['Abliefernachweis']],
+      ['PRE-ALERT: shipment NVM-2026-1234', ['PRE-ALERT', 'shipment']],
+      ['Pre alert for NVM-2026-1234', ['Pre alert']],
+    ];
+    for (const [subject, cues] of cases)
+      expect(subjectPhraseEvidence(mail({ subject })).map((e) => e.text), subject).toEqual(cues);
+  });
   it('offers nothing for a lower-case short word', () => {
     expect(subjectPhraseEvidence(mail({ subject: 'to PA-2026-0901' }))).toEqual([]);
   });
