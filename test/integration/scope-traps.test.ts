@@ -19,39 +19,21 @@ useCorpus();
 const forwarder = { address: 'ops@fastfreight-forwarding.example', name: 'FastFreight Ops' };
 
 describe('scope traps (§8, §13.1)', () => {
-  it('takes the post’s reference PA-2026-0901 whole, never PA-2026 (§8)', async () => {
-    const m = mail({
-      from: forwarder,
-      subject: 'Pre-alert PA-2026-0901',
-      body: 'On behalf of our client, please find the details.',
-    });
-    const s = expectSuggestion(await suggestFor(m));
-    expect(s.suggestionLabel).toBe('the reference PA-2026-0901 in the subject');
-    const hits = matcherOf(s);
-    expect(hits(m)).toBe(true);
-    for (const other of [
-      'PA-2026-0902',
-      'PA-2026-09012',
-      'PA-2026-0901-7',
-      'PA-2026-0901/B',
-      'XPA-2026-0901',
-      'PA-2026',
-    ])
-      expect(hits(mail({ subject: `Pre-alert ${other}` })), other).toBe(false);
-  });
-
-  it('takes every segment of HBL/2026/00412/A', async () => {
-    const m = mail({
-      from: forwarder,
-      subject: 'Booking HBL/2026/00412/A',
-      body: 'On behalf of our client, details below.',
-    });
-    const s = expectSuggestion(await suggestFor(m));
-    expect(s.suggestionLabel).toBe('the reference HBL/2026/00412/A in the subject');
-    const hits = matcherOf(s);
-    expect(hits(mail({ subject: 'HBL/2026/00412/A' }))).toBe(true);
-    for (const other of ['HBL/2026/00412', 'HBL/2026/00412/B', 'HBL/2026/00412/AB', 'HBL/2026/004123/A'])
-      expect(hits(mail({ subject: other })), other).toBe(false);
+  it('offers no part of the post’s reference PA-2026-0901, and not the reference taken whole: it would settle nothing later (§8, issue 39)', async () => {
+    for (const ref of ['PA-2026-0901', 'HBL/2026/00412/A']) {
+      const m = mail({
+        from: forwarder,
+        subject: `Pre-alert ${ref}`,
+        body: 'On behalf of our client, please find the details.',
+      });
+      const o = await suggestFor(m);
+      if (!('none' in o)) throw new Error(`offered ${o.suggestion.suggestionLabel}`);
+      expect(o.none).toContain(
+        `I won't suggest the reference ${ref} taken whole: a shipment's reference is on that shipment's mail only, so it would settle nothing that comes later`,
+      );
+    }
+    const o = await suggestFor(mail({ from: { address: 'ops@northgatemotors.example', name: '' } }));
+    expect(o).toEqual({ none: 'The message is already settled; there is nothing to teach.' });
   });
 
   it('never suggests a first-sight free-mail sender, neither its address nor its domain (issue 14)', async () => {
@@ -141,15 +123,9 @@ describe('scope traps (§8, §13.1)', () => {
       isAutomated: true,
       subject: 'Booking PA-2026-0901',
     });
-    const s = expectSuggestion(await suggestFor(automated));
-    expect(
-      matcherOf(s)(
-        mail({
-          from: { address: 'bookings@cargoportal.example', name: '' },
-          subject: 'Booking ZZ-2026-0001',
-        }),
-      ),
-    ).toBe(false);
+    const o = await suggestFor(automated);
+    expect('none' in o && o.none).toContain('sends automated mail');
+    expect('none' in o && o.none).toContain("I won't suggest the reference PA-2026-0901 taken whole");
   });
 
   it('never gives the address of a forwarded message’s sender', async () => {
@@ -169,9 +145,13 @@ describe('scope traps (§8, §13.1)', () => {
       subject: 'Shipment',
       body: 'Shipment GTS-2026-00412, pallet PLT-2026-7788',
     });
-    const s = expectSuggestion(await suggestFor(m));
-    expect(s.suggestionLabel).toBe('the reference PLT-2026-7788 in the body');
-    expect(matcherOf(s)(mail({ from: m.from, body: 'nothing else' }))).toBe(false);
+    const tie = await suggestFor(m);
+    expect('none' in tie && tie.none).toContain(
+      "I won't suggest the sender's address, because the sender's address already gives away Northgate Motors Ltd",
+    );
+    expect('none' in tie && tie.none).toContain(
+      "I won't suggest the references GTS-2026-00412 and PLT-2026-7788 taken whole",
+    );
     const none = await suggestFor(
       mail({ from: m.from, subject: 'Shipment', body: 'Shipment GTS-2026-00412' }),
     );
@@ -182,32 +162,32 @@ describe('scope traps (§8, §13.1)', () => {
 
   it('never suggests what matches messages the corpus read as two different customers', async () => {
     const sender = { address: 'desk@sharedbroker.example', name: '' };
-    await seen(mail({ from: sender, subject: 'Pre-alert PA-2026-0901' }), 'gulftrade');
+    await seen(mail({ from: sender, subject: 'Pre-alert PAX-2026-0901' }), 'gulftrade');
     await seen(
-      mail({ from: { address: 'desk2@sharedbroker.example', name: '' }, subject: 'Re: PA-2026-0901' }),
+      mail({ from: { address: 'desk2@sharedbroker.example', name: '' }, subject: 'Re: PAX-2026-0901' }),
       'northgate',
     );
-    const m = mail({ from: sender, subject: 'Pre-alert PA-2026-0901', body: 'details' });
+    const m = mail({ from: sender, subject: 'Pre-alert PAX-2026-0901', body: 'details' });
     const o = await suggestFor(m);
     expect('none' in o && o.none).toContain('already been read as Gulftrade');
     expect('none' in o && o.none).toContain(
-      'PA-2026-0901 in the subject also matches messages already read (1 as Gulftrade and 1 as Northgate Motors Ltd)',
+      'references shaped PAX-####-#### in the subject also matches messages already read (1 as Gulftrade and 1 as Northgate Motors Ltd)',
     );
   });
 
   it('offers evidence that matches one customer’s mail only as that customer’s, and never a broker’s address or domain', async () => {
     const sender = { address: 'desk@sharedbroker.example', name: '' };
-    const earlier = mail({ from: sender, subject: 'Pre-alert PA-2026-0901' });
-    await seen(earlier, 'gulftrade');
-    const m = mail({ from: sender, subject: 'Customs PA-2026-0901', body: 'details' });
+    const earlier = mail({ from: sender, subject: 'Pre-alert', body: 'Shipment for Al Hamra Trading' });
+    await seen(earlier, 'alhamra');
+    const m = mail({ from: sender, subject: 'Customs', body: 'Customs query for Al Hamra Trading' });
     const s = expectSuggestion(await suggestFor(m));
-    expect(s.forEntry).toBe('gulftrade');
+    expect(s.forEntry).toBe('alhamra');
     expect(s.suggestionLabel).toBe(
-      'the reference PA-2026-0901 in the subject, as in a message already read as Gulftrade',
+      'the name "Al Hamra Trading" in the body, as in a message already read as Al Hamra Trading',
     );
     const hits = matcherOf(s);
     expect(hits(earlier)).toBe(true);
-    expect(hits(mail({ from: sender, subject: 'Pre-alert PA-2026-0902' }))).toBe(false);
+    expect(hits(mail({ from: sender, subject: 'Pre-alert', body: 'Shipment for Gulftrade' }))).toBe(false);
   });
 
   it('suggests a customer’s own domain for new staff, only when all its mail was that customer’s', async () => {
@@ -303,7 +283,7 @@ describe('scope traps (§8, §13.1)', () => {
     const names = new Set(customers.descriptor(settings).lessonFields.map((f) => f.name));
     for (const m of [
       mail({ from: { address: 'a@alhamra.example', name: '' } }),
-      mail({ from: forwarder, subject: 'PA-2026-0901', body: 'on behalf of our client' }),
+      mail({ from: forwarder, subject: 'Shipment', body: 'Shipment for Al Hamra Trading' }),
       mail({ from: forwarder, body: 'On behalf of our client Northvale Motors Ltd, hi' }),
     ]) {
       const s = expectSuggestion(await suggestFor(m));
@@ -315,7 +295,7 @@ describe('scope traps (§8, §13.1)', () => {
     const m = mail({ from: forwarder, subject: 'Shipment', body: 'On behalf of our client, see below.' });
     const o = await suggestFor(m);
     expect('none' in o && o.none).toMatch(
-      /^No suggestion: I won't suggest the sender's address, because the text says it is written for someone else \("On behalf of"\); I found no reference or customer name/,
+      /^No suggestion: I won't suggest the sender's address, because the text says it is written for someone else \("On behalf of"\); I found no customer name, sender or reference family/,
     );
   });
 
@@ -347,7 +327,7 @@ describe('scope traps (§8, §13.1)', () => {
     });
     const o = await suggestFor(m, lessons);
     expect('none' in o && o.none).toContain(
-      'the reference AHT/2026/0391 in the subject already gives away Al Hamra Trading',
+      'references shaped AHT/####/#### in the subject already gives away Al Hamra Trading',
     );
   });
 

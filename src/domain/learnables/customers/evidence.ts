@@ -7,8 +7,9 @@
  * labelled with what is known ("first message from this address; its domain is named like
  * Northgate Motors Ltd"), never at a free-mail or shared domain unless the address itself is named
  * like one (at a domain named like nobody it is offered as a first message only: Appendix B); a known customer's name the message names, never one inside a sibling's name
- * (names.ts); the client an on-behalf phrase names; and, the fallback, each reference taken whole.
- * When none is offered, the reason is said in words.
+ * (names.ts); and the client an on-behalf phrase names. A reference taken whole is never offered
+ * (issue 39: it is one shipment's, and settles nothing later). When none is offered, the reason is
+ * said in words.
  *
  * Owns: what counts as evidence of a customer. Does not own: judging it (../suggest.ts).
  */
@@ -198,16 +199,16 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     });
   }
 
-  // Shipment references, taken whole, subject first: the fallback (§8).
-  for (const ref of references) {
-    out.push({
-      text: ref.text,
-      shape: 'reference',
-      part: ref.part,
-      label: `the reference ${ref.text} in the ${PART_NAME[ref.part]}`,
-    });
-  }
+  // Issue 39: a shipment's reference taken whole is on this shipment's mail only, so a lesson on it
+  // would settle nothing that comes later: it is never offered, and the person hears why.
+  if (references.length > 0) notes.push(oneOffNote(references.map((r) => r.text)));
   return out;
+}
+
+/** Why no reference is offered whole (issue 39). */
+export function oneOffNote(references: readonly string[]): string {
+  const shown = listAnd([...new Set(references)].map((r) => r));
+  return `I won't suggest ${references.length === 1 ? 'the reference' : 'the references'} ${shown} taken whole: a shipment's reference is on that shipment's mail only, so it would settle nothing that comes later; its family is offered once mail already read shows it recurring for one customer`;
 }
 
 /**

@@ -44,7 +44,7 @@ export function customerMarkStrength(part: MailPart): number {
 }
 
 const NOTHING_FOUND =
-  'I found no reference or customer name in it that only one customer’s mail would contain';
+  'I found no customer name, sender or reference family in it that only one customer’s mail would contain';
 
 /**
  * Whether a hit's text stands inside another customer's longer name that the same part carries
