@@ -33,6 +33,7 @@ import {
   cacheEraser,
   checkLessonAtAgent,
   createLessonCheck,
+  type Colleagues,
 } from './domain/triage/index.ts';
 import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
@@ -67,6 +68,7 @@ import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
 import { failInterruptedTasks } from './store/interrupted-tasks.ts';
 import { createRawMailRetention } from './store/raw-mail-retention.ts';
 import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
+import { createColleagues } from './store/people-store.ts';
 import { createSqliteMarkAnalyses } from './store/sqlite-mark-analyses.ts';
 import { createSqliteTaskPins } from './store/sqlite-task-pins.ts';
 import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
@@ -141,6 +143,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     let remoteLesson: ForwardedLesson | undefined;
     // Readings name who taught each matched mark (§13.4): the handle behind the stable person id (§14).
     let resolvePerson: ((t: TenantId, id: string) => Promise<string | null>) | undefined;
+    let colleagues: Colleagues | undefined;
     let tenant = DEMO_TENANT;
     // Kept regex analyses live beside the definitions, whose §14 erase clears them; an agent against
     // a remote authority keeps them in memory only (an erase there could not reach its rows).
@@ -256,6 +259,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         },
       };
       analyses = createSqliteMarkAnalyses(db);
+      // Issue 39: the tenant's people, whose forwards are read as the message they forward.
+      colleagues = createColleagues(db);
       // A lesson an application wrote for a person reads "dana@…, via app:…" (§13.4).
       resolvePerson = (t, id) => displayProvenance(id, (person) => definitionStore.personHandle(t, person));
       const embedded = createAuthority({
@@ -297,6 +302,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       ...(analyses === undefined ? {} : { analyses }),
       clock: systemClock,
       ...(resolvePerson === undefined ? {} : { resolvePerson }),
+      ...(colleagues === undefined ? {} : { colleagues }),
     });
     if (config.role !== 'authority') {
       const log = faultLogOf(logger);

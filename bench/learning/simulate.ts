@@ -65,6 +65,8 @@ export interface QuestionRecord {
   collection: string;
   role: string;
   sender: string;
+  /** The message's subject (issue 39: what a kind cue is drawn from). */
+  subject: string;
   /** Why it asked, in the operator's terms (new sender, lesson refused before, ...). */
   cause: string;
   /** What the agent said it saw. */
@@ -275,7 +277,7 @@ export async function simulate(
           const grounds =
             collection === 'customers' ? `c|${m.sender.address}|${entry}` : `k|${m.truth.customer}|${entry}`;
           const before = taughtFor.get(grounds);
-          const reads = statusText(task).replace(/^[^?]*\?\s*/, '');
+          const reads = statusText(task);
           taughtFor.set(grounds, 'nothing taught');
           questions.push({
             week,
@@ -285,6 +287,7 @@ export async function simulate(
             sender: m.sender.address,
             cause: causeOf(m, collection, typed, seenSenders, askedSenders, refusedFor),
             reads,
+            subject: m.subject,
             suggested: teach.suggested !== undefined,
             ...(teach.suggestionLabel === undefined ? {} : { suggestion: teach.suggestionLabel }),
             ...(before === undefined ? {} : { repeat: `${reasonOf(reads)}; earlier: ${before}` }),
@@ -557,7 +560,8 @@ function causeOf(
 
 /** What the agent says it saw, in general words: its first clause, quoted text left out. */
 export function reasonOf(reads: string): string {
-  const first = reads.replace(/(["'‘“])[^"'’”]*["'’”]/g, '…').split(/[.:;(]/)[0] ?? '';
+  const first = reads
+    .replace(/,?\s*(?:so\s+)?I can['’]t tell[^?]*\?/u, '').replace(/(["'‘“])[^"'’”]*["'’”]/g, '…').split(/[.:;(]/)[0] ?? '';
   return first.trim().slice(0, 90);
 }
 

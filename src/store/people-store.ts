@@ -11,6 +11,7 @@ import { handleKey } from '../domain/authority/index.ts';
 import type { DefinitionStore } from '../domain/definitions/index.ts';
 import { identifierMatcher } from '../domain/definitions/index.ts';
 import { chunks } from './definition-rows.ts';
+import type { TenantId } from '../domain/tenant.ts';
 
 export function createPeopleStore(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
@@ -70,5 +71,25 @@ export function createPeopleStore(
       }
       return ids.length;
     },
+  };
+}
+
+/**
+ * Issue 39: the handles of a tenant's people that are addresses (a colleague's forward is read as
+ * the message it forwards, src/domain/triage/colleague-forward.ts); erased people are left out.
+ */
+export function createColleagues(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
+  db: Kysely<any>,
+): (tenant: TenantId) => Promise<string[]> {
+  return async (tenant) => {
+    const rows = (await db
+      .selectFrom('people')
+      .select('handle')
+      .where('tenant', '=', tenant)
+      .where('handle', 'is not', null)
+      .where('handle', 'like', '%@%')
+      .execute()) as { handle: string }[];
+    return rows.map((r) => r.handle);
   };
 }

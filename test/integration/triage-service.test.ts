@@ -17,6 +17,7 @@ import {
   type TriageService,
 } from '../../src/domain/triage/index.ts';
 import { SqliteCorpusStore } from '../../src/store/sqlite-corpus-store.ts';
+import { createColleagues } from '../../src/store/people-store.ts';
 import { mail } from '../support/definitions.ts';
 import { customerOf } from '../support/readings.ts';
 import { openCore, steppingClock, type Core } from './knowledge-harness.ts';
@@ -63,6 +64,67 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await core.close();
+});
+
+describe("a colleague's forward (issue 39)", () => {
+  const forward = (from: string): MailMessage =>
+    mail({
+      from: { address: from, name: '' },
+      subject: 'FW: Pre-alert 4410',
+      isForward: true,
+      body: [
+        'Can you file this one, please?',
+        '',
+        '---------- Forwarded message ---------',
+        'From: Northgate Ops <ops@northgatemotors.example>',
+        'Date: Mon, 7 Sep 2026 09:00:00 +0000',
+        'Subject: Pre-alert 4410',
+        'To: lena@warehouse.example',
+        '',
+        'Hello, the details for our shipment 4410.',
+        'Kind regards, Omar',
+      ].join('\n'),
+    });
+
+  it('reads a forward from a colleague (the domain of someone who taught it) as the message it forwards', async () => {
+    const withPeople = createTriageService({
+      definitions: core.authority,
+      corpus,
+      learnables,
+      settings: { identificationMargin: 0.5 },
+      matcherCache: createMatcherCache({ maxVersions: 8 }),
+      colleagues: createColleagues(core.db),
+    });
+    // dana@warehouse.example taught the marks (beforeEach): lena at her domain is a colleague.
+    const out = await withPeople.triage(core.tenant, forward('lena@warehouse.example'));
+    expect(customerOf(out.reading).reads).toBe('Reads as Northgate Motors Ltd, on @northgatemotors.example');
+    // The corpus keeps it as read: show-back reads the same.
+    const shown = await withPeople.recheck(core.tenant, { key: out.key });
+    expect(customerOf(shown!).winner).toBe('northgate');
+    // Anyone else's forward is read as sent: the forwarded sender stays set aside.
+    const other = await withPeople.triage(core.tenant, {
+      ...forward('ops@otherforwarder.example'),
+      contentHash: 'other',
+      messageId: 'other@x',
+    });
+    expect(customerOf(other.reading).settled).toBe(false);
+  });
+
+  it('makes nobody a colleague by a free-mail domain: only the person themself', async () => {
+    await teach('gulftrade', { pattern: 'GTX-\\d{4}', where: 'any' }, 'sam.k@gmail.com');
+    const withPeople = createTriageService({
+      definitions: core.authority,
+      corpus,
+      learnables,
+      settings: { identificationMargin: 0.5 },
+      matcherCache: createMatcherCache({ maxVersions: 8 }),
+      colleagues: createColleagues(core.db),
+    });
+    const stranger = await withPeople.triage(core.tenant, forward('someone@gmail.com'));
+    expect(customerOf(stranger.reading).settled).toBe(false);
+    const sam = await withPeople.triage(core.tenant, { ...forward('sam.k@gmail.com'), contentHash: 'sam' });
+    expect(customerOf(sam.reading).winner).toBe('northgate');
+  });
 });
 
 describe('triage', () => {

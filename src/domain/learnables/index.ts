@@ -39,3 +39,4 @@ export { clientNamed } from './customers/evidence.ts';
 export { findReferences } from './references.ts';
 export { referenceFamily } from './customers/families.ts';
 export { EARNED_SCOPE } from './earned-scope.ts';
+export { isSharedDomain } from './customers/shared-domains.ts';

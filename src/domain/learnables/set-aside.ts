@@ -38,6 +38,10 @@ export interface WeighedHits {
 export const NEW_TEXT_HOW =
   "The body is the new text only: what the sender wrote in this message, without what it quotes or forwards, its signature or its disclaimer. A mark counts in those only when taught for 'quoted'; 'any' means the from, subject, body and attachments.";
 
+/** §6.2 `how` (issue 39): a colleague's forward is read as the message it forwards (src/domain/triage/colleague-forward.ts). */
+export const COLLEAGUE_FORWARD_HOW =
+  'A forward from a colleague (someone who has taught this agent, or anyone at their own domain unless it is free-mail) is read as the message it forwards: its sender and text are the evidence, and the colleague is never the customer.';
+
 /** How a `where` of 'quoted' is phrased in describes (§10.4). */
 export const QUOTED_WHERE_WORDS = 'the quoted text';
 

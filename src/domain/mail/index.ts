@@ -27,7 +27,8 @@ export type {
 } from './mail-message.ts';
 export { fromLine, partText, scannedParts } from './parts.ts';
 export { messageInNfc } from './nfc.ts';
-export { mailTextOf, splitMailText, withMailText } from './new-text.ts';
+export { forwardedPart, mailTextOf, splitMailText, withMailText } from './new-text.ts';
+export type { ForwardedPart } from './new-text.ts';
 export { isForwardSeparator } from './reply-markers.ts';
 export { isInheritedSubject, subjectPrefixes, FORWARD_PREFIXES, REPLY_PREFIXES } from './subject-prefix.ts';
 export type { SubjectPrefixes } from './subject-prefix.ts';

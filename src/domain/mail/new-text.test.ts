@@ -1,6 +1,6 @@
 // Invariant: a body splits into what its sender wrote, its signature and what it quotes or forwards, in every reply-header language of our fixtures; a forward keeps its original sender, a reply to a forward has none (issue 14).
 import { describe, expect, it } from 'vitest';
-import { mailTextOf, splitMailText } from './new-text.ts';
+import { forwardedPart, mailTextOf, splitMailText } from './new-text.ts';
 import { isInheritedSubject, subjectPrefixes } from './subject-prefix.ts';
 import type { MailMessage } from './mail-message.ts';
 
@@ -211,5 +211,31 @@ describe('inherited subjects', () => {
       expect(isInheritedSubject(s), s).toBe(true);
     for (const s of ['Invoice INV-2026-3310', 'Pre-alert: 3 pallets', 'Reference: PA-2026-0901'])
       expect(isInheritedSubject(s), s).toBe(false);
+  });
+});
+
+describe('forwardedPart (issue 39)', () => {
+  it("gives the forwarded message's sender, subject and text, its own quotes kept", () => {
+    const body = [
+      'Can you file this?',
+      '',
+      '---------- Forwarded message ---------',
+      'From: Omar <omar@kessler.example>',
+      'Date: Mon, 7 Sep 2026 09:00',
+      'Subject: POD NGM-2026-0001',
+      'To: lena@warehouse.example',
+      '',
+      'Delivered today.',
+      '> an older quote',
+    ].join('\n');
+    expect(forwardedPart(body, 'FW: POD NGM-2026-0001')).toEqual({
+      from: { address: 'omar@kessler.example', name: 'Omar' },
+      subject: 'POD NGM-2026-0001',
+      body: 'Delivered today.\n> an older quote',
+    });
+  });
+  it('gives nothing for a reply', () => {
+    const reply = ['Thanks', '', 'On Mon, 7 Sep 2026, a@b.example wrote:', '> Invoice 7'].join('\n');
+    expect(forwardedPart(reply, 'Re: Invoice 7')).toBeNull();
   });
 });

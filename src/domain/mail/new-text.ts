@@ -26,7 +26,9 @@ import {
   attributionAt,
   headerBlockAt,
   headerFromValue,
+  headerSubjectValue,
   isDisclaimerStart,
+  isHeaderLine,
   isForwardSeparator,
   isOriginalMessageLine,
   isQuotedLine,
@@ -144,4 +146,42 @@ function addressIn(value: string): MailAddress | null {
 /** Lines joined, without the blank lines at either end. */
 function tidy(lines: readonly string[]): string {
   return lines.join('\n').trim();
+}
+
+/** What a forward passes on: the forwarded message's subject (null when its block gives none) and text. */
+export interface ForwardedPart {
+  readonly from: MailAddress;
+  readonly subject: string | null;
+  readonly body: string;
+}
+
+/**
+ * Issue 39: the message a forward passes on (rule 3's block): its From, the Subject its header
+ * block gives, and the text under the header block, unquoted. Null for a message that forwards
+ * nothing (a reply, or a forward whose block names no sender).
+ */
+export function forwardedPart(body: string, subject: string): ForwardedPart | null {
+  const lines = body.split('\n');
+  const cut = firstCut(lines);
+  if (cut === null) return null;
+  const from = forwardedFrom(lines, cut, subject);
+  if (from === null) return null;
+  // A block quoted whole (">" on every line) is unquoted one level; its own quotes stay quoted.
+  const rest = lines.slice(cut.at).filter((l) => l.trim() !== '');
+  const quotedWhole = rest.length > 0 && rest.every((l) => /^\s*>/.test(l));
+  const unquoted = (l: string): string => (quotedWhole ? l.replace(/^\s*>\s?/, '') : l);
+  let i = isForwardSeparator(lines[cut.at]!) ? cut.at + 1 : cut.at;
+  let forwardedSubject: string | null = null;
+  let inHeader = false;
+  for (; i < lines.length && i <= cut.at + 1 + FORWARD_HEADER_LINES; i++) {
+    const line = unquoted(lines[i]!);
+    if (line.trim() === '') {
+      if (inHeader) break;
+      continue;
+    }
+    if (!isHeaderLine(line)) break;
+    inHeader = true;
+    forwardedSubject = headerSubjectValue(line) ?? forwardedSubject;
+  }
+  return { from, subject: forwardedSubject, body: tidy(lines.slice(i).map(unquoted)) };
 }

@@ -64,6 +64,22 @@ const HEADER_FROM = /^\s*\*?(?:from|von|de|da|van|من)\s*:\*?\s*(.+)$/iu;
 const HEADER_OTHER =
   /^\s*\*?(?:sent|date|to|cc|subject|gesendet|datum|an|betreff|envoyé|date d'envoi|à|objet|enviado|fecha|para|asunto|verzonden|aan|onderwerp|inviato|data|a|oggetto|assunto|enviada|تاريخ الإرسال|إلى|الموضوع)\s*:\*?\s*\S/iu;
 
+/** A header block's Subject line, in the languages above: its value. */
+const HEADER_SUBJECT =
+  /^\s*\*?(?:subject|betreff|objet|asunto|onderwerp|oggetto|assunto|الموضوع)\s*:\*?\s*(.*)$/iu;
+
+/** The value of a header block's Subject line, or null when the line is none. */
+export function headerSubjectValue(line: string): string | null {
+  if (!short(line)) return null;
+  const m = HEADER_SUBJECT.exec(line);
+  return m === null ? null : m[1]!.trim();
+}
+
+/** Whether a line belongs to a header block (its From, or a sent/date/to/cc/subject line). */
+export function isHeaderLine(line: string): boolean {
+  return short(line) && (HEADER_FROM.test(line) || HEADER_OTHER.test(line));
+}
+
 /** How many lines after a From line its header block's other lines may follow. */
 const HEADER_BLOCK_LINES = 6;
 

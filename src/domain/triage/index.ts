@@ -16,6 +16,8 @@ export type {
 export { createMatcherCache, definitionMarks } from './definition-marks.ts';
 export type { MarkHit } from './definition-marks.ts';
 export { readMessage } from './read-message.ts';
+export { isColleague, readAs } from './colleague-forward.ts';
+export type { Colleagues } from './colleague-forward.ts';
 export type { MessageReading, TeachBlock } from './reading.ts';
 export { MAX_TEACH_ENTRIES, analysisKeeping, createTriageService } from './triage-service.ts';
 export type { TaskPin, TriageOutcome, TriageQuestion, TriageService } from './triage-service.ts';

@@ -36,6 +36,7 @@ import { dryRun, type DryRunLesson, type DryRunResult } from './dry-run.ts';
 import type { Matcher, MatcherCache } from './definition-marks.ts';
 import { ANALYSER_VERSION, type AnalysisKeeping, type MarkAnalysisStore } from '../matching/index.ts';
 import { needsSenderRecord, readMessage } from './read-message.ts';
+import { readAs, type Colleagues } from './colleague-forward.ts';
 import { sendersView, type SenderView } from './senders-view.ts';
 import type { MessageReading, TeachBlock } from './reading.ts';
 
@@ -100,6 +101,11 @@ export interface TriageServiceDeps {
   /** Display form of a stable person id (§14); null once erased. Default: the id itself. */
   readonly resolvePerson?: (tenant: TenantId, personId: string) => Promise<string | null>;
   readonly clock?: Clock;
+  /**
+   * Issue 39: the tenant's people, whose forwards are read as the message they forward
+   * (colleague-forward.ts). Absent: every forward is read as sent.
+   */
+  readonly colleagues?: Colleagues;
 }
 
 export interface TriageService {
@@ -317,7 +323,8 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   }
 
   return {
-    async triage(tenant, message, pin, options = {}) {
+    async triage(tenant, sent, pin, options = {}) {
+      const message = await readAs(tenant, sent, deps.colleagues);
       let pinned: PinnedDefinition;
       if (pin === undefined) {
         pinned = await deps.definitions.active(tenant);
@@ -370,7 +377,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       let message: MailMessage;
       let own: ReadonlyMap<string, string> = NOTHING_DECIDED;
       if ('message' in k) {
-        message = k.message;
+        message = await readAs(tenant, k.message, deps.colleagues);
         own = (await deps.corpus.get(tenant, corpusKey(message)))?.lastReading?.decided ?? own;
       } else {
         let record: CorpusRecord | null;
@@ -394,7 +401,8 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       return read(tenant, await deps.definitions.active(tenant, { fresh: true }), message, own);
     },
 
-    async recordAnswer(tenant, message, collection, entry) {
+    async recordAnswer(tenant, sent, collection, entry) {
+      const message = await readAs(tenant, sent, deps.colleagues);
       const key = corpusKey(message);
       const existing = await deps.corpus.get(tenant, key);
       const base: ReadingSummary = existing?.lastReading ?? {

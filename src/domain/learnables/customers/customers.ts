@@ -14,7 +14,7 @@ import { alreadyReadField } from '../marked-value.ts';
 import { PLAIN_OR_PATTERN_HELP, shownMark } from '../plain-mark.ts';
 import { EARNED_SCOPE_HOW } from '../earned-scope.ts';
 import { customersReader } from './reader.ts';
-import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
+import { COLLEAGUE_FORWARD_HOW, NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 import { WEAK_EVIDENCE_HOW } from './objections.ts';
 import { WIDE_MARK_HOW } from './wide-marks.ts';
 import { familyKeys, TRACK_RECORD_HOW } from './track-record.ts';
@@ -46,7 +46,7 @@ export function customersHow(settings: LearnableSettings): string {
     settings,
   );
   // The strengths of evidence, then the new text (issue 14, ../set-aside.ts).
-  return `${scoring} ${CUSTOMER_STRENGTHS_HOW} ${NEW_TEXT_HOW} ${EARNED_SCOPE_HOW}`;
+  return `${scoring} ${CUSTOMER_STRENGTHS_HOW} ${NEW_TEXT_HOW} ${COLLEAGUE_FORWARD_HOW} ${EARNED_SCOPE_HOW}`;
 }
 
 export function customersDescriptor(settings: LearnableSettings): LearnableDescriptor {

@@ -57,7 +57,10 @@ describe('subject phrase evidence for kinds', () => {
       ['Aviso de embarque HBL/2026/00412/A kessler feinkost gmbh', 'Aviso de embarque'],
     ];
     for (const [subject, cue] of cases)
-      expect(subjectPhraseEvidence(mail({ subject }), named).map((e) => e.text), subject).toEqual([cue]);
+      expect(
+        subjectPhraseEvidence(mail({ subject }), named).map((e) => e.text),
+        subject,
+      ).toEqual([cue]);
   });
   it('offers abbreviations and other languages as written, and every phrase in order, without numbers or dates (issue 39)', () => {
     const cases: [string, string[]][] = [
@@ -69,7 +72,10 @@ describe('subject phrase evidence for kinds', () => {
       ['Pre alert for NVM-2026-1234', ['Pre alert']],
     ];
     for (const [subject, cues] of cases)
-      expect(subjectPhraseEvidence(mail({ subject })).map((e) => e.text), subject).toEqual(cues);
+      expect(
+        subjectPhraseEvidence(mail({ subject })).map((e) => e.text),
+        subject,
+      ).toEqual(cues);
   });
   it('offers nothing for a lower-case short word', () => {
     expect(subjectPhraseEvidence(mail({ subject: 'to PA-2026-0901' }))).toEqual([]);
