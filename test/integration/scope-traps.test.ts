@@ -347,6 +347,17 @@ describe('kinds suggestions', () => {
     expect(hits(mail({ subject: 'Booking confirmations' }))).toBe(false);
   });
 
+  it("offers a reply's new-text words, in the body, when its inherited subject is the earlier mail's (issue 39)", async () => {
+    const m = mail({
+      subject: 'Re: Booking confirmation HBL/2026/00412/A',
+      isReply: true,
+      body: 'Hello team,\nCustoms have a query on NGM-2026-5120.\nDana',
+    });
+    const s = expectSuggestion(await suggestFor(m, directory, 'kinds'));
+    expect(s.value).toEqual({ cue: 'Customs have a query', where: 'body' });
+    expect(s.suggestionLabel).toBe('the words "Customs have a query" in the body');
+  });
+
   it('offers no cue for a long subject about one message', async () => {
     const o = await suggestFor(
       mail({ subject: 'Our warehouse team will be closed next Friday afternoon' }),

@@ -5,12 +5,13 @@
  * Shown as `kind`; suggests a cue from the subject (evidence.ts).
  */
 import type { Learnable } from '../learnable.ts';
-import { MAIL_PARTS } from '../../mail/index.ts';
+import { MAIL_PARTS, mailTextOf } from '../../mail/index.ts';
 import { displayText } from '../literal-pattern.ts';
 import { listAnd, markedReader, partWords, type ReadingWords } from '../read-marked.ts';
 import type { MarkHit, Reader } from '../learnable.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { subjectPhraseEvidence } from './evidence.ts';
+import { newTextPhraseEvidence } from './new-text-evidence.ts';
 import { kindSuggestionValue } from './suggest-value.ts';
 import { subjectSpeaksForMessage, weighInheritedSubject } from './inherited-subject.ts';
 
@@ -45,9 +46,9 @@ export const KIND_WORDS: ReadingWords = {
 
 const NOTHING_FOUND =
   'I found no words in the subject that would mark this kind of message without marking others';
-/** Why a reply's subject gives no suggestion (evidence.ts). */
+/** Why a reply gives no suggestion (new-text-evidence.ts). */
 const REPLY_NOTHING =
-  "the subject is inherited from the mail this one answers and the new text is about another reference, so the subject's words say what that mail was, not this one; teach a cue from the new text with where 'body'";
+  "the subject is inherited from the mail this one answers and the new text is about another reference, so the subject's words say what that mail was, not this one; and I found no words in the new text that would mark this kind without marking others: teach a cue from the new text with where 'body'";
 
 export function kindsReader(learnable: Learnable): Reader {
   return markedReader({
@@ -58,8 +59,15 @@ export function kindsReader(learnable: Learnable): Reader {
     suggest: (reading, l, context) =>
       suggest(
         suggestInput(reading, l, kindSuggestionValue, context),
-        async (input) =>
-          subjectPhraseEvidence(input.message, await context.namedElsewhere(input.message.subject)),
+        async (input) => {
+          // Issue 39: a reply whose inherited subject is the earlier mail's offers its new text's words.
+          const speaks = subjectSpeaksForMessage(input.message);
+          const text = speaks ? input.message.subject : mailTextOf(input.message).newText;
+          const named = await context.namedElsewhere(text);
+          return speaks
+            ? subjectPhraseEvidence(input.message, named)
+            : newTextPhraseEvidence(input.message, named);
+        },
         subjectSpeaksForMessage(context.message) ? NOTHING_FOUND : REPLY_NOTHING,
       ),
   });
