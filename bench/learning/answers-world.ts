@@ -15,6 +15,7 @@
  * Owns: the shape of those messages. Does not own: the stream's mix (world.ts), references.
  */
 import type { Customer, Kind, Random, Sender, StreamMessage } from './world.ts';
+import { plainMail } from './sender-trust-world.ts';
 
 export interface AnswersOptions {
   /** Share of customers writing in German, and in Spanish (the rest in English). */
@@ -176,24 +177,13 @@ export function colleagueForward(a: Random, d: ForwardedDraw): StreamMessage {
     '',
     forwarded,
   ].join('\r\n');
-  const messageId = `w${d.week}.${d.seq}.fwd@stream.example`;
-  const subject = `FW: ${d.subject}`;
-  const raw =
-    `From: ${colleague.address}\r\nTo: imports@${WAREHOUSE_DOMAIN}\r\nSubject: ${subject}\r\n` +
-    `Message-ID: <${messageId}>\r\nDate: ${d.sent.toUTCString().replace('GMT', '+0000')}\r\n` +
-    `MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${text}\r\n`;
-  return {
-    week: d.week,
-    seq: d.seq,
-    raw,
-    messageId,
-    subject,
+  // A careful person types the customer's staff address as the forwarded message shows it.
+  return plainMail(
+    { ...d, subject: `FW: ${d.subject}` },
+    colleague,
     text,
-    truth: { customer: d.customer.name, kind: d.kind },
-    sender: colleague,
-    // A careful person types the customer's staff address as the forwarded message shows it.
-    narrowest: { pattern: original, where: 'from' },
-    kindNarrowest: d.kindNarrowest,
-    phenomena: ['colleague-forward'],
-  };
+    ['colleague-forward'],
+    { pattern: original, where: 'from' },
+    'fwd',
+  );
 }

@@ -120,7 +120,7 @@ export function forwarderNotice(t: Random, f: TrustForwarder, d: Drawn): StreamM
     'Best regards,',
     f.signature,
   ].join('\r\n');
-  return message(d, f.sender, text, ['first-client-forwarder'], {
+  return plainMail(d, f.sender, text, ['first-client-forwarder'], {
     pattern: name,
     where: 'body',
   });
@@ -133,17 +133,19 @@ export function spoof(t: Random, victim: Customer, d: Drawn): StreamMessage {
   // A throwaway address for each message, as such senders use: it never recurs.
   const address = `${t.pick(['billing', 'accounts', 'ops'])}${d.seq}@${t.pick(AGENCY)}-invoices.example`;
   const text = ['Hello,', '', `Please see the documents for shipment ${d.ref}.`, '', 'Regards'].join('\r\n');
-  return message(d, { address, display, role: 'spoof' }, text, ['sender-spoof'], d.narrowest);
+  return plainMail(d, { address, display, role: 'spoof' }, text, ['sender-spoof'], d.narrowest);
 }
 
-function message(
-  d: Drawn,
+/** A plain-text message of `d` from `sender` (issue 39's colleague forwards too: `tag` names the kind of slot). */
+export function plainMail(
+  d: Pick<Drawn, 'week' | 'seq' | 'sent' | 'kind' | 'customer' | 'subject' | 'kindNarrowest'>,
   sender: Sender,
   text: string,
   phenomena: StreamMessage['phenomena'],
   narrowest: StreamMessage['narrowest'],
+  tag = 'trust',
 ): StreamMessage {
-  const messageId = `w${d.week}.${d.seq}.trust@stream.example`;
+  const messageId = `w${d.week}.${d.seq}.${tag}@stream.example`;
   const from = sender.display === '' ? sender.address : `"${sender.display}" <${sender.address}>`;
   const raw =
     `From: ${from}\r\nTo: imports@forwarder.example\r\nSubject: ${d.subject}\r\n` +

@@ -560,8 +560,11 @@ function causeOf(
 
 /** What the agent says it saw, in general words: its first clause, quoted text left out. */
 export function reasonOf(reads: string): string {
-  const first = reads
-    .replace(/,?\s*(?:so\s+)?I can['’]t tell[^?]*\?/u, '').replace(/(["'‘“])[^"'’”]*["'’”]/g, '…').split(/[.:;(]/)[0] ?? '';
+  const first =
+    reads
+      .replace(/,?\s*(?:so\s+)?I can['’]t tell[^?]*\?/u, '')
+      .replace(/(["'‘“])[^"'’”]*["'’”]/g, '…')
+      .split(/[.:;(]/)[0] ?? '';
   return first.trim().slice(0, 90);
 }
 

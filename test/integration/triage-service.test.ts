@@ -86,8 +86,8 @@ describe("a colleague's forward (issue 39)", () => {
       ].join('\n'),
     });
 
-  it('reads a forward from a colleague (the domain of someone who taught it) as the message it forwards', async () => {
-    const withPeople = createTriageService({
+  const serviceWithPeople = (): TriageService =>
+    createTriageService({
       definitions: core.authority,
       corpus,
       learnables,
@@ -95,6 +95,9 @@ describe("a colleague's forward (issue 39)", () => {
       matcherCache: createMatcherCache({ maxVersions: 8 }),
       colleagues: createColleagues(core.db),
     });
+
+  it('reads a forward from a colleague (the domain of someone who taught it) as the message it forwards', async () => {
+    const withPeople = serviceWithPeople();
     // dana@warehouse.example taught the marks (beforeEach): lena at her domain is a colleague.
     const out = await withPeople.triage(core.tenant, forward('lena@warehouse.example'));
     expect(customerOf(out.reading).reads).toBe('Reads as Northgate Motors Ltd, on @northgatemotors.example');
@@ -112,14 +115,7 @@ describe("a colleague's forward (issue 39)", () => {
 
   it('makes nobody a colleague by a free-mail domain: only the person themself', async () => {
     await teach('gulftrade', { pattern: 'GTX-\\d{4}', where: 'any' }, 'sam.k@gmail.com');
-    const withPeople = createTriageService({
-      definitions: core.authority,
-      corpus,
-      learnables,
-      settings: { identificationMargin: 0.5 },
-      matcherCache: createMatcherCache({ maxVersions: 8 }),
-      colleagues: createColleagues(core.db),
-    });
+    const withPeople = serviceWithPeople();
     const stranger = await withPeople.triage(core.tenant, forward('someone@gmail.com'));
     expect(customerOf(stranger.reading).settled).toBe(false);
     const sam = await withPeople.triage(core.tenant, { ...forward('sam.k@gmail.com'), contentHash: 'sam' });
