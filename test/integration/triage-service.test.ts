@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isDomainError } from '../../src/domain/errors.ts';
 import { displayProvenance } from '../../src/domain/authority/index.ts';
-import { createLearnables } from '../../src/domain/learnables/index.ts';
+import { createLearnables, type CollectionReading } from '../../src/domain/learnables/index.ts';
 import type { MailMessage } from '../../src/domain/mail/index.ts';
 import { compileMatcher } from '../../src/domain/matching/index.ts';
 import {
@@ -120,6 +120,46 @@ describe("a colleague's forward (issue 39)", () => {
     expect(customerOf(stranger.reading).settled).toBe(false);
     const sam = await withPeople.triage(core.tenant, { ...forward('sam.k@gmail.com'), contentHash: 'sam' });
     expect(customerOf(sam.reading).winner).toBe('northgate');
+  });
+});
+
+describe("a kind's cue keeps its track record (issue 39)", () => {
+  it('stops settling alone once a person filed mail carrying it as another kind, and says so', async () => {
+    for (const [entry, value] of [
+      ['proof-of-delivery', { label: 'Proof of delivery', cue: 'POD', where: 'subject' }],
+      ['invoice', { label: 'Invoice' }],
+    ] as const)
+      await core.authority.absorb(core.tenant, core.teacher, {
+        collection: 'kinds',
+        entry,
+        value,
+        taughtBy: 'dana@warehouse.example',
+      });
+    // The mail comes a day after the lesson.
+    const later = createTriageService({
+      definitions: core.authority,
+      corpus,
+      learnables,
+      settings: { identificationMargin: 0.5 },
+      matcherCache: createMatcherCache({ maxVersions: 8 }),
+      clock: steppingClock(Date.UTC(2026, 7, 18, 9)),
+    });
+    const kindOf = (r: Awaited<ReturnType<TriageService['triage']>>): CollectionReading =>
+      r.reading.readings.get('kinds')!.report as CollectionReading;
+    const first = northgateMail({ subject: 'POD 4410', messageId: 'pod-1@x', contentHash: 'pod-1' });
+    expect(kindOf(await later.triage(core.tenant, first)).winner).toBe('proof-of-delivery');
+    // Before any answer against it, the cue settles the next one too.
+    const second = northgateMail({ subject: 'POD 4411', messageId: 'pod-2@x', contentHash: 'pod-2' });
+    expect(kindOf(await later.triage(core.tenant, second)).winner).toBe('proof-of-delivery');
+    // A person files the first as an invoice: the cue no longer settles alone.
+    await later.recordAnswer(core.tenant, first, 'kinds', 'invoice');
+    const third = northgateMail({ subject: 'POD 4412', messageId: 'pod-3@x', contentHash: 'pod-3' });
+    const read = kindOf(await later.triage(core.tenant, third));
+    expect(read.settled).toBe(false);
+    expect(read.reads).toContain(
+      "Proof of delivery matches on 'POD', but mail carrying those words since they were taught was read or answered as Invoice (1 message",
+    );
+    expect(read.reads).toContain('revert activation');
   });
 });
 

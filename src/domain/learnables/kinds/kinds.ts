@@ -16,6 +16,7 @@ import { kindsReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 import { INHERITED_SUBJECT_HOW, subjectCueParts } from './inherited-subject.ts';
 import { KIND_CUE_HOW } from './evidence.ts';
+import { CUE_RECORD_HOW, cueKeys } from './cue-record.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
 export const KIND_NEW_ENTRY_FIELD = 'Name of the kind, only for a new kind';
@@ -29,7 +30,7 @@ export function kindsHow(settings: LearnableSettings): string {
     { intro: 'Each kind of message carries cues - words that mark it', mark: 'cue', holder: 'kind' },
     settings,
   );
-  return `${scoring} ${NEW_TEXT_HOW} ${INHERITED_SUBJECT_HOW} ${KIND_CUE_HOW}`; // issues 14, 39
+  return `${scoring} ${NEW_TEXT_HOW} ${INHERITED_SUBJECT_HOW} ${KIND_CUE_HOW} ${CUE_RECORD_HOW}`; // issues 14, 39
 }
 
 export function kindsDescriptor(settings: LearnableSettings): LearnableDescriptor {
@@ -111,5 +112,6 @@ export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable>
     marks: (entryName, content) =>
       learnable.marks(entryName, content).map((m) => ({ ...m, parts: subjectCueParts(m.where, m.parts) })),
     reader: kindsReader(learnable),
+    recordKeys: cueKeys,
   };
 }

@@ -12,6 +12,7 @@ import type { MarkHit, Reader } from '../learnable.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { subjectPhraseEvidence } from './evidence.ts';
 import { newTextPhraseEvidence } from './new-text-evidence.ts';
+import { cueObjection, restsOnCues } from './cue-record.ts';
 import { kindSuggestionValue } from './suggest-value.ts';
 import { subjectSpeaksForMessage, weighInheritedSubject } from './inherited-subject.ts';
 
@@ -56,6 +57,9 @@ export function kindsReader(learnable: Learnable): Reader {
     shownAs: 'kind',
     words: KIND_WORDS,
     weigh: weighInheritedSubject,
+    // Issue 39: a cue decides only as far as its track record allows (cue-record.ts).
+    objection: (report, input) => cueObjection(report, input, learnable),
+    restsOnRecord: restsOnCues,
     suggest: (reading, l, context) =>
       suggest(
         suggestInput(reading, l, kindSuggestionValue, context),
