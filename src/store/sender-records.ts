@@ -37,28 +37,36 @@ function sendersOf(address: string): string[] {
 }
 
 /**
- * The record of `address`, its domain and `keys` (the message's other record keys), less `own`
- * (what the message being read was decided as): one indexed read.
+ * The record of `address`, its domain and `keys` (the message's other record keys, each in the one
+ * collection that weighs it), less `own` (what the message being read was decided as): one indexed
+ * read.
  */
 export async function readSenderRecord(
   db: Db,
   tenant: TenantId,
   address: string,
   own: ReadonlyMap<string, string>,
-  keys: readonly string[],
+  keys: ReadonlyMap<string, string>,
 ): Promise<SenderRecord> {
   const [mine, domain] = sendersOf(address);
   const byAddress = new Map<string, Map<string, Carried>>();
   const byDomain = new Map<string, Map<string, Carried>>();
   const byKey = new Map<string, Map<string, Map<string, Carried>>>();
   if (mine === undefined) return { address, byAddress, byDomain, byKey };
-  const rows = await db
-    .selectFrom('sender_records')
-    .selectAll()
-    .where('tenant', '=', tenant)
-    .where('sender', 'in', [mine, ...(domain === undefined ? [] : [domain]), ...keys])
-    .where('messages', '>', 0)
-    .execute();
+  // One index range per sender and per (key, collection): an OR across them would scan the tenant.
+  const of = (senders: readonly string[], collection?: string) => {
+    let q = db
+      .selectFrom('sender_records')
+      .selectAll()
+      .where('tenant', '=', tenant)
+      .where('sender', 'in', senders)
+      .where('messages', '>', 0);
+    if (collection !== undefined) q = q.where('collection', '=', collection);
+    return q;
+  };
+  let query = of([mine, ...(domain === undefined ? [] : [domain])]);
+  for (const [key, collection] of keys) query = query.unionAll(of([key], collection));
+  const rows = await query.execute();
   for (const row of rows) {
     const messages = Number(row.messages) - (own.get(row.collection) === row.entry ? 1 : 0);
     if (messages <= 0) continue;

@@ -202,7 +202,7 @@ export class SqliteCorpusStore implements CorpusStore {
     tenant: TenantId,
     address: string,
     own: ReadonlyMap<string, string>,
-    keys: readonly string[],
+    keys: ReadonlyMap<string, string>,
   ): Promise<SenderRecord> {
     return readSenderRecord(records(this.#db), tenant, address, own, keys);
   }

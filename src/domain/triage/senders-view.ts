@@ -81,7 +81,7 @@ async function viewOf(
   // A message that carries nothing but this sender (at a domain: an address no lesson names).
   const address = row.sender.startsWith('@') ? `someone${row.sender}` : row.sender;
   const message = bare(address);
-  const record: SenderRecord = await deps.corpus.senderRecord(tenant, address, new Map(), []);
+  const record: SenderRecord = await deps.corpus.senderRecord(tenant, address, new Map(), new Map());
   const hits = matcher.match(message).filter((h) => h.mark.collection === learnable.collection);
   const names = new Map<string, string>();
   for (const id of new Set(hits.map((h) => h.mark.provenance.taughtBy)))

@@ -188,7 +188,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     pinned: PinnedDefinition,
     message: MailMessage,
     own: ReadonlyMap<string, string>,
-    keys: readonly string[] = recordKeysOf(message),
+    keys: ReadonlyMap<string, string> = recordKeysOf(message),
   ): Promise<MessageReading> {
     const matcher = await matcherFor(tenant, pinned.definition);
     const hits = matcher.match(message);
@@ -215,11 +215,14 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     return readWith(await deps.corpus.senderRecord(tenant, message.from.address, own, keys));
   }
 
-  /** Issue 38: the message's track-record keys beyond its sender, from every learnable that keeps some. */
-  function recordKeysOf(message: MailMessage): string[] {
-    const keys = new Set<string>();
-    for (const l of deps.learnables) for (const k of l.recordKeys?.(message) ?? []) keys.add(k);
-    return [...keys];
+  /**
+   * Issue 38: the message's track-record keys beyond its sender, from every learnable that keeps
+   * some, each with the collection that weighs it (issue 39).
+   */
+  function recordKeysOf(message: MailMessage): Map<string, string> {
+    const keys = new Map<string, string>();
+    for (const l of deps.learnables) for (const k of l.recordKeys?.(message) ?? []) keys.set(k, l.collection);
+    return keys;
   }
 
   async function purgeExpired(tenant: TenantId): Promise<number> {
@@ -363,7 +366,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         seenAt: existing?.seenAt ?? clock.now(),
         taskId: options.taskId ?? null,
         lastReading: mergeSummary(existing, summarise(reading)),
-        recordKeys: keys,
+        recordKeys: [...keys.keys()],
         // §14: a task that asks keeps its reading, so it can be answered once its mail is discarded.
         ...(options.taskId === undefined
           ? {}
@@ -417,7 +420,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         seenAt: existing?.seenAt ?? clock.now(),
         taskId: existing?.taskId ?? null,
         lastReading,
-        recordKeys: recordKeysOf(message),
+        recordKeys: [...recordKeysOf(message).keys()],
       });
     },
 
