@@ -143,4 +143,13 @@ describe.each(STORE_ENGINES)('$name sender records', ({ name }) => {
     expect(counts(r.byKey.get(family) ?? new Map(), 'customers')).toEqual({ alhamra: 1, northgate: 1 });
     expect((await store.senders(demo, 'customers', 10)).map((x) => x.sender)).not.toContain(family);
   });
+
+  it("reads a key only under the collection that weighs it (issue 39: a kind's cue is counted under every collection)", async () => {
+    const cue = 'cue:pod';
+    await keep(1, 'ops@fwd.example', { customers: 'alhamra', kinds: 'pod' }, demo, '01', [cue]);
+    await keep(2, 'lena@alhamra.example', { customers: 'northgate', kinds: 'pod' }, demo, '02', [cue]);
+    const r = await store.senderRecord(demo, 'nobody@else.example', new Map(), new Map([[cue, 'kinds']]));
+    expect([...(r.byKey.get(cue)?.keys() ?? [])]).toEqual(['kinds']);
+    expect(counts(r.byKey.get(cue) ?? new Map(), 'kinds')).toEqual({ pod: 2 });
+  });
 });
