@@ -102,8 +102,8 @@ export interface CorpusStore {
    * Issue 38: the track record of `address` and its domain (what their mail was finally read or
    * answered as, by collection), leaving out `own`: what the message being read was last decided
    * as (empty for a message never kept), and the record of each of the message's other keys in the
-   * one collection that weighs it (`keys`: key → collection; issue 39: a kind's cue is counted under
-   * every collection, but read only under kinds). Kept as messages are remembered, so asking costs
+   * one collection that weighs it (`keys`: key → collection; issue 39: a key is counted under
+   * every collection, but read only under its own). Kept as messages are remembered, so asking costs
    * one indexed read, not a scan.
    */
   senderRecord(
