@@ -86,7 +86,7 @@ describe('questions that teach (issue 39)', () => {
     const colleague = await triage('lena@warehouse.example', 'FW: Pre-alert 77', body);
     expect(state(colleague)).toBe('TASK_STATE_COMPLETED');
     const data = colleague.artifacts[0]?.parts.find((p) => p.content?.$case === 'data')?.content;
-    expect(data?.$case === 'data' ? (data.value).customer.winner : null).toBe('kessler');
+    expect(data?.$case === 'data' ? data.value.customer.winner : null).toBe('kessler');
     const outsider = await triage('ops@other-agency.example', 'FW: Pre-alert 77', body);
     expect(teachOf(outsider)?.collection).toBe('customers');
   });
