@@ -17,6 +17,7 @@ import { listAnd, type Candidate, type CollectionReading, type MarkEvidence } fr
 import { subjectPhraseEvidence } from './evidence.ts';
 import { subjectSpeaksForMessage } from './inherited-subject.ts';
 import { newTextPhraseEvidence } from './new-text-evidence.ts';
+import { labelOf } from '../suggest.ts';
 
 /** Sentence in the kinds `how` for this rule, true to it (§6.2). */
 export const CUE_RECORD_HOW =
@@ -72,9 +73,7 @@ function sentence(
   learnable: Learnable,
 ): string {
   const as = others.map(([entry, c]) => {
-    const content = input.entries?.get(entry);
-    const label =
-      content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry;
+    const label = labelOf({ entries: input.entries, learnable }, entry);
     return `${label} (${c.messages} message${c.messages === 1 ? '' : 's'}, the last first seen on ${c.lastAt.slice(0, 10)})`;
   });
   return (
