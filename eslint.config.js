@@ -71,13 +71,36 @@ export default tseslint.config(
               except: ['./domain'],
               message: 'The domain imports only itself.',
             },
-            { target: './src/store', from: ['./src/a2a', './src/http', './src/ingest', './src/cli'] },
-            { target: './src/a2a', from: ['./src/store', './src/http', './src/ingest', './src/cli'] },
-            { target: './src/ingest', from: ['./src/store', './src/http', './src/a2a', './src/cli'] },
-            { target: './src/http', from: ['./src/store', './src/ingest', './src/a2a', './src/cli'] },
+            {
+              target: './src/store',
+              from: ['./src/a2a', './src/http', './src/ingest', './src/cli', './src/delivery'],
+            },
+            {
+              target: './src/a2a',
+              from: ['./src/store', './src/http', './src/ingest', './src/cli', './src/delivery'],
+            },
+            {
+              target: './src/ingest',
+              from: ['./src/store', './src/http', './src/a2a', './src/cli', './src/delivery'],
+            },
+            {
+              target: './src/http',
+              from: ['./src/store', './src/ingest', './src/a2a', './src/cli', './src/delivery'],
+            },
             {
               target: './src/admission',
-              from: ['./src/store', './src/http', './src/ingest', './src/a2a', './src/cli'],
+              from: ['./src/store', './src/http', './src/ingest', './src/a2a', './src/cli', './src/delivery'],
+            },
+            {
+              target: './src/delivery',
+              from: [
+                './src/store',
+                './src/http',
+                './src/ingest',
+                './src/a2a',
+                './src/cli',
+                './src/admission',
+              ],
             },
             // Inside the domain, one direction: triage -> authority -> definitions -> learnables ->
             // matching -> mail (issue 13). Each folder may import only those after it.

@@ -407,6 +407,11 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       ...(agent === null ? {} : { inbound: mail.router }),
       ...(config.authorityUrl === undefined ? {} : { remoteAuthorityUrl: config.authorityUrl }),
       ...(options.worker === undefined ? {} : { worker: options.worker }),
+      delivery: {
+        allowedHosts: config.pushNotificationAllowedHosts,
+        maxAttempts: config.deliveryMaxAttempts,
+        retryBaseMs: config.deliveryRetryBaseMs,
+      },
       observability: {
         logger,
         metrics,

@@ -17,9 +17,17 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express, type Request, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
-import { DatabaseTaskStore } from '@a2a-js/sdk/server/database';
+import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { engineOf } from './store/dialect.ts';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
+import { deliveryBodies } from './a2a/delivery-bodies.ts';
+import { principalOfContext } from './a2a/user.ts';
+import { createDispatcher, type Dispatcher } from './delivery/dispatcher.ts';
+import { createUrlGuard, type UrlGuard } from './delivery/url-guard.ts';
+import { KyselyDeliveryOutbox } from './store/delivery-outbox.ts';
+import { deliveringTaskStore } from './store/delivering-task-store.ts';
+import { KyselyPushConfigStore } from './store/push-config-store.ts';
+import { deliveryMetrics } from './observability/delivery-metrics.ts';
 import type { Admission } from './admission/admission.ts';
 import type { AuthThrottle } from './admission/auth-throttle.ts';
 import type { MailReader, TriagePort } from './a2a/ports.ts';
@@ -39,6 +47,8 @@ import {
 } from './http/authority-api.ts';
 import { authorityCors, CONSOLE_PATH, consoleRouter } from './http/console.ts';
 import { createEntriesRouter, ENTRIES_PATH, type EntriesApiDeps } from './http/entries-api.ts';
+import { createDeliveriesRouter, DELIVERIES_PATH } from './http/deliveries-api.ts';
+import { KyselyDeliveryEndpoints } from './store/delivery-endpoint-store.ts';
 import { errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
 import { healthRouter } from './http/health.ts';
 import { openApiRouter } from './http/openapi.ts';
@@ -113,7 +123,20 @@ export interface ServerDeps {
   readonly inbound?: Router;
   /** Logs, metrics and readiness. Default: a log at `info` on stderr, metrics off, readiness of the database. */
   readonly observability?: Observability;
+  /** Issue 40: how push notifications and delivery webhooks are sent. Default: DEFAULT_DELIVERY. */
+  readonly delivery?: DeliverySettings;
 }
+
+/** PUSH_NOTIFICATION_ALLOWED_HOSTS, DELIVERY_MAX_ATTEMPTS and DELIVERY_RETRY_BASE_MS (config.ts). */
+export interface DeliverySettings {
+  readonly allowedHosts: readonly string[];
+  readonly maxAttempts: number;
+  readonly retryBaseMs: number;
+  /** Tests: a resolver standing in for DNS (delivery/url-guard.ts). */
+  readonly resolve?: Parameters<typeof createUrlGuard>[0]['resolve'];
+}
+
+export const DEFAULT_DELIVERY: DeliverySettings = { allowedHosts: [], maxAttempts: 12, retryBaseMs: 2000 };
 
 export interface Observability {
   readonly logger: Logger;
@@ -182,14 +205,24 @@ export function createServer(deps: ServerDeps): AppServer {
   app.use(CONSOLE_PATH, consoleRouter()).use(AUTHORITY_API_PATH, authorityCors()); // issue 17: the operator console
 
   let a2a: A2AApp | null = null;
+  let dispatcher: Dispatcher | null = null;
   if (deps.agent !== null) {
     const agent = deps.agent;
+    const delivery = deliveryOf(deps, logger, metrics);
+    dispatcher = delivery.dispatcher;
     a2a = createA2AApp({
       baseUrl: () => baseUrl,
       descriptors: agent.descriptors(),
       triage: observeTriage(agent.triage, logger, metrics),
       mail: agent.mail,
-      taskStore: (ownerResolver) => new DatabaseTaskStore(deps.db, { ownerResolver }),
+      taskStore: (ownerResolver) =>
+        deliveringTaskStore(deps.db, {
+          ownerResolver,
+          tenantOf,
+          bodiesOf: deliveryBodies,
+          enqueued: () => delivery.dispatcher.kick(),
+        }),
+      pushNotifications: delivery.pushConfigs,
       lessons: authority,
       principalOf: (req: Request) => principalOf(req.res!),
       legacyCompat: agent.legacyCompat ?? true,
@@ -211,6 +244,17 @@ export function createServer(deps: ServerDeps): AppServer {
     // parsers then find them read (left alone, they cap a body at 100 KB, the Teach router's at 1 MB).
     app.use(JSONRPC_PATH, ...guard, ...a2a.jsonRpcRouters);
     app.use(REST_PATH, ...guard, a2a.restRouter);
+    // Issue 40: the tenant's delivery webhooks, beside the tasks they report on.
+    app.use(
+      DELIVERIES_PATH,
+      createDeliveriesRouter({
+        verifier: deps.verifier,
+        endpoints: delivery.endpoints,
+        checkUrl: async (url) => {
+          await delivery.guard.checkUrl(url);
+        },
+      }),
+    );
   }
   if (authority !== null || deps.inbound !== undefined) app.use(AUTHORITY_API_PATH, openApiRouter());
   if (authority !== null) {
@@ -268,6 +312,7 @@ export function createServer(deps: ServerDeps): AppServer {
       const s = createHttpServer(app);
       server = s;
       await listenOn(s, port, host);
+      dispatcher?.start();
       const bound = (s.address() as AddressInfo).port;
       baseUrl = publicBaseUrl({ ...deps.config, host }, bound);
       let metricsPort: number | null = null;
@@ -291,9 +336,53 @@ export function createServer(deps: ServerDeps): AppServer {
       const s = server;
       const m = metricsServer;
       server = metricsServer = null;
+      await dispatcher?.stop();
       await Promise.all([s, m].map((x) => (x === null ? Promise.resolve() : closeServer(x))));
     },
   };
+}
+
+const tenantOf = (context: Parameters<typeof principalOfContext>[0]) => principalOfContext(context).tenant;
+
+/** Issue 40: the URL guard, the outbox and its dispatcher, and the durable push configs. */
+function deliveryOf(
+  deps: ServerDeps,
+  logger: Logger,
+  metrics: Metrics,
+): {
+  guard: UrlGuard;
+  dispatcher: Dispatcher;
+  pushConfigs: KyselyPushConfigStore;
+  endpoints: KyselyDeliveryEndpoints;
+} {
+  const settings = deps.delivery ?? DEFAULT_DELIVERY;
+  const guard = createUrlGuard({
+    allowedHosts: settings.allowedHosts,
+    ...(settings.resolve === undefined ? {} : { resolve: settings.resolve }),
+  });
+  const outbox = new KyselyDeliveryOutbox(deps.db);
+  const counted = deliveryMetrics(metrics.registry);
+  const dispatcher = createDispatcher({
+    outbox,
+    guard,
+    log: logger,
+    maxAttempts: settings.maxAttempts,
+    baseBackoffMs: settings.retryBaseMs,
+    onBacklog: (n) => counted.backlog(n),
+    onOutcome: (kind, outcome) => counted.outcome(kind, outcome),
+  });
+  const pushConfigs = new KyselyPushConfigStore(deps.db, {
+    tenantOf,
+    // The refusal in the caller's transport's shape: INVALID_PARAMS / 400, naming the rule.
+    checkUrl: async (url) => {
+      try {
+        await guard.checkUrl(url);
+      } catch (e) {
+        throw new RequestMalformedError(e instanceof Error ? e.message : String(e));
+      }
+    },
+  });
+  return { guard, dispatcher, pushConfigs, endpoints: new KyselyDeliveryEndpoints(deps.db) };
 }
 
 /** The path v0.3 clients found the card at before A2A v1.0 (served as the v0.3 card). */

@@ -17,6 +17,8 @@ import {
   ServerCallContext,
   type A2ARequestHandler,
   STATE_HEADERS_KEY,
+  type PushNotificationSender,
+  type PushNotificationStore,
   type ServerCallContextBuilder,
   type TaskStore,
 } from '@a2a-js/sdk/server';
@@ -62,7 +64,16 @@ export interface A2AAppDeps {
    * saved task is served, since another replica may have written the row since. Default false.
    */
   readonly sharedTasks?: boolean;
+  /**
+   * Issue 40: the durable push-notification configs (store/push-config-store.ts). With it the card
+   * says `pushNotifications: true`; what a task owes is sent from the outbox its task store writes
+   * (store/delivering-task-store.ts), never by the SDK's fire-and-forget sender. None: off.
+   */
+  readonly pushNotifications?: PushNotificationStore;
 }
+
+/** The SDK's sender is not used: the outbox, written with the task's state, sends (issue 40). */
+const OUTBOX_SENDS: PushNotificationSender = { send: () => Promise.resolve() };
 
 export interface A2AApp {
   /** The card for the SDK's request handler (version checks). */
@@ -117,6 +128,7 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
     descriptors: deps.descriptors,
     selfOwning: deps.lessons !== null,
     legacyCompat,
+    pushNotifications: deps.pushNotifications !== undefined,
   });
   const card = buildAgentCard(cardInput());
   const cardJson = (): Record<string, unknown> => agentCardJson(cardInput());
@@ -145,6 +157,8 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
         taskStore,
         executor,
         new DefaultExecutionEventBusManager(tenantOwnerResolver),
+        deps.pushNotifications,
+        deps.pushNotifications === undefined ? undefined : OUTBOX_SENDS,
       ),
     ),
   );

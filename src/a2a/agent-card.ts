@@ -29,6 +29,8 @@ export interface AgentCardInput {
   readonly selfOwning: boolean;
   /** Also declare v0.3 interfaces, served through the SDK's compatibility layer. */
   readonly legacyCompat: boolean;
+  /** Push notifications are stored and delivered (issue 40). Default true. */
+  readonly pushNotifications?: boolean;
 }
 
 /** The card as wire JSON (A2A v1.0 field names), deterministic for a given input. */
@@ -56,7 +58,7 @@ export function agentCardJson(input: AgentCardInput): Record<string, unknown> {
     documentationUrl: 'https://rsaxb.com/a2a/learnables/v1',
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: input.pushNotifications ?? true,
       extendedAgentCard: false,
       extensions: [
         {

@@ -89,6 +89,36 @@ export const SETTINGS = {
     schema: z.coerce.number().int().min(100).max(60000).default(3000),
     example: '3000',
   },
+  /**
+   * Hosts push notifications and delivery webhooks may reach although they resolve to loopback,
+   * private or reserved addresses, and over plain http (issue 40): `host` or `host:port`, comma-separated.
+   */
+  pushNotificationAllowedHosts: {
+    env: 'PUSH_NOTIFICATION_ALLOWED_HOSTS',
+    schema: z
+      .string()
+      .default('')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter((h) => h !== ''),
+      )
+      .pipe(z.array(z.string().regex(/^[a-z0-9._:[\]-]+$/, 'each entry must be a host or host:port'))),
+    example: 'hooks.internal:8443,127.0.0.1:9000',
+  },
+  /** Tries of one push notification or delivery webhook before it is given up (issue 40). */
+  deliveryMaxAttempts: {
+    env: 'DELIVERY_MAX_ATTEMPTS',
+    schema: z.coerce.number().int().min(1).max(100).default(12),
+    example: '12',
+  },
+  /** The wait before the first retry of a delivery, ms; each next one doubles, up to five minutes. */
+  deliveryRetryBaseMs: {
+    env: 'DELIVERY_RETRY_BASE_MS',
+    schema: z.coerce.number().int().min(10).max(600000).default(2000),
+    example: '2000',
+  },
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
   role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },
   /**

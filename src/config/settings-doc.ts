@@ -28,6 +28,12 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
     'A token of that authority with the `read` role; it decides which tenant this agent serves. Required with AUTHORITY_URL.',
   AUTHORITY_TIMEOUT_MS:
     'How long the agent waits for an answer of its authority, in ms. Past it (or when it is down) new triage carries on under the last version the agent verified; show-back, rules in force and what the agent has never fetched answer 503 AUTHORITY_UNAVAILABLE, naming the authority, to retry.',
+  PUSH_NOTIFICATION_ALLOWED_HOSTS:
+    'Hosts that push notifications and delivery webhooks may reach although they resolve to loopback, private, link-local or reserved addresses, and the only hosts plain `http` may be used for: `host` or `host:port`, comma-separated. Every other delivery URL must be `https` to a public address, checked when the config is stored and again, after DNS, each time it is sent.',
+  DELIVERY_MAX_ATTEMPTS:
+    'Tries of one push notification or delivery webhook before it is given up (the console shows it per endpoint). A delivery is retried with exponential backoff and jitter while its receiver is down or answers other than 2xx, across restarts.',
+  DELIVERY_RETRY_BASE_MS:
+    'The wait before the first retry of a delivery, in ms; each next wait doubles, up to five minutes.',
   ROLE: '`all`: agent and embedded authority. `authority`: only `/authority/v1` (the agent runs elsewhere).',
   WORKERS:
     'Server processes `npm start` runs, sharing the port (node:cluster) and the data directory (SQLite in WAL) or DATABASE_URL: a number from 1 to 64, or `auto` for one per core. Migrations run once, before the workers start; only the first worker polls IMAP mailboxes; a worker that dies is started again. Default: 1 (one process, no cluster).',

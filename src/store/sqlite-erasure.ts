@@ -18,6 +18,7 @@ import type { SqliteIngestStore } from './sqlite-ingest-store.ts';
 import { engineOf } from './dialect.ts';
 import { eraseFromTasks } from './sqlite-task-mail.ts';
 import { eraseMarkAnalyses } from './sqlite-mark-analyses.ts';
+import { KyselyDeliveryOutbox } from './delivery-outbox.ts';
 
 export interface SqliteErasersDeps {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
@@ -53,6 +54,15 @@ export function sqliteErasers(deps: SqliteErasersDeps): Eraser[] {
     {
       erase: async (tenant, identifier) => [
         { store: 'ingest claims', changed: await deps.ingest.erase(tenant, identifier) },
+      ],
+    },
+    {
+      // Issue 40: a notification still owed carries the task's status and artifacts.
+      erase: async (tenant, identifier) => [
+        {
+          store: 'deliveries owed (push notifications, delivery webhooks)',
+          changed: await new KyselyDeliveryOutbox(deps.db).erase(tenant, identifier),
+        },
       ],
     },
   ];
@@ -104,6 +114,7 @@ const ERASED_TABLES = [
   'sender_records',
   'tasks',
   'ingest_claims',
+  'delivery_outbox',
 ];
 
 /**

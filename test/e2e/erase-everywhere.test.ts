@@ -163,6 +163,7 @@ describe('erase reaches every copy (§14)', () => {
       'tasks (history, status messages, artifacts)',
       'task message parts whose bytes were dropped',
       'ingest claims',
+      'deliveries owed (push notifications, delivery webhooks)',
       'remembered regex analyses',
       'compiled matchers',
       'write-ahead log frames folded in and truncated',

@@ -6,7 +6,7 @@
  * row is written too, so `a2a-db status` agrees with the schema. A task parked in input-required
  * lives here, so it survives a restart and resumes on its pinned version (§10.3).
  *
- * Push-notification configs are not created: the agent card declares pushNotifications: false.
+ * Push-notification configs are not the SDK's table: 014-delivery.ts keeps them with the outbox.
  * Bearer tokens (§13.2) are appended below by their owner.
  */
 import { sql, type Kysely } from 'kysely';

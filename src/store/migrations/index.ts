@@ -17,6 +17,7 @@ import * as m010 from './010-replica-changes.ts';
 import * as m011 from './011-activation-notify.ts';
 import * as m012 from './012-mailbox-leases.ts';
 import * as m013 from './013-sender-records.ts';
+import * as m014 from './014-delivery.ts';
 import { advisoryLock } from '../dialect.ts';
 
 export interface Migration {
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '011-activation-notify', up: m011.up },
   { name: '012-mailbox-leases', up: m012.up },
   { name: '013-sender-records', up: m013.up },
+  { name: '014-delivery', up: m014.up },
 ];
 
 /** The advisory lock every migrating transaction takes on PostgreSQL. */

@@ -1,0 +1,146 @@
+/**
+ * Sends what the outbox owes (issue 40): after each commit that may have owed something (`kick`),
+ * when a retry falls due, and every `pollMs` (deliveries another process wrote, or left claimed
+ * when it died). Each delivery is claimed before it is sent, tried with a timeout, and then marked
+ * delivered, retried with exponential backoff and jitter, or given up after `maxAttempts` (or at
+ * once when its URL is refused). At least once: a process killed between the POST and the mark
+ * sends it again after the claim runs out, with the same id.
+ */
+import type { DeliveryOutbox, DueDelivery } from '../domain/delivery.ts';
+import { sendDelivery, type SendOutcome } from './send.ts';
+import type { UrlGuard } from './url-guard.ts';
+
+export interface DispatcherLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface DispatcherOptions {
+  readonly outbox: DeliveryOutbox;
+  readonly guard: UrlGuard;
+  readonly log: DispatcherLog;
+  /** DELIVERY_MAX_ATTEMPTS. */
+  readonly maxAttempts: number;
+  /** One POST's bound, ms. Default 5000 (the SDK's sender's). */
+  readonly timeoutMs?: number;
+  /** The first retry's wait, ms; each next doubles, up to `maxBackoffMs`. */
+  readonly baseBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+  /** How often the outbox is read without a kick, ms. Default 5000. */
+  readonly pollMs?: number;
+  /** Told the backlog after each round (the metric). */
+  readonly onBacklog?: (pending: number) => void;
+  readonly onOutcome?: (kind: DueDelivery['targetKind'], outcome: 'delivered' | 'retry' | 'failed') => void;
+  readonly nowMs?: () => number;
+}
+
+export interface Dispatcher {
+  /** Something may be owed now. */
+  kick(): void;
+  start(): void;
+  /** Stops timers and waits for the round in progress. */
+  stop(): Promise<void>;
+}
+
+const BATCH = 32;
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const nowMs = options.nowMs ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const pollMs = options.pollMs ?? 5000;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = true;
+  let timer: NodeJS.Timeout | null = null;
+
+  const schedule = (ms: number): void => {
+    if (stopped) return;
+    if (timer !== null) clearTimeout(timer);
+    timer = setTimeout(run, Math.max(0, Math.min(ms, pollMs)));
+    timer.unref();
+  };
+
+  async function round(): Promise<void> {
+    for (;;) {
+      const due = await options.outbox.claimDue(nowMs(), timeoutMs + 5000, BATCH);
+      await Promise.all(due.map((d) => deliver(d)));
+      if (due.length < BATCH) break;
+    }
+    const next = await options.outbox.nextDueMs();
+    options.onBacklog?.(await options.outbox.backlog());
+    schedule(next === null ? pollMs : next - nowMs());
+  }
+
+  async function deliver(d: DueDelivery): Promise<void> {
+    const outcome: SendOutcome =
+      d.target === null
+        ? { kind: 'refused', error: 'its config or endpoint was deleted' }
+        : await sendDelivery(d, d.target, options.guard, timeoutMs);
+    const at = new Date(nowMs()).toISOString();
+    const fields = {
+      deliveryId: d.id,
+      tenant: d.tenant,
+      target: d.targetKind,
+      taskId: d.taskId,
+      attempt: d.attempts,
+    };
+    if (outcome.kind === 'delivered') {
+      await options.outbox.delivered(d.tenant, d.id, at);
+      options.onOutcome?.(d.targetKind, 'delivered');
+      return;
+    }
+    if (outcome.kind === 'refused' || d.attempts >= options.maxAttempts) {
+      await options.outbox.gaveUp(d.tenant, d.id, at, outcome.error);
+      options.log.warn({ ...fields, error: outcome.error }, 'delivery given up');
+      options.onOutcome?.(d.targetKind, 'failed');
+      return;
+    }
+    await options.outbox.retryAt(d.tenant, d.id, nowMs() + backoffMs(d.attempts, options), outcome.error);
+    options.log.info({ ...fields, error: outcome.error }, 'delivery will be retried');
+    options.onOutcome?.(d.targetKind, 'retry');
+  }
+
+  function run(): void {
+    if (stopped) return;
+    if (running !== null) {
+      again = true;
+      return;
+    }
+    running = round()
+      .catch((e: unknown) => {
+        options.log.warn({ error: e instanceof Error ? e.message : String(e) }, 'delivery round failed');
+        schedule(pollMs);
+      })
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+  }
+
+  return {
+    kick: run,
+    start() {
+      stopped = false;
+      run();
+    },
+    async stop() {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+/** The wait before try `attempt + 1`: base × 2^(attempt − 1), capped, ±20 % jitter. */
+export function backoffMs(
+  attempt: number,
+  options: { readonly baseBackoffMs?: number; readonly maxBackoffMs?: number },
+): number {
+  const base = options.baseBackoffMs ?? 1000;
+  const cap = options.maxBackoffMs ?? 300_000;
+  const plain = Math.min(cap, base * 2 ** Math.max(0, attempt - 1));
+  return Math.round(plain * (0.8 + Math.random() * 0.4));
+}

@@ -1,0 +1,152 @@
+/**
+ * Where this server may POST (issue 40): the rule against server-side request forgery for push
+ * notifications and tenant delivery webhooks alike. An agent that POSTs to any URL a client names
+ * can be made to reach the machines behind it (a2aproject/a2a-python#1164), so a URL must be
+ * `https`, and every address its host resolves to must be public unicast: loopback, link-local,
+ * private, shared (CGNAT), multicast, unspecified and reserved addresses are refused. A host listed
+ * in PUSH_NOTIFICATION_ALLOWED_HOSTS (`host` or `host:port`) is exempt, and only it may use `http`.
+ *
+ * The rule is applied twice: when a config is stored (`checkUrl`, so the client hears at once) and
+ * again at send time, where `guardedLookup` is the socket's own DNS lookup, so the address checked
+ * is the address connected to (a name that resolves differently later, DNS rebinding, is refused
+ * then too).
+ *
+ * Deliberately not here: sending (dispatcher.ts), or which URL belongs to whom (the stores).
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** Why a URL is refused, in words naming the value and what to do. */
+export class RefusedUrlError extends Error {
+  override readonly name = 'RefusedUrlError';
+  /** True when trying again later may pass (the host did not resolve now). */
+  readonly transient: boolean;
+
+  constructor(message: string, options: { transient?: boolean } = {}) {
+    super(message);
+    this.transient = options.transient ?? false;
+  }
+}
+
+/** Resolves a host to every address it has (node:dns's `lookup` with `all: true` by default). */
+export type Resolve = (host: string) => Promise<readonly LookupAddress[]>;
+
+export const systemResolve: Resolve = (host) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(host, { all: true }, (e, addresses) => (e === null ? resolve(addresses) : reject(e)));
+  });
+
+export interface UrlGuard {
+  /** The URL's rule, resolving its host now; throws RefusedUrlError naming the rule broken. */
+  checkUrl(url: string): Promise<URL>;
+  /** The DNS lookup for the socket that sends to `url` (checked at connect time). */
+  lookupFor(url: URL): LookupFunction | undefined;
+}
+
+export interface UrlGuardOptions {
+  /** PUSH_NOTIFICATION_ALLOWED_HOSTS: `host` or `host:port`, lower case. */
+  readonly allowedHosts: readonly string[];
+  readonly resolve?: Resolve;
+}
+
+const ALLOWED_HOSTS = 'PUSH_NOTIFICATION_ALLOWED_HOSTS';
+
+export function createUrlGuard(options: UrlGuardOptions): UrlGuard {
+  const allowed = new Set(options.allowedHosts.map((h) => h.toLowerCase()));
+  const resolve = options.resolve ?? systemResolve;
+  const isAllowed = (url: URL): boolean => {
+    const host = bareHost(url);
+    return allowed.has(host) || allowed.has(`${host}:${portOf(url)}`);
+  };
+  return {
+    async checkUrl(raw) {
+      const url = parseUrl(raw);
+      if (isAllowed(url)) return url;
+      if (url.protocol !== 'https:')
+        throw new RefusedUrlError(
+          `The URL "${raw}" uses ${url.protocol.slice(0, -1)}; a delivery URL must be https (plain http only for a host listed in ${ALLOWED_HOSTS}).`,
+        );
+      const host = bareHost(url);
+      const addresses = isIP(host) === 0 ? await resolveOrRefuse(resolve, host, raw) : [host];
+      for (const address of addresses) refuseInternal(address, raw);
+      return url;
+    },
+    lookupFor(url) {
+      if (isAllowed(url)) return undefined;
+      return guardedLookup(resolve, url.href);
+    },
+  };
+}
+
+/** The socket's lookup: resolves, refuses an internal address, hands over the first that passed. */
+function guardedLookup(resolve: Resolve, href: string): LookupFunction {
+  return (host, options, callback) => {
+    const done = callback;
+    const literal = isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : null;
+    (literal === null ? resolve(host) : Promise.resolve(literal))
+      .then((addresses) => {
+        for (const a of addresses) refuseInternal(a.address, href);
+        const first = addresses[0];
+        if (first === undefined) throw new RefusedUrlError(`The host of "${href}" has no address.`);
+        if (options.all === true) done(null, [...addresses]);
+        else done(null, first.address, first.family);
+      })
+      .catch((e: unknown) => done(e instanceof Error ? e : new Error(String(e)), ''));
+  };
+}
+
+async function resolveOrRefuse(resolve: Resolve, host: string, raw: string): Promise<string[]> {
+  try {
+    return (await resolve(host)).map((a) => a.address);
+  } catch (e) {
+    const code = (e as { code?: string }).code ?? String(e);
+    throw new RefusedUrlError(
+      `The host of "${raw}" does not resolve (${code}); name a host this server can reach.`,
+      {
+        transient: true,
+      },
+    );
+  }
+}
+
+/** Refuses every address that is not public unicast (an IPv4 inside IPv6 is judged as itself). */
+function refuseInternal(address: string, raw: string): void {
+  const parsed = ipaddr.parse(address);
+  const ip =
+    parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
+      ? (parsed as ipaddr.IPv6).toIPv4Address()
+      : parsed;
+  const range = ip.range();
+  if (range === 'unicast') return;
+  throw new RefusedUrlError(
+    `The URL "${raw}" reaches ${address}, a ${range} address; delivery goes only to public addresses (list the host in ${ALLOWED_HOSTS} to allow it).`,
+  );
+}
+
+function parseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new RefusedUrlError(`"${raw}" is not a URL; give an absolute https URL.`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new RefusedUrlError(
+      `The URL "${raw}" uses ${url.protocol.slice(0, -1)}; a delivery URL must be https.`,
+    );
+  if (url.username !== '' || url.password !== '')
+    throw new RefusedUrlError(
+      `The URL "${raw}" carries credentials; pass them as the config's authentication instead.`,
+    );
+  return url;
+}
+
+/** The host without IPv6 brackets, lower case. */
+function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+function portOf(url: URL): string {
+  return url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+}

@@ -1,0 +1,314 @@
+/**
+ * The delivery outbox over Kysely, the same statements on SQLite and PostgreSQL (issue 40).
+ * `enqueue` runs inside the transaction that saves a task's state (delivering-task-store.ts): one
+ * INSERT … SELECT over the task's push configs and the tenant's delivery webhooks for the event, so
+ * what is owed commits with the state or not at all. The dispatcher then claims, sends and marks
+ * (delivery/dispatcher.ts). A delivered or abandoned row keeps no body (nothing of the mail outlives
+ * its task), only its outcome, which the console shows per endpoint.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type {
+  DeliveryBodies,
+  DeliveryEvent,
+  DeliveryOutbox,
+  DeliveryTargetKind,
+  DueDelivery,
+} from '../domain/delivery.ts';
+import type { TenantId } from '../domain/tenant.ts';
+
+export interface DeliveryTables {
+  delivery_outbox: {
+    id: string;
+    tenant: string;
+    target_kind: string;
+    target_id: string;
+    task_id: string;
+    event: string;
+    body: string | null;
+    state: string;
+    attempts: number;
+    due_ms: number | string; // pg returns bigint as a string
+    last_error: string | null;
+    created_at: string;
+    finished_at: string | null;
+  };
+  push_configs: {
+    tenant: string;
+    task_id: string;
+    id: string;
+    url: string;
+    token: string;
+    auth_scheme: string | null;
+    auth_credentials: string | null;
+    activated: number;
+    wire_version: string;
+    created_at: string;
+  };
+  delivery_endpoints: {
+    tenant: string;
+    id: string;
+    url: string;
+    events: string;
+    secret: string;
+    activated: number;
+    created_at: string;
+  };
+}
+
+/** What one endpoint's deliveries came to, for the console and `GET …/deliveries`. */
+export interface DeliveryOutcomes {
+  readonly targetKind: DeliveryTargetKind;
+  readonly targetId: string;
+  readonly delivered: number;
+  readonly pending: number;
+  readonly failed: number;
+  readonly lastError: string | null;
+  readonly lastErrorAt: string | null;
+}
+
+/** Owed deliveries for a task that just entered `bodies.event`, in the caller's transaction. */
+export async function enqueueDeliveries(
+  trx: Transaction<unknown>,
+  tenant: TenantId,
+  taskId: string,
+  bodies: DeliveryBodies,
+  now: { iso: string; ms: number },
+): Promise<void> {
+  const db = trx as unknown as Transaction<DeliveryTables>;
+  const common = (kind: DeliveryTargetKind) =>
+    [
+      sql<string>`${`${bodies.key}.${kind}.`} || id`.as('id'),
+      'tenant',
+      sql<string>`${kind}`.as('target_kind'),
+      'id as target_id',
+      sql<string>`${taskId}`.as('task_id'),
+      sql<string>`${bodies.event}`.as('event'),
+    ] as const;
+  const rest = [
+    sql<string>`${'pending'}`.as('state'),
+    sql<number>`${sql.lit(0)}`.as('attempts'),
+    sql<number>`${sql.lit(Math.trunc(now.ms))}`.as('due_ms'),
+    sql<string>`${now.iso}`.as('created_at'),
+  ] as const;
+  const body = (b: { activated: string; plain: string }) =>
+    sql<string>`case when activated = 1 then ${b.activated} else ${b.plain} end`.as('body');
+  const pushes = db
+    .selectFrom('push_configs')
+    .select([...common('push'), body(bodies.push), ...rest])
+    .where('tenant', '=', tenant)
+    .where('task_id', '=', taskId);
+  const webhooks = db
+    .selectFrom('delivery_endpoints')
+    .select([...common('webhook'), body(bodies.webhook), ...rest])
+    .where('tenant', '=', tenant)
+    .where(sql<boolean>`(',' || events || ',') like ${`%,${bodies.event},%`}`);
+  await db
+    .insertInto('delivery_outbox')
+    .columns([
+      'id',
+      'tenant',
+      'target_kind',
+      'target_id',
+      'task_id',
+      'event',
+      'body',
+      'state',
+      'attempts',
+      'due_ms',
+      'created_at',
+    ])
+    .expression(pushes.unionAll(webhooks))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+export class KyselyDeliveryOutbox implements DeliveryOutbox {
+  readonly #db: Kysely<DeliveryTables>;
+
+  constructor(db: Kysely<unknown>) {
+    this.#db = db as Kysely<DeliveryTables>;
+  }
+
+  async claimDue(nowMs: number, claimMs: number, limit: number): Promise<DueDelivery[]> {
+    const rows = await this.#db
+      .selectFrom('delivery_outbox')
+      .select(['id', 'tenant', 'target_kind', 'target_id', 'task_id', 'event', 'body', 'attempts', 'due_ms'])
+      .where('state', '=', 'pending')
+      .where('due_ms', '<=', nowMs)
+      .orderBy('due_ms')
+      .limit(limit)
+      .execute();
+    const claimed: DueDelivery[] = [];
+    for (const row of rows) {
+      // Claimed only if no other process moved it since it was read: its due time is still the one read.
+      const r = await this.#db
+        .updateTable('delivery_outbox')
+        .set({ due_ms: nowMs + claimMs, attempts: row.attempts + 1 })
+        .where('id', '=', row.id)
+        .where('state', '=', 'pending')
+        .where('due_ms', '=', row.due_ms)
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0 || row.body === null) continue;
+      claimed.push({
+        id: row.id,
+        tenant: row.tenant as TenantId,
+        targetKind: row.target_kind as DeliveryTargetKind,
+        targetId: row.target_id,
+        taskId: row.task_id,
+        event: row.event as DeliveryEvent,
+        body: row.body,
+        attempts: row.attempts + 1,
+        target: await this.#target(
+          row.tenant as TenantId,
+          row.target_kind as DeliveryTargetKind,
+          row.task_id,
+          row.target_id,
+        ),
+      });
+    }
+    return claimed;
+  }
+
+  async #target(
+    tenant: TenantId,
+    kind: DeliveryTargetKind,
+    taskId: string,
+    id: string,
+  ): Promise<DueDelivery['target']> {
+    if (kind === 'webhook') {
+      const row = await this.#db
+        .selectFrom('delivery_endpoints')
+        .select(['url', 'secret'])
+        .where('tenant', '=', tenant)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row === undefined ? null : { url: row.url, secret: row.secret };
+    }
+    const row = await this.#db
+      .selectFrom('push_configs')
+      .select(['url', 'token', 'auth_scheme', 'auth_credentials'])
+      .where('tenant', '=', tenant)
+      .where('task_id', '=', taskId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (row === undefined) return null;
+    const authorization =
+      row.auth_scheme !== null &&
+      row.auth_scheme !== '' &&
+      row.auth_credentials !== null &&
+      row.auth_credentials !== ''
+        ? `${row.auth_scheme} ${row.auth_credentials}`
+        : undefined;
+    return {
+      url: row.url,
+      ...(row.token === '' ? {} : { token: row.token }),
+      ...(authorization === undefined ? {} : { authorization }),
+    };
+  }
+
+  async delivered(tenant: TenantId, id: string, at: string): Promise<void> {
+    await this.#finish(tenant, id, 'delivered', at, null);
+  }
+
+  async gaveUp(tenant: TenantId, id: string, at: string, error: string): Promise<void> {
+    await this.#finish(tenant, id, 'failed', at, error);
+  }
+
+  async #finish(
+    tenant: TenantId,
+    id: string,
+    state: string,
+    at: string,
+    error: string | null,
+  ): Promise<void> {
+    await this.#db
+      .updateTable('delivery_outbox')
+      .set({ state, body: null, finished_at: at, ...(error === null ? {} : { last_error: error }) })
+      .where('tenant', '=', tenant)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async retryAt(tenant: TenantId, id: string, dueMs: number, error: string): Promise<void> {
+    await this.#db
+      .updateTable('delivery_outbox')
+      .set({ due_ms: dueMs, last_error: error })
+      .where('tenant', '=', tenant)
+      .where('id', '=', id)
+      .where('state', '=', 'pending')
+      .execute();
+  }
+
+  async backlog(): Promise<number> {
+    const row = await this.#db
+      .selectFrom('delivery_outbox')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('state', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async nextDueMs(): Promise<number | null> {
+    const row = await this.#db
+      .selectFrom('delivery_outbox')
+      .select((eb) => eb.fn.min<number | string>('due_ms').as('due'))
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    return row?.due === undefined || row.due === null ? null : Number(row.due);
+  }
+
+  /** Per target of the tenant: how its deliveries went, the last error first seen. */
+  async outcomes(tenant: TenantId): Promise<DeliveryOutcomes[]> {
+    const rows = await this.#db
+      .selectFrom('delivery_outbox')
+      .select((eb) => [
+        'target_kind',
+        'target_id',
+        'state',
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.max('last_error').as('last_error'),
+        eb.fn.max('finished_at').as('last_at'),
+      ])
+      .where('tenant', '=', tenant)
+      .groupBy(['target_kind', 'target_id', 'state'])
+      .execute();
+    const byTarget = new Map<string, { -readonly [K in keyof DeliveryOutcomes]: DeliveryOutcomes[K] }>();
+    for (const row of rows) {
+      const key = `${row.target_kind}\u0000${row.target_id}`;
+      const o = byTarget.get(key) ?? {
+        targetKind: row.target_kind as DeliveryTargetKind,
+        targetId: row.target_id,
+        delivered: 0,
+        pending: 0,
+        failed: 0,
+        lastError: null,
+        lastErrorAt: null,
+      };
+      const n = Number(row.n);
+      if (row.state === 'delivered') o.delivered += n;
+      else if (row.state === 'failed') o.failed += n;
+      else o.pending += n;
+      if (row.last_error !== null && row.state !== 'delivered') {
+        o.lastError = row.last_error;
+        o.lastErrorAt = row.state === 'failed' ? row.last_at : o.lastErrorAt;
+      }
+      byTarget.set(key, o);
+    }
+    return [...byTarget.values()];
+  }
+
+  /** §14: bodies still owed that mention the identifier are dropped with their deliveries. */
+  async erase(tenant: TenantId, identifier: string): Promise<number> {
+    const r = await this.#db
+      .deleteFrom('delivery_outbox')
+      .where('tenant', '=', tenant)
+      .where('body', 'is not', null)
+      .where(sql<boolean>`lower(body) like ${`%${escapeLike(identifier.toLowerCase())}%`} escape '\\'`)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
