@@ -118,7 +118,7 @@ export async function enqueueDeliveries(
       'created_at',
     ])
     .expression(pushes.unionAll(webhooks))
-    .onConflict((oc) => oc.column('id').doNothing())
+    .onConflict((oc) => oc.columns(['tenant', 'id']).doNothing())
     .execute();
 }
 
@@ -144,6 +144,7 @@ export class KyselyDeliveryOutbox implements DeliveryOutbox {
       const r = await this.#db
         .updateTable('delivery_outbox')
         .set({ due_ms: nowMs + claimMs, attempts: row.attempts + 1 })
+        .where('tenant', '=', row.tenant)
         .where('id', '=', row.id)
         .where('state', '=', 'pending')
         .where('due_ms', '=', row.due_ms)

@@ -41,7 +41,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .createTable('delivery_outbox')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('id', 'text', (c) => c.notNull())
     .addColumn('tenant', 'text', (c) => c.notNull())
     // push | webhook
     .addColumn('target_kind', 'text', (c) => c.notNull())
@@ -57,6 +57,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_error', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('finished_at', 'text')
+    // A task id is unique only within its tenant.
+    .addPrimaryKeyConstraint('delivery_outbox_pk', ['tenant', 'id'])
     .execute();
   await db.schema
     .createIndex('delivery_outbox_due_idx')

@@ -1,0 +1,131 @@
+// Invariant (issue 40): on SQLite and PostgreSQL alike, a task's save owes one delivery per push config of that task and per delivery webhook of its tenant listening for the event, once per state entered (a re-save owes nothing new), with the body §7 allows the target; two processes claiming at once never both get a delivery; and an erase drops the bodies still owed that mention the identifier (§14), in the erasing tenant only.
+import { describe, expect, it } from 'vitest';
+import type { DeliveryBodies } from '../domain/delivery.ts';
+import type { TenantId } from '../domain/tenant.ts';
+import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
+import { enqueueDeliveries, KyselyDeliveryOutbox } from './delivery-outbox.ts';
+import { KyselyDeliveryEndpoints } from './delivery-endpoint-store.ts';
+
+const ACME = 'acme' as TenantId;
+const OTHER = 'other' as TenantId;
+
+function bodies(taskId: string, event: DeliveryBodies['event'], at: number, mention = 'x'): DeliveryBodies {
+  return {
+    event,
+    key: `${taskId}.${event}.${at}`,
+    push: { activated: `{"teach":1,"m":"${mention}"}`, plain: `{"m":"${mention}"}` },
+    webhook: { activated: `{"hook":"teach","m":"${mention}"}`, plain: `{"hook":"plain","m":"${mention}"}` },
+  };
+}
+
+describe.each(STORE_ENGINES)('$name delivery outbox', ({ name }) => {
+  const engine = useStoreEngine(name);
+
+  async function pushConfig(
+    db: Awaited<ReturnType<typeof engine.fresh>>,
+    tenant: string,
+    taskId: string,
+    id: string,
+    activated: number,
+  ) {
+    await db
+      .insertInto('push_configs')
+      .values({
+        tenant,
+        task_id: taskId,
+        id,
+        url: 'https://a.example/p',
+        token: 't',
+        auth_scheme: null,
+        auth_credentials: null,
+        activated,
+        wire_version: '1.0',
+        created_at: '2026-12-05T00:00:00Z',
+      })
+      .execute();
+  }
+
+  it('owes one delivery per target, once per state, with the body §7 allows it', async () => {
+    const db = await engine.fresh();
+    await pushConfig(db, ACME, 't1', 'activated', 1);
+    await pushConfig(db, ACME, 't1', 'plain', 0);
+    await pushConfig(db, ACME, 't2', 'someone-else', 1);
+    await pushConfig(db, OTHER, 't1', 'other-tenant', 1);
+    const endpoints = new KyselyDeliveryEndpoints(db);
+    const both = await endpoints.create(ACME, {
+      url: 'https://h.example/',
+      events: ['input-required', 'decided'],
+      teachBlocks: false,
+    });
+    await endpoints.create(ACME, { url: 'https://h.example/d', events: ['decided'], teachBlocks: true });
+    await endpoints.create(OTHER, {
+      url: 'https://o.example/',
+      events: ['input-required'],
+      teachBlocks: true,
+    });
+
+    const save = (b: DeliveryBodies) =>
+      db
+        .transaction()
+        .execute((trx) => enqueueDeliveries(trx, ACME, 't1', b, { ms: 1000, iso: '2026-12-05T00:00:01Z' }));
+    await save(bodies('t1', 'input-required', 1));
+    await save(bodies('t1', 'input-required', 1)); // a re-save of the same state
+    const outbox = new KyselyDeliveryOutbox(db);
+    expect(await outbox.backlog()).toBe(3);
+    const due = await outbox.claimDue(2000, 60_000, 10);
+    const byTarget = new Map(due.map((d) => [d.targetId, d.body]));
+    expect(byTarget).toEqual(
+      new Map([
+        ['activated', '{"teach":1,"m":"x"}'],
+        ['plain', '{"m":"x"}'],
+        [both.id, '{"hook":"plain","m":"x"}'],
+      ]),
+    );
+    expect(due.every((d) => d.tenant === ACME && d.attempts === 1)).toBe(true);
+    // Claimed: not due again until the claim runs out.
+    expect(await outbox.claimDue(2000, 60_000, 10)).toEqual([]);
+  });
+
+  it('gives a due delivery to one of two processes claiming at once', async () => {
+    const db = await engine.fresh();
+    await pushConfig(db, ACME, 't1', 'c', 1);
+    for (let i = 0; i < 20; i++)
+      await db
+        .transaction()
+        .execute((trx) =>
+          enqueueDeliveries(trx, ACME, 't1', bodies('t1', 'decided', i), {
+            ms: 0,
+            iso: '2026-12-05T00:00:00Z',
+          }),
+        );
+    const a = new KyselyDeliveryOutbox(db);
+    const b = new KyselyDeliveryOutbox(await engine.connect());
+    const [x, y] = await Promise.all([a.claimDue(10, 60_000, 50), b.claimDue(10, 60_000, 50)]);
+    const ids = [...x, ...y].map((d) => d.id);
+    expect(ids.length).toBe(20);
+    expect(new Set(ids).size).toBe(20);
+  });
+
+  it('§14: drops the bodies still owed that mention the identifier, in the erasing tenant only', async () => {
+    const db = await engine.fresh();
+    await pushConfig(db, ACME, 't1', 'c', 1);
+    await pushConfig(db, OTHER, 't1', 'c', 1);
+    const at = { ms: 0, iso: '2026-12-05T00:00:00Z' };
+    await db
+      .transaction()
+      .execute((trx) =>
+        enqueueDeliveries(trx, ACME, 't1', bodies('t1', 'decided', 1, 'Erase-Me@x.example'), at),
+      );
+    await db
+      .transaction()
+      .execute((trx) => enqueueDeliveries(trx, ACME, 't1', bodies('t1', 'decided', 2, 'keep@x.example'), at));
+    await db
+      .transaction()
+      .execute((trx) =>
+        enqueueDeliveries(trx, OTHER, 't1', bodies('t1', 'decided', 1, 'erase-me@x.example'), at),
+      );
+    const outbox = new KyselyDeliveryOutbox(db);
+    expect(await outbox.erase(ACME, 'erase-me@x.example')).toBe(1);
+    expect(await outbox.backlog()).toBe(2);
+  });
+});
