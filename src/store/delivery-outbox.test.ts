@@ -90,14 +90,12 @@ describe.each(STORE_ENGINES)('$name delivery outbox', ({ name }) => {
     const db = await engine.fresh();
     await pushConfig(db, ACME, 't1', 'c', 1);
     for (let i = 0; i < 20; i++)
-      await db
-        .transaction()
-        .execute((trx) =>
-          enqueueDeliveries(trx, ACME, 't1', bodies('t1', 'decided', i), {
-            ms: 0,
-            iso: '2026-12-05T00:00:00Z',
-          }),
-        );
+      await db.transaction().execute((trx) =>
+        enqueueDeliveries(trx, ACME, 't1', bodies('t1', 'decided', i), {
+          ms: 0,
+          iso: '2026-12-05T00:00:00Z',
+        }),
+      );
     const a = new KyselyDeliveryOutbox(db);
     const b = new KyselyDeliveryOutbox(await engine.connect());
     const [x, y] = await Promise.all([a.claimDue(10, 60_000, 50), b.claimDue(10, 60_000, 50)]);
