@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Admission } from './admission/admission.ts';
 import { mailLimitsOf, type Config } from './config/config.ts';
-import type { MailLimits, SubmitResult } from './domain/mail/index.ts';
+import type { MailLimits, SubmitResult, TaskFiling } from './domain/mail/index.ts';
 import type { Principal } from './domain/authority/index.ts';
 import { tenantId, type TenantId } from './domain/tenant.ts';
 import { createMailIngest, type IngestLog, type MailIngest, type MailSourceRef } from './ingest/index.ts';
@@ -37,6 +37,8 @@ export function composeMailIngest(options: {
   readonly db: Kysely<any>;
   /** Late-bound: the A2A app exists only once the server is created. */
   readonly submitMail: () => SubmitMail | null;
+  /** Late-bound likewise: a task's state and what it was decided as (issue 40). */
+  readonly taskFiling: () => ((principal: Principal, taskId: string) => Promise<TaskFiling | null>) | null;
   /** The process's JSON log (src/observability/logger.ts): a pino logger is an IngestLog. */
   readonly log: IngestLog;
   /** The process's admission gate, shared with A2A (src/admission). */
@@ -54,6 +56,11 @@ export function composeMailIngest(options: {
         return withCallContext({ path }, () =>
           submit(mailboxPrincipal(tenant, source), raw, source, contextId),
         );
+      },
+      filing(tenant, taskId, source) {
+        const filing = options.taskFiling();
+        if (filing === null) throw new Error('the agent is not running in this process (ROLE=authority)');
+        return filing(mailboxPrincipal(tenant, source), taskId);
       },
     },
     store,
@@ -83,6 +90,9 @@ export function composeMailIngest(options: {
       processedFolder: m.processedFolder,
       failedFolder: m.failedFolder,
       pollIntervalMs: m.pollIntervalMs,
+      ...(m.fileBy === undefined
+        ? {}
+        : { filing: { template: m.fileBy, questionsFolder: m.questionsFolder } }),
     })),
     webhooks: config.inboundWebhooks.map((w) => ({
       tenant: tenantId(w.tenant),

@@ -330,6 +330,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       config,
       db,
       submitMail: () => a2a?.submitMail.bind(a2a) ?? null,
+      taskFiling: () => a2a?.taskFiling.bind(a2a) ?? null,
       log: logger,
       admission,
     });

@@ -28,7 +28,7 @@ import type { Admission } from '../admission/admission.ts';
 import type { Principal } from '../domain/authority/index.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
 import type { LearnableDescriptor } from '../domain/learnables/index.ts';
-import type { SubmitResult } from '../domain/mail/index.ts';
+import type { SubmitResult, TaskFiling } from '../domain/mail/index.ts';
 import { agentCardJson, buildAgentCard, type AgentCardInput } from './agent-card.ts';
 import { TriageExecutor } from './executor.ts';
 import type { LessonSink, MailReader, TriagePort } from './ports.ts';
@@ -96,6 +96,8 @@ export interface A2AApp {
     /** The A2A context the task is created in (the intake's, one per message: ingest/intake.ts). */
     contextId?: string,
   ): Promise<SubmitResult>;
+  /** Issue 40: the task's state now and what it was decided as (a mailbox files the mail by it). */
+  taskFiling(principal: Principal, taskId: string): Promise<TaskFiling | null>;
 }
 
 /**
@@ -233,6 +235,37 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
       if (!('id' in result)) throw new Error('triage_inbound answered with a message instead of a task');
       return { taskId: result.id, state: submittedState(result) };
     },
+    async taskFiling(principal, taskId) {
+      const context = contextBuilder({
+        extensions: undefined,
+        user: new PrincipalUser(principal),
+        headers: {},
+        requestedVersion: '1.0',
+      });
+      const task = await taskStore.load(taskId, context);
+      return task === undefined ? null : filingOf(task);
+    },
+  };
+}
+
+function filingOf(task: Task): TaskFiling {
+  const state = task.status?.state;
+  // A finished task's state travels on its final status message (executor.ts Turn.finish).
+  const ours: unknown = task.status?.message?.metadata?.[EXTENSION_URI];
+  const filed = (ours as { filedAs?: unknown } | undefined)?.filedAs;
+  const filedAs = new Map<string, string>();
+  if (typeof filed === 'object' && filed !== null)
+    for (const [k, v] of Object.entries(filed)) if (typeof v === 'string') filedAs.set(k, v);
+  return {
+    state:
+      state === TaskState.TASK_STATE_INPUT_REQUIRED
+        ? 'input-required'
+        : state === TaskState.TASK_STATE_COMPLETED
+          ? 'completed'
+          : state === TaskState.TASK_STATE_FAILED || state === TaskState.TASK_STATE_REJECTED
+            ? 'failed'
+            : 'working',
+    filedAs,
   };
 }
 

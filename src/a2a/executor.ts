@@ -60,6 +60,11 @@ export interface TriageTaskState {
   /** The collection the open question is about, or null. */
   readonly asking: string | null;
   readonly answers: Readonly<Record<string, PersonDecision>>;
+  /**
+   * Issue 40, once completed: each reading's decided entry by its label, under the reader's `shownAs`
+   * (a key code chooses): what a mailbox files the message by (ingest/imap/filing.ts).
+   */
+  readonly filedAs?: Readonly<Record<string, string>>;
 }
 
 const FAULT_MESSAGE =
@@ -248,7 +253,14 @@ export class TriageExecutor implements AgentExecutor {
       'What this message is: customer, kind and manifest fields, and the definition version it was decided under.',
       [textPart(readingSummary(decided)), dataPart(report)],
     );
-    turn.finish(TaskState.TASK_STATE_COMPLETED, readingSummary(decided), { [EXTENSION_URI]: state });
+    const filedAs = Object.fromEntries(
+      [...decided.readings.values()].flatMap((r) =>
+        r.winnerLabel === undefined ? [] : [[r.shownAs, r.winnerLabel]],
+      ),
+    );
+    turn.finish(TaskState.TASK_STATE_COMPLETED, readingSummary(decided), {
+      [EXTENSION_URI]: { ...state, filedAs },
+    });
   }
 
   private ask(turn: Turn, question: TriageQuestion, state: TriageTaskState, text: string): void {

@@ -66,6 +66,17 @@ const mailbox = z
     processedFolder: z.string().min(1).default('Processed'),
     failedFolder: z.string().min(1).default('Unreadable'),
     pollIntervalMs: z.number().int().min(1_000).default(30_000),
+    /**
+     * Issue 40: file each triaged message in a folder named by what it was read as, e.g.
+     * "Customers/{customer}" or "Kinds/{kind}"; unset keeps every message in processedFolder.
+     */
+    fileBy: z
+      .string()
+      .min(1)
+      .regex(/\{[a-z][a-z0-9_-]*\}/, 'must name a reading in braces, e.g. "Customers/{customer}"')
+      .optional(),
+    /** With fileBy: where a message that asks waits until its question is answered. */
+    questionsFolder: z.string().min(1).default('Questions'),
   })
   .transform((m) => ({ ...m, port: m.port ?? (m.secure ? 993 : 143), password: UNRESOLVED }));
 

@@ -54,7 +54,7 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   PARSE_TIMEOUT_MS: 'How long parsing one message may take, in ms.',
   MAX_NESTING_DEPTH: 'How deep forwarded messages (message/rfc822 inside message/rfc822) are opened.',
   MAILBOXES:
-    'IMAP mailboxes to watch: a JSON array of `{name, tenant, host, user, passwordEnv, …}` (docs/mail-pipelines.md). Each password comes from the variable its `passwordEnv` names.',
+    'IMAP mailboxes to watch: a JSON array of `{name, tenant, host, user, passwordEnv, …}` (docs/mail-pipelines.md). Each password comes from the variable its `passwordEnv` names. `fileBy` (e.g. `"Customers/{customer}"`) files each triaged message in a folder named by the label it was read as, a message that asks in `questionsFolder` (default `Questions`) until it is answered.',
   INBOUND_WEBHOOKS:
     'Inbound-mail webhook endpoints: a JSON array of `{tenant, tokenEnv, mailgunSigningKeyEnv?, providers?}`. Each token (16+ characters) comes from the variable its `tokenEnv` names; a Mailgun signing key that is a placeholder (`…`) is refused at start.',
   DATABASE_URL:

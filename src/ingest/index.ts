@@ -78,6 +78,9 @@ export function createMailIngest(options: MailIngestOptions): MailIngest {
       log: options.log,
       maxMessageBytes,
       ...(options.mailboxLease === undefined ? {} : { lease: options.mailboxLease }),
+      ...(options.submitter.filing === undefined
+        ? {}
+        : { filing: options.submitter.filing.bind(options.submitter) }),
     }),
   );
   return {

@@ -4,7 +4,7 @@
  * Deliberately absent: any notion of how a message is triaged; that is the submitter's business.
  */
 import type { TenantId } from '../domain/tenant.ts';
-import type { MailSourceRef, SubmitResult } from '../domain/mail/index.ts';
+import type { MailSourceRef, SubmitResult, TaskFiling } from '../domain/mail/index.ts';
 
 export type {
   ClaimRequest,
@@ -16,6 +16,7 @@ export type {
   MailSourceRef,
   SubmitResult,
   SubmittedState,
+  TaskFiling,
 } from '../domain/mail/index.ts';
 
 /**
@@ -30,6 +31,8 @@ export interface MailSubmitter {
    * dedupe key, so a task created by a process that died before recording it can be found again.
    */
   submit(tenant: TenantId, raw: Buffer, source: MailSourceRef, contextId: string): Promise<SubmitResult>;
+  /** Issue 40: the task's state now and what it was decided as; null when the tenant has no such task. */
+  filing?(tenant: TenantId, taskId: string, source: MailSourceRef): Promise<TaskFiling | null>;
 }
 
 /** A structured logger (pino's call shape). Secrets never go in `fields`. */

@@ -258,6 +258,8 @@ export interface Reading {
    * Undefined for a collection that decides no single entry (a manifest's fields).
    */
   readonly winner: string | null | undefined;
+  /** The winner as a person reads it (its label), where there is one (issue 40: mail filed by it). */
+  readonly winnerLabel?: string;
   /** How many things the reading settled (a dry run's "newly settled" for readings without a winner). */
   readonly settledCount: number;
   /** What decides the reading, evidence aside: two readings with equal JSON here read the message alike. */

@@ -405,6 +405,7 @@ export function decidedReport(
   const reads = `Decided by a person: ${label(decision.entry)}`;
   return {
     ...reading,
+    winnerLabel: label(decision.entry),
     report: {
       ...r,
       settled: true,
@@ -419,11 +420,13 @@ export function decidedReport(
 }
 
 function asReading(shownAs: string, r: CollectionReading): Reading {
+  const label = r.settled ? r.candidates.find((c) => c.name === r.winner)?.label : undefined;
   return {
     collection: r.collection,
     shownAs,
     settled: r.settled,
     winner: r.settled ? (r.winner ?? null) : null,
+    ...(label === undefined ? {} : { winnerLabel: label }),
     settledCount: r.settled ? 1 : 0,
     decision: { settled: r.settled, winner: r.winner ?? null },
     likely: r.candidates.filter((c) => c.score > 0).map((c) => c.name),

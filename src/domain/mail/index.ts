@@ -9,6 +9,7 @@ export type {
   MailSourceRef,
   MailboxState,
   SubmitResult,
+  TaskFiling,
   SubmittedState,
   SpentTokenStore,
   TokenSpend,

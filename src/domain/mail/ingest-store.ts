@@ -18,6 +18,13 @@ export interface SubmitResult {
   readonly state: SubmittedState;
 }
 
+/** Issue 40: where a triaged message's task stands now, and what it was decided as (for filing it). */
+export interface TaskFiling {
+  readonly state: 'completed' | 'input-required' | 'failed' | 'working';
+  /** Each reading's decided entry by its label, under the reader's `shownAs` (`customer`, `kind`). */
+  readonly filedAs: ReadonlyMap<string, string>;
+}
+
 /** Where an IMAP poller has got to in one folder. `uidValidity` is a decimal string (IMAP's is a 32-bit value). */
 export interface MailboxState {
   readonly uidValidity: string;

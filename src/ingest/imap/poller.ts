@@ -30,6 +30,8 @@ import type { TenantId } from '../../domain/tenant.ts';
 import type { Intake } from '../intake.ts';
 import type { IngestLog, IngestStore, MailboxLeaseStore, MailSourceRef } from '../ports.ts';
 import { backoffDelayMs, type BackoffOptions } from './backoff.ts';
+import { folderFor, type FilingConfig } from './filing.ts';
+import type { TaskFiling } from '../ports.ts';
 
 export interface ImapMailboxConfig {
   /** Stable name of this mailbox, used in logs, as the task source and as the key of its stored place. */
@@ -59,6 +61,8 @@ export interface ImapMailboxConfig {
   readonly maxSubmitAttempts?: number;
   /** Wait before retrying a message another path is triaging right now, ms. Default 2 000. */
   readonly busyRetryMs?: number;
+  /** Issue 40: file each message by what it was read as (filing.ts); absent, all go to processedFolder. */
+  readonly filing?: FilingConfig;
 }
 
 /** The mailbox lease a poller polls under when replicas share a database (issue 15). */
@@ -82,6 +86,8 @@ export interface ImapPollerDeps {
   readonly tls?: Record<string, unknown>;
   /** Poll only while holding this mailbox lease; absent, this poller is the mailbox's only reader. */
   readonly lease?: MailboxLeasing;
+  /** Issue 40: a task's state and what it was decided as (with `config.filing`). */
+  readonly filing?: (tenant: TenantId, taskId: string, source: MailSourceRef) => Promise<TaskFiling | null>;
 }
 
 export interface ImapPollerStatus {
@@ -335,6 +341,7 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   async function drain(reselect: boolean): Promise<void> {
     const c = client;
     if (c === null || !c.usable || !owns()) return;
+    if (reselect) await refileAnswered(c);
     if (reselect || c.mailbox === false) await c.mailboxOpen(folder);
     if (c.mailbox === false) return;
     const validity = c.mailbox.uidValidity.toString();
@@ -418,9 +425,64 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
       case 'submitted':
       case 'duplicate':
         await c.messageFlagsAdd(range, ['\\Seen'], { uid: true });
-        await c.messageMove(range, processedFolder, { uid: true });
+        await fileMessage(c, range, outcome.taskId);
         submitFaults.delete(uid);
         return 'done';
+    }
+  }
+
+  /** Moves a triaged message to its folder (issue 40), or to processedFolder without filing. */
+  async function fileMessage(c: ImapFlow, range: string, taskId: string): Promise<void> {
+    const target = (await filedFolder(c, taskId)) ?? processedFolder;
+    await moveOrStay(c, range, target, taskId);
+  }
+
+  async function filedFolder(c: ImapFlow, taskId: string): Promise<string | null> {
+    if (config.filing === undefined || deps.filing === undefined) return null;
+    const filing = await deps.filing(config.tenant, taskId, source);
+    return filing === null ? null : folderFor(config.filing, filing, delimiterOf(c));
+  }
+
+  /** Nothing is lost when a folder cannot be made: the message stays where it is, and the log says why. */
+  async function moveOrStay(c: ImapFlow, range: string, target: string, taskId: string): Promise<boolean> {
+    try {
+      if (target !== processedFolder) await ensureFolder(c, target);
+      await c.messageMove(range, target, { uid: true });
+      return true;
+    } catch (e) {
+      log.warn(
+        { ...where, uid: range, taskId, target, error: describe(e) },
+        'could not file the message; it stays where it is',
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Issue 40: a message that asked waits in the questions folder; once its task is decided (the
+   * answer came by A2A, the console, anywhere), the sweep moves it to its folder. Its task is found
+   * again through the dedupe ledger (intake.ts): the same message is a duplicate of its first task.
+   */
+  async function refileAnswered(c: ImapFlow): Promise<void> {
+    const filing = config.filing;
+    if (filing === undefined || deps.filing === undefined || !owns()) return;
+    const status = await c.status(filing.questionsFolder, { messages: true }).catch(() => null);
+    if (status === null || status === false || (status.messages ?? 0) === 0) return;
+    await c.mailboxOpen(filing.questionsFolder);
+    try {
+      const waiting: { uid: number; source: Buffer }[] = [];
+      for await (const m of c.fetch('1:*', { uid: true, source: true }, {}))
+        if (m.source !== undefined) waiting.push({ uid: m.uid, source: m.source });
+      for (const m of waiting) {
+        if (stopped || !owns()) return;
+        const outcome = await deps.intake.accept(config.tenant, m.source, source);
+        if (outcome.kind !== 'duplicate' && outcome.kind !== 'submitted') continue;
+        const target = await filedFolder(c, outcome.taskId);
+        if (target !== null && target !== filing.questionsFolder)
+          await moveOrStay(c, String(m.uid), target, outcome.taskId);
+      }
+    } finally {
+      await c.mailboxOpen(folder);
     }
   }
 
@@ -486,6 +548,12 @@ function arrivedAt(internalDate: Date | string | undefined): Date | null {
   if (internalDate === undefined) return null;
   const d = internalDate instanceof Date ? internalDate : new Date(internalDate);
   return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** The server's hierarchy separator (from LIST), "/" until known. */
+function delimiterOf(c: ImapFlow): string {
+  const d = c.mailbox === false ? undefined : c.mailbox.delimiter;
+  return typeof d === 'string' && d !== '' ? d : '/';
 }
 
 async function ensureFolder(c: ImapFlow, path: string): Promise<void> {
