@@ -3,7 +3,7 @@
  * the operator's own token, reads the agent card, lists questions (A2A ListTasks), renders lesson
  * fields blind (§6.3), dry-runs a lesson (§13.1), teaches through the authority (§12.1), shows the
  * effect by show-back (§11, never "Saved"), corrects a mistake by reverting one activation (§10.3,
- * §13.4), and shows history, rollback and erase (§14), and who writes for whom (Senders, issue 38).
+ * §13.4), and shows history, rollback and erase (§14), who writes for whom (Senders, issue 38), and how deliveries went (Deliveries, issue 40).
  *
  * Deliberately not here: any one learnable's words or lesson-value keys (everything comes from the
  * card and the teach block), and any route the server does not expose publicly.
@@ -13,6 +13,7 @@ import { say } from './dom.ts';
 import { renderLearning } from './learning.ts';
 import { main, problem, show, STORE_KEY, type Session } from './page.ts';
 import { decidesPage } from './pages/decides.ts';
+import { deliveriesPage } from './pages/deliveries.ts';
 import { donePage } from './pages/decided.ts';
 import { historyPage } from './pages/history.ts';
 import { questionsPage, taskPage } from './pages/questions.ts';
@@ -35,6 +36,7 @@ function route(): void {
   else if (page === 'decides') run(decidesPage(s));
   else if (page === 'history') run(historyPage(s));
   else if (page === 'senders') run(sendersPage(s));
+  else if (page === 'deliveries') run(deliveriesPage(s));
   else if (page === 'learning') run(renderLearning(s.authority, s.agent, show));
   else run(questionsPage(s));
 }
