@@ -21,7 +21,7 @@ export async function deliveriesPage(s: Session): Promise<void> {
   const table = h(
     'table',
     { class: 'deliveries' },
-    h('caption', {}, 'Where decisions are delivered, and how the deliveries went'),
+    h('caption', {}, 'Who hears of each decision, and how the deliveries went'),
     h(
       'thead',
       {},
