@@ -11,6 +11,8 @@
  */
 import { StreamResponse, TaskState, type Task } from '@a2a-js/sdk';
 import type { DeliveryBodies, DeliveryEvent } from '../domain/delivery.ts';
+import { EXTENSION_URI } from '../domain/extension.ts';
+import { SKILL_RECHECK } from './agent-card.ts';
 import { taskWithoutTeach } from './teach-block-gate.ts';
 import { stateInWords } from './worded-errors.ts';
 
@@ -43,8 +45,14 @@ export function deliveryBodies(task: Task): DeliveryBodies | null {
     event,
     key: `${task.id}.${event}.${Date.parse(timestamp) || 0}`,
     push: { activated, plain },
-    webhook: { activated: webhook(activated), plain: webhook(plain) },
+    ...(isShowBack(task) ? {} : { webhook: { activated: webhook(activated), plain: webhook(plain) } }),
   };
+}
+
+/** A recheck_message task (§11): it decides no mail, so mail pipelines' webhooks are not told of it. */
+function isShowBack(task: Task): boolean {
+  const ours: unknown = task.status?.message?.metadata?.[EXTENSION_URI];
+  return (ours as { skill?: unknown } | undefined)?.skill === SKILL_RECHECK;
 }
 
 function pushBody(task: Task): string {

@@ -63,7 +63,8 @@ export interface DeliveryBodies {
   readonly key: string;
   /** One body for targets created with the extension activated (§7: the teach block travels), one without. */
   readonly push: { readonly activated: string; readonly plain: string };
-  readonly webhook: { readonly activated: string; readonly plain: string };
+  /** Absent when the tenant's delivery webhooks are not told (a show-back, recheck_message, decides no mail). */
+  readonly webhook?: { readonly activated: string; readonly plain: string };
 }
 
 /** A tenant's delivery webhook, as listed (its secret is shown once, when it is created). */

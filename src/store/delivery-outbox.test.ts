@@ -86,6 +86,22 @@ describe.each(STORE_ENGINES)('$name delivery outbox', ({ name }) => {
     expect(await outbox.claimDue(2000, 60_000, 10)).toEqual([]);
   });
 
+  it('tells no delivery webhook of a save whose bodies have none for them (a show-back)', async () => {
+    const db = await engine.fresh();
+    await pushConfig(db, ACME, 't1', 'c', 1);
+    await new KyselyDeliveryEndpoints(db).create(ACME, {
+      url: 'https://h.example/',
+      events: ['decided'],
+      teachBlocks: false,
+    });
+    const { webhook: _none, ...pushOnly } = bodies('t1', 'decided', 1);
+    await db
+      .transaction()
+      .execute((trx) => enqueueDeliveries(trx, ACME, 't1', pushOnly, { ms: 0, iso: '2026-12-05T00:00:00Z' }));
+    const due = await new KyselyDeliveryOutbox(db).claimDue(10, 60_000, 10);
+    expect(due.map((d) => d.targetKind)).toEqual(['push']);
+  });
+
   it('gives a due delivery to one of two processes claiming at once', async () => {
     const db = await engine.fresh();
     await pushConfig(db, ACME, 't1', 'c', 1);

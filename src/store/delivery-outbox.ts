@@ -97,11 +97,14 @@ export async function enqueueDeliveries(
     .select([...common('push'), body(bodies.push), ...rest])
     .where('tenant', '=', tenant)
     .where('task_id', '=', taskId);
-  const webhooks = db
-    .selectFrom('delivery_endpoints')
-    .select([...common('webhook'), body(bodies.webhook), ...rest])
-    .where('tenant', '=', tenant)
-    .where(sql<boolean>`(',' || events || ',') like ${`%,${bodies.event},%`}`);
+  const webhooks =
+    bodies.webhook === undefined
+      ? null
+      : db
+          .selectFrom('delivery_endpoints')
+          .select([...common('webhook'), body(bodies.webhook), ...rest])
+          .where('tenant', '=', tenant)
+          .where(sql<boolean>`(',' || events || ',') like ${`%,${bodies.event},%`}`);
   await db
     .insertInto('delivery_outbox')
     .columns([
@@ -117,7 +120,7 @@ export async function enqueueDeliveries(
       'due_ms',
       'created_at',
     ])
-    .expression(pushes.unionAll(webhooks))
+    .expression(webhooks === null ? pushes : pushes.unionAll(webhooks))
     .onConflict((oc) => oc.columns(['tenant', 'id']).doNothing())
     .execute();
 }
