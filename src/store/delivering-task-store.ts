@@ -3,7 +3,7 @@
  * moves a task into a state someone is told about (input-required, or an end) writes the task row
  * and the deliveries it owes in one transaction: both commit or neither does, so a notification is
  * never lost to a crash between the two, nor sent for a state that was not stored. Every other save
- * is the SDK's own single statement. After a commit that may have owed something, `enqueued` wakes
+ * is the SDK's own single statement. After a commit that owed something, `enqueued` wakes
  * the dispatcher (delivery/dispatcher.ts), which sends after commit.
  *
  * Deliberately not here: what a delivery says (the A2A layer builds the bodies) or sending it.
@@ -21,7 +21,7 @@ export interface DeliveringTaskStoreOptions {
   readonly tenantOf: (context: ServerCallContext) => TenantId;
   /** What the task's save owes, or null when its state is not delivered. */
   readonly bodiesOf: (task: Task) => DeliveryBodies | null;
-  /** Called after a commit that may have owed deliveries. */
+  /** Called after a commit that owed deliveries. */
   readonly enqueued: () => void;
   readonly nowMs?: () => number;
 }
@@ -40,11 +40,12 @@ export function deliveringTaskStore(
       if (bodies === null) return plain.save(task, context);
       const tenant = options.tenantOf(context);
       const ms = nowMs();
-      await db.transaction().execute(async (trx: Transaction<unknown>) => {
+      const owed = await db.transaction().execute(async (trx: Transaction<unknown>) => {
         await new DatabaseTaskStore(trx, { ownerResolver }).save(task, context);
-        await enqueueDeliveries(trx, tenant, task.id, bodies, { ms, iso: new Date(ms).toISOString() });
+        return enqueueDeliveries(trx, tenant, task.id, bodies, { ms, iso: new Date(ms).toISOString() });
       });
-      options.enqueued();
+      // Most tasks owe nothing (no config, no webhook): the dispatcher is not woken for them.
+      if (owed > 0) options.enqueued();
     },
     load: (taskId, context) => plain.load(taskId, context),
     list: (params, context) => plain.list(params, context),

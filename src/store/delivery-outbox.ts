@@ -66,14 +66,14 @@ export interface DeliveryOutcomes {
   readonly lastErrorAt: string | null;
 }
 
-/** Owed deliveries for a task that just entered `bodies.event`, in the caller's transaction. */
+/** Owed deliveries for a task that just entered `bodies.event`, in the caller's transaction; how many. */
 export async function enqueueDeliveries(
   trx: Transaction<unknown>,
   tenant: TenantId,
   taskId: string,
   bodies: DeliveryBodies,
   now: { iso: string; ms: number },
-): Promise<void> {
+): Promise<number> {
   const db = trx as unknown as Transaction<DeliveryTables>;
   const common = (kind: DeliveryTargetKind) =>
     [
@@ -105,7 +105,7 @@ export async function enqueueDeliveries(
           .select([...common('webhook'), body(bodies.webhook), ...rest])
           .where('tenant', '=', tenant)
           .where(sql<boolean>`(',' || events || ',') like ${`%,${bodies.event},%`}`);
-  await db
+  const r = await db
     .insertInto('delivery_outbox')
     .columns([
       'id',
@@ -122,7 +122,8 @@ export async function enqueueDeliveries(
     ])
     .expression(webhooks === null ? pushes : pushes.unionAll(webhooks))
     .onConflict((oc) => oc.columns(['tenant', 'id']).doNothing())
-    .execute();
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n);
 }
 
 export class KyselyDeliveryOutbox implements DeliveryOutbox {

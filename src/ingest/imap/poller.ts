@@ -445,17 +445,21 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
 
   /** Nothing is lost when a folder cannot be made: the message stays where it is, and the log says why. */
   async function moveOrStay(c: ImapFlow, range: string, target: string, taskId: string): Promise<boolean> {
-    try {
-      if (target !== processedFolder) await ensureFolder(c, target);
-      await c.messageMove(range, target, { uid: true });
-      return true;
-    } catch (e) {
-      log.warn(
-        { ...where, uid: range, taskId, target, error: describe(e) },
-        'could not file the message; it stays where it is',
-      );
-      return false;
+    if (target !== processedFolder) {
+      try {
+        await ensureFolder(c, target);
+      } catch (e) {
+        if (!c.usable) throw e; // the connection broke: the drain stops, the message is read again
+        log.warn(
+          { ...where, uid: range, taskId, target, error: describe(e) },
+          'could not make the folder; the message stays where it is',
+        );
+        return false;
+      }
     }
+    // A failed move throws, as before filing: the place is not advanced past this message.
+    await c.messageMove(range, target, { uid: true });
+    return true;
   }
 
   /**
