@@ -31,10 +31,10 @@ export async function sendDelivery(
 ): Promise<SendOutcome> {
   let url: URL;
   try {
-    url = await guard.checkUrl(target.url);
+    // No DNS here: the socket resolves the name once, through the guard (url-guard.ts).
+    url = guard.checkRules(target.url);
   } catch (e) {
-    if (e instanceof RefusedUrlError && !e.transient) return { kind: 'refused', error: e.message };
-    return { kind: 'retry', error: e instanceof Error ? e.message : String(e) };
+    return { kind: 'refused', error: e instanceof Error ? e.message : String(e) };
   }
   const headers =
     delivery.targetKind === 'push' ? pushHeaders(delivery, target) : webhookHeaders(delivery, target);

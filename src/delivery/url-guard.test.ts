@@ -15,6 +15,19 @@ const resolving =
     return Promise.resolve(a.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
   };
 
+const SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
+const delivery: DueDelivery = {
+  id: 'd1',
+  tenant: 'demo' as TenantId,
+  targetKind: 'webhook',
+  targetId: 'e1',
+  taskId: 't1',
+  event: 'decided',
+  body: '{}',
+  attempts: 1,
+  target: null,
+};
+
 describe('the delivery URL rule', () => {
   it('refuses a name that resolves to a private address, if any of its addresses is one', async () => {
     const guard = createUrlGuard({
@@ -52,9 +65,15 @@ describe('the delivery URL rule', () => {
 
   it('says a name that does not resolve may pass later (a retry), unlike a refusal', async () => {
     const guard = createUrlGuard({ allowedHosts: [], resolve: resolving({}) });
-    const e = await guard.checkUrl('https://gone.example/').catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(RefusedUrlError);
-    expect((e as RefusedUrlError).transient).toBe(true);
+    await expect(guard.checkUrl('https://gone.example/')).rejects.toBeInstanceOf(RefusedUrlError);
+    const outcome = await sendDelivery(
+      delivery,
+      { url: 'https://gone.example/', secret: SECRET },
+      guard,
+      2000,
+    );
+    expect(outcome.kind).toBe('retry');
+    expect(outcome.kind === 'retry' ? outcome.error : '').toMatch(/ENOTFOUND/);
   });
 
   it('checks again on the socket: a name that rebinds to loopback after the check is not connected to', async () => {
@@ -71,23 +90,11 @@ describe('the delivery URL rule', () => {
       Promise.resolve([{ address: ++calls === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }]);
     // http for the test's loopback listener: the port rule is checked on the socket all the same.
     const guard = createUrlGuard({ allowedHosts: [], resolve: rebinding });
-    const delivery: DueDelivery = {
-      id: 'd1',
-      tenant: 'demo' as TenantId,
-      targetKind: 'webhook',
-      targetId: 'e1',
-      taskId: 't1',
-      event: 'decided',
-      body: '{}',
-      attempts: 1,
-      target: null,
-    };
+    // Stored while the name was public; sent once it points at loopback.
+    await expect(guard.checkUrl(`https://rebind.example:${port}/hook`)).resolves.toBeInstanceOf(URL);
     const outcome = await sendDelivery(
       delivery,
-      {
-        url: `https://rebind.example:${port}/hook`,
-        secret: `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
-      },
+      { url: `https://rebind.example:${port}/hook`, secret: SECRET },
       guard,
       2000,
     );

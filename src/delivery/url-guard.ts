@@ -7,9 +7,9 @@
  * in PUSH_NOTIFICATION_ALLOWED_HOSTS (`host` or `host:port`) is exempt, and only it may use `http`.
  *
  * The rule is applied twice: when a config is stored (`checkUrl`, so the client hears at once) and
- * again at send time, where `guardedLookup` is the socket's own DNS lookup, so the address checked
- * is the address connected to (a name that resolves differently later, DNS rebinding, is refused
- * then too).
+ * again at send time (`checkRules`, then `guardedLookup` as the socket's own DNS lookup, so the
+ * address checked is the address connected to, resolved once: a name that resolves differently
+ * later, DNS rebinding, is refused then too).
  *
  * Deliberately not here: sending (dispatcher.ts), or which URL belongs to whom (the stores).
  */
@@ -20,13 +20,6 @@ import ipaddr from 'ipaddr.js';
 /** Why a URL is refused, in words naming the value and what to do. */
 export class RefusedUrlError extends Error {
   override readonly name = 'RefusedUrlError';
-  /** True when trying again later may pass (the host did not resolve now). */
-  readonly transient: boolean;
-
-  constructor(message: string, options: { transient?: boolean } = {}) {
-    super(message);
-    this.transient = options.transient ?? false;
-  }
 }
 
 /** Resolves a host to every address it has (node:dns's `lookup` with `all: true` by default). */
@@ -38,8 +31,13 @@ export const systemResolve: Resolve = (host) =>
   });
 
 export interface UrlGuard {
-  /** The URL's rule, resolving its host now; throws RefusedUrlError naming the rule broken. */
+  /** When a URL is stored: its rules, and every address its host resolves to now. Throws RefusedUrlError naming the rule. */
   checkUrl(url: string): Promise<URL>;
+  /**
+   * When it is sent: the rules without DNS (an IP literal is judged here, since a socket looks no
+   * literal up); a name is judged by `lookupFor`, on the socket itself.
+   */
+  checkRules(url: string): URL;
   /** The DNS lookup for the socket that sends to `url` (checked at connect time). */
   lookupFor(url: URL): LookupFunction | undefined;
 }
@@ -59,17 +57,24 @@ export function createUrlGuard(options: UrlGuardOptions): UrlGuard {
     const host = bareHost(url);
     return allowed.has(host) || allowed.has(`${host}:${portOf(url)}`);
   };
+  const checkRules = (raw: string): URL => {
+    const url = parseUrl(raw);
+    if (isAllowed(url)) return url;
+    if (url.protocol !== 'https:')
+      throw new RefusedUrlError(
+        `The URL "${raw}" uses ${url.protocol.slice(0, -1)}; a delivery URL must be https (plain http only for a host listed in ${ALLOWED_HOSTS}).`,
+      );
+    const host = bareHost(url);
+    if (isIP(host) !== 0) refuseInternal(host, raw);
+    return url;
+  };
   return {
+    checkRules,
     async checkUrl(raw) {
-      const url = parseUrl(raw);
-      if (isAllowed(url)) return url;
-      if (url.protocol !== 'https:')
-        throw new RefusedUrlError(
-          `The URL "${raw}" uses ${url.protocol.slice(0, -1)}; a delivery URL must be https (plain http only for a host listed in ${ALLOWED_HOSTS}).`,
-        );
+      const url = checkRules(raw);
       const host = bareHost(url);
-      const addresses = isIP(host) === 0 ? await resolveOrRefuse(resolve, host, raw) : [host];
-      for (const address of addresses) refuseInternal(address, raw);
+      if (isAllowed(url) || isIP(host) !== 0) return url;
+      for (const address of await resolveOrRefuse(resolve, host, raw)) refuseInternal(address, raw);
       return url;
     },
     lookupFor(url) {
@@ -103,9 +108,6 @@ async function resolveOrRefuse(resolve: Resolve, host: string, raw: string): Pro
     const code = (e as { code?: string }).code ?? String(e);
     throw new RefusedUrlError(
       `The host of "${raw}" does not resolve (${code}); name a host this server can reach.`,
-      {
-        transient: true,
-      },
     );
   }
 }
