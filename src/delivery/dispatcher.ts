@@ -66,9 +66,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       await Promise.all(due.map((d) => deliver(d)));
       if (due.length < BATCH) break;
     }
-    const next = await options.outbox.nextDueMs();
-    options.onBacklog?.(await options.outbox.backlog());
-    schedule(next === null ? pollMs : next - nowMs());
+    const pending = await options.outbox.pending();
+    options.onBacklog?.(pending.count);
+    schedule(pending.nextDueMs === null ? pollMs : pending.nextDueMs - nowMs());
   }
 
   async function deliver(d: DueDelivery): Promise<void> {

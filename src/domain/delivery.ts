@@ -50,10 +50,11 @@ export interface DeliveryOutbox {
   retryAt(tenant: TenantId, id: string, dueMs: number, error: string): Promise<void>;
   /** No more tries: the body is dropped, the error kept. */
   gaveUp(tenant: TenantId, id: string, at: string, error: string): Promise<void>;
-  /** Deliveries not yet delivered or given up, all tenants (the backlog metric). */
-  backlog(): Promise<number>;
-  /** The earliest due time of a pending delivery, or null. */
-  nextDueMs(): Promise<number | null>;
+  /**
+   * Deliveries not yet delivered or given up, all tenants (the backlog metric), and the earliest
+   * due time among them (null when none).
+   */
+  pending(): Promise<{ count: number; nextDueMs: number | null }>;
 }
 
 /** What a task's save owes, built by the A2A layer from the task (a2a/delivery-bodies.ts). */
@@ -86,15 +87,20 @@ export interface DeliveryCounts {
   readonly lastErrorAt: string | null;
 }
 
+export interface DeliveryOverview {
+  readonly endpoints: readonly (DeliveryEndpoint & DeliveryCounts)[];
+  /** The A2A push notifications of the tenant's tasks, summed over their configs. */
+  readonly push: DeliveryCounts;
+}
+
 /** The tenant's delivery webhooks (store/delivery-endpoint-store.ts), each call scoped to a tenant. */
 export interface DeliveryEndpoints {
   create(
     tenant: TenantId,
     endpoint: { url: string; events: readonly DeliveryEvent[]; teachBlocks: boolean },
   ): Promise<DeliveryEndpoint & { readonly secret: string }>;
-  list(tenant: TenantId): Promise<(DeliveryEndpoint & DeliveryCounts)[]>;
-  /** The A2A push notifications of the tenant's tasks, summed over their configs. */
-  pushCounts(tenant: TenantId): Promise<DeliveryCounts>;
+  /** Every endpoint with how its deliveries went, and the same for the tenant's push notifications. */
+  overview(tenant: TenantId): Promise<DeliveryOverview>;
   /** False when the tenant has no such endpoint. */
   remove(tenant: TenantId, id: string): Promise<boolean>;
 }

@@ -75,8 +75,7 @@ export function createDeliveriesRouter(deps: DeliveriesApiDeps): Router {
   });
 
   router.get('/', requireRole('read'), async (_req, res) => {
-    const tenant = principalOf(res).tenant;
-    res.json({ endpoints: await deps.endpoints.list(tenant), push: await deps.endpoints.pushCounts(tenant) });
+    res.json(await deps.endpoints.overview(principalOf(res).tenant));
   });
 
   router.delete('/:id', requireRole('admin'), async (req, res) => {

@@ -12,9 +12,10 @@ import {
   type DeliveryEndpoint,
   type DeliveryEndpoints,
   type DeliveryEvent,
+  type DeliveryOverview,
 } from '../domain/delivery.ts';
 import type { TenantId } from '../domain/tenant.ts';
-import { KyselyDeliveryOutbox, type DeliveryTables } from './delivery-outbox.ts';
+import { KyselyDeliveryOutbox, PUSH_TARGETS, type DeliveryTables } from './delivery-outbox.ts';
 
 const NONE: DeliveryCounts = { delivered: 0, pending: 0, failed: 0, lastError: null, lastErrorAt: null };
 
@@ -46,7 +47,7 @@ export class KyselyDeliveryEndpoints implements DeliveryEndpoints {
     return { ...shown(row), secret: row.secret };
   }
 
-  async list(tenant: TenantId): Promise<(DeliveryEndpoint & DeliveryCounts)[]> {
+  async overview(tenant: TenantId): Promise<DeliveryOverview> {
     const rows = await this.#db
       .selectFrom('delivery_endpoints')
       .selectAll()
@@ -55,31 +56,10 @@ export class KyselyDeliveryEndpoints implements DeliveryEndpoints {
       .orderBy('id')
       .execute();
     const outcomes = await this.#outbox.outcomes(tenant);
-    return rows.map((r) => {
-      const o = outcomes.find((x) => x.targetKind === 'webhook' && x.targetId === r.id);
-      return { ...shown(r), ...(o === undefined ? NONE : countsOf(o)) };
-    });
-  }
-
-  async pushCounts(tenant: TenantId): Promise<DeliveryCounts> {
-    const pushes = (await this.#outbox.outcomes(tenant)).filter((o) => o.targetKind === 'push');
-    let sum = { ...NONE } as { -readonly [K in keyof DeliveryCounts]: DeliveryCounts[K] };
-    for (const o of pushes) {
-      sum = {
-        delivered: sum.delivered + o.delivered,
-        pending: sum.pending + o.pending,
-        failed: sum.failed + o.failed,
-        lastError:
-          (o.lastErrorAt ?? '') >= (sum.lastErrorAt ?? '') && o.lastError !== null
-            ? o.lastError
-            : sum.lastError,
-        lastErrorAt:
-          (o.lastErrorAt ?? '') >= (sum.lastErrorAt ?? '') && o.lastError !== null
-            ? o.lastErrorAt
-            : sum.lastErrorAt,
-      };
-    }
-    return sum;
+    return {
+      endpoints: rows.map((r) => ({ ...shown(r), ...(outcomes.get(r.id) ?? NONE) })),
+      push: outcomes.get(PUSH_TARGETS) ?? NONE,
+    };
   }
 
   async remove(tenant: TenantId, id: string): Promise<boolean> {
@@ -99,15 +79,5 @@ function shown(r: DeliveryTables['delivery_endpoints']): DeliveryEndpoint {
     events: r.events.split(',').filter((e): e is DeliveryEvent => (DELIVERY_EVENTS as string[]).includes(e)),
     teachBlocks: r.activated === 1,
     createdAt: r.created_at,
-  };
-}
-
-function countsOf(o: DeliveryCounts): DeliveryCounts {
-  return {
-    delivered: o.delivered,
-    pending: o.pending,
-    failed: o.failed,
-    lastError: o.lastError,
-    lastErrorAt: o.lastErrorAt,
   };
 }

@@ -71,7 +71,7 @@ describe.each(STORE_ENGINES)('$name delivery outbox', ({ name }) => {
     await save(bodies('t1', 'input-required', 1));
     await save(bodies('t1', 'input-required', 1)); // a re-save of the same state
     const outbox = new KyselyDeliveryOutbox(db);
-    expect(await outbox.backlog()).toBe(3);
+    expect((await outbox.pending()).count).toBe(3);
     const due = await outbox.claimDue(2000, 60_000, 10);
     const byTarget = new Map(due.map((d) => [d.targetId, d.body]));
     expect(byTarget).toEqual(
@@ -100,6 +100,41 @@ describe.each(STORE_ENGINES)('$name delivery outbox', ({ name }) => {
       .execute((trx) => enqueueDeliveries(trx, ACME, 't1', pushOnly, { ms: 0, iso: '2026-12-05T00:00:00Z' }));
     const due = await new KyselyDeliveryOutbox(db).claimDue(10, 60_000, 10);
     expect(due.map((d) => d.targetKind)).toEqual(['push']);
+  });
+
+  it("counts each webhook, and every push config together, with the latest try's error", async () => {
+    const db = await engine.fresh();
+    await pushConfig(db, ACME, 't1', 'a', 1);
+    await pushConfig(db, ACME, 't1', 'b', 0);
+    const endpoints = new KyselyDeliveryEndpoints(db);
+    const hook = await endpoints.create(ACME, {
+      url: 'https://h.example/',
+      events: ['decided'],
+      teachBlocks: false,
+    });
+    const at = { ms: 0, iso: '2026-12-05T00:00:00Z' };
+    await db
+      .transaction()
+      .execute((trx) => enqueueDeliveries(trx, ACME, 't1', bodies('t1', 'decided', 1), at));
+    const outbox = new KyselyDeliveryOutbox(db);
+    const due = await outbox.claimDue(10, 60_000, 10);
+    const push = due.filter((d) => d.targetKind === 'push');
+    const webhook = due.find((d) => d.targetKind === 'webhook')!;
+    // The later try's error is shown, whatever the errors' alphabetical order.
+    await outbox.retryAt(ACME, push[0]!.id, 100, 'z: an older error');
+    await outbox.retryAt(ACME, push[1]!.id, 200, 'a: the latest error');
+    await outbox.delivered(ACME, webhook.id, '2026-12-05T00:00:02Z');
+    const view = await endpoints.overview(ACME);
+    expect(view.push).toMatchObject({
+      delivered: 0,
+      pending: 2,
+      failed: 0,
+      lastError: 'a: the latest error',
+    });
+    expect(view.endpoints).toEqual([
+      expect.objectContaining({ id: hook.id, delivered: 1, pending: 0, failed: 0, lastError: null }),
+    ]);
+    expect((await endpoints.overview(OTHER)).push.pending).toBe(0);
   });
 
   it('gives a due delivery to one of two processes claiming at once', async () => {
@@ -140,6 +175,6 @@ describe.each(STORE_ENGINES)('$name delivery outbox', ({ name }) => {
       );
     const outbox = new KyselyDeliveryOutbox(db);
     expect(await outbox.erase(ACME, 'erase-me@x.example')).toBe(1);
-    expect(await outbox.backlog()).toBe(2);
+    expect((await outbox.pending()).count).toBe(2);
   });
 });

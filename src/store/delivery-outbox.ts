@@ -9,6 +9,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type {
   DeliveryBodies,
+  DeliveryCounts,
   DeliveryEvent,
   DeliveryOutbox,
   DeliveryTargetKind,
@@ -55,16 +56,8 @@ export interface DeliveryTables {
   };
 }
 
-/** What one endpoint's deliveries came to, for the console and `GET …/deliveries`. */
-export interface DeliveryOutcomes {
-  readonly targetKind: DeliveryTargetKind;
-  readonly targetId: string;
-  readonly delivered: number;
-  readonly pending: number;
-  readonly failed: number;
-  readonly lastError: string | null;
-  readonly lastErrorAt: string | null;
-}
+/** The key of `outcomes` under which every A2A push config of the tenant is counted together. */
+export const PUSH_TARGETS = '';
 
 /** Owed deliveries for a task that just entered `bodies.event`, in the caller's transaction; how many. */
 export async function enqueueDeliveries(
@@ -244,62 +237,58 @@ export class KyselyDeliveryOutbox implements DeliveryOutbox {
       .execute();
   }
 
-  async backlog(): Promise<number> {
+  async pending(): Promise<{ count: number; nextDueMs: number | null }> {
     const row = await this.#db
-      .selectFrom('delivery_outbox')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('state', '=', 'pending')
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
-  async nextDueMs(): Promise<number | null> {
-    const row = await this.#db
-      .selectFrom('delivery_outbox')
-      .select((eb) => eb.fn.min<number | string>('due_ms').as('due'))
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    return row?.due === undefined || row.due === null ? null : Number(row.due);
-  }
-
-  /** Per target of the tenant: how its deliveries went, the last error first seen. */
-  async outcomes(tenant: TenantId): Promise<DeliveryOutcomes[]> {
-    const rows = await this.#db
       .selectFrom('delivery_outbox')
       .select((eb) => [
-        'target_kind',
-        'target_id',
-        'state',
         eb.fn.countAll<number | string>().as('n'),
-        eb.fn.max('last_error').as('last_error'),
-        eb.fn.max('finished_at').as('last_at'),
+        eb.fn.min<number | string | null>('due_ms').as('due'),
       ])
+      .where('state', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.n), nextDueMs: row.due === null ? null : Number(row.due) };
+  }
+
+  /**
+   * How the tenant's deliveries went, per target: every A2A push config together (`PUSH_TARGETS`),
+   * each delivery webhook by its id. The last error is that of the target's latest try still not
+   * delivered (a delivery's due time moves on with each try).
+   */
+  async outcomes(tenant: TenantId): Promise<ReadonlyMap<string, DeliveryCounts>> {
+    // A literal, not a parameter: PostgreSQL matches the grouped expression to the selected one by its text.
+    const target = sql<string>`case when target_kind = 'push' then ${sql.lit(PUSH_TARGETS)} else target_id end`;
+    const counts = await this.#db
+      .selectFrom('delivery_outbox')
+      .select((eb) => [target.as('target'), 'state', eb.fn.countAll<number | string>().as('n')])
       .where('tenant', '=', tenant)
-      .groupBy(['target_kind', 'target_id', 'state'])
+      .groupBy([target, 'state'])
       .execute();
-    const byTarget = new Map<string, { -readonly [K in keyof DeliveryOutcomes]: DeliveryOutcomes[K] }>();
-    for (const row of rows) {
-      const key = `${row.target_kind}\u0000${row.target_id}`;
-      const o = byTarget.get(key) ?? {
-        targetKind: row.target_kind as DeliveryTargetKind,
-        targetId: row.target_id,
-        delivered: 0,
-        pending: 0,
-        failed: 0,
-        lastError: null,
-        lastErrorAt: null,
-      };
+    const { rows: errors } = await sql<{ target: string; last_error: string; finished_at: string | null }>`
+      select target, last_error, finished_at from (
+        select ${target} as target, last_error, finished_at,
+          row_number() over (partition by ${target} order by due_ms desc) as latest
+        from delivery_outbox
+        where tenant = ${tenant} and last_error is not null and state <> 'delivered') tried
+      where latest = 1`.execute(this.#db);
+    const out = new Map<string, { -readonly [K in keyof DeliveryCounts]: DeliveryCounts[K] }>();
+    const of = (key: string) => {
+      const o = out.get(key) ?? { delivered: 0, pending: 0, failed: 0, lastError: null, lastErrorAt: null };
+      out.set(key, o);
+      return o;
+    };
+    for (const row of counts) {
+      const o = of(row.target);
       const n = Number(row.n);
       if (row.state === 'delivered') o.delivered += n;
       else if (row.state === 'failed') o.failed += n;
       else o.pending += n;
-      if (row.last_error !== null && row.state !== 'delivered') {
-        o.lastError = row.last_error;
-        o.lastErrorAt = row.state === 'failed' ? row.last_at : o.lastErrorAt;
-      }
-      byTarget.set(key, o);
     }
-    return [...byTarget.values()];
+    for (const row of errors) {
+      const o = of(row.target);
+      o.lastError = row.last_error;
+      o.lastErrorAt = row.finished_at;
+    }
+    return out;
   }
 
   /** §14: bodies still owed that mention the identifier are dropped with their deliveries. */
