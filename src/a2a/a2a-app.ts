@@ -30,7 +30,7 @@ import { EXTENSION_URI } from '../domain/extension.ts';
 import type { LearnableDescriptor } from '../domain/learnables/index.ts';
 import type { SubmitResult, TaskFiling } from '../domain/mail/index.ts';
 import { agentCardJson, buildAgentCard, type AgentCardInput } from './agent-card.ts';
-import { TriageExecutor } from './executor.ts';
+import { ENDED, finishedWith, TriageExecutor } from './executor.ts';
 import type { LessonSink, MailReader, TriagePort } from './ports.ts';
 import { boundedJsonBody } from './json-body.ts';
 import { recentTaskStore } from './recent-task-store.ts';
@@ -249,33 +249,23 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
 }
 
 function filingOf(task: Task): TaskFiling {
-  const state = task.status?.state;
-  // A finished task's state travels on its final status message (executor.ts Turn.finish).
-  const ours: unknown = task.status?.message?.metadata?.[EXTENSION_URI];
-  const filed = (ours as { filedAs?: unknown } | undefined)?.filedAs;
+  const filed = finishedWith(task)?.filedAs;
   const filedAs = new Map<string, string>();
   if (typeof filed === 'object' && filed !== null)
     for (const [k, v] of Object.entries(filed)) if (typeof v === 'string') filedAs.set(k, v);
-  return {
-    state:
-      state === TaskState.TASK_STATE_INPUT_REQUIRED
-        ? 'input-required'
-        : state === TaskState.TASK_STATE_COMPLETED
-          ? 'completed'
-          : state === TaskState.TASK_STATE_FAILED || state === TaskState.TASK_STATE_REJECTED
-            ? 'failed'
-            : 'working',
-    filedAs,
-  };
+  return { state: mailStateOf(task), filedAs };
 }
 
+/** Where a mail's task stands: asking, decided, ended otherwise (failed, rejected, canceled), or working. */
+function mailStateOf(task: Task): TaskFiling['state'] {
+  const state = task.status?.state;
+  if (state === TaskState.TASK_STATE_INPUT_REQUIRED) return 'input-required';
+  if (state === TaskState.TASK_STATE_COMPLETED) return 'completed';
+  return state !== undefined && ENDED.has(state) ? 'failed' : 'working';
+}
+
+/** A blocking SendMessage returns a task that asks or has ended: one still working counts as failed. */
 function submittedState(task: Task): SubmitResult['state'] {
-  switch (task.status?.state) {
-    case TaskState.TASK_STATE_COMPLETED:
-      return 'completed';
-    case TaskState.TASK_STATE_INPUT_REQUIRED:
-      return 'input-required';
-    default:
-      return 'failed';
-  }
+  const state = mailStateOf(task);
+  return state === 'working' ? 'failed' : state;
 }

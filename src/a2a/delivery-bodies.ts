@@ -11,17 +11,10 @@
  */
 import { StreamResponse, TaskState, type Task } from '@a2a-js/sdk';
 import type { DeliveryBodies, DeliveryEvent } from '../domain/delivery.ts';
-import { EXTENSION_URI } from '../domain/extension.ts';
 import { SKILL_RECHECK } from './agent-card.ts';
+import { ENDED, finishedWith } from './executor.ts';
 import { taskWithoutTeach } from './teach-block-gate.ts';
 import { stateInWords } from './worded-errors.ts';
-
-const ENDED: ReadonlySet<TaskState> = new Set([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_REJECTED,
-  TaskState.TASK_STATE_CANCELED,
-]);
 
 /** The event a task in this state is delivered as, or null when no one is told. */
 export function deliveryEventOf(task: Task): DeliveryEvent | null {
@@ -51,8 +44,7 @@ export function deliveryBodies(task: Task): DeliveryBodies | null {
 
 /** A recheck_message task (§11): it decides no mail, so mail pipelines' webhooks are not told of it. */
 function isShowBack(task: Task): boolean {
-  const ours: unknown = task.status?.message?.metadata?.[EXTENSION_URI];
-  return (ours as { skill?: unknown } | undefined)?.skill === SKILL_RECHECK;
+  return finishedWith(task)?.skill === SKILL_RECHECK;
 }
 
 function pushBody(task: Task): string {

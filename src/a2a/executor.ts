@@ -356,8 +356,11 @@ export class TriageExecutor implements AgentExecutor {
   }
 }
 
-/** States a new task may be published in whole (terminal ones: nothing follows them). */
-const ENDS_AT_ONCE: ReadonlySet<TaskState> = new Set([
+/**
+ * The terminal states: nothing follows them. A new task reaching one in its first turn is published
+ * whole; a task entering one is delivered as decided (delivery-bodies.ts).
+ */
+export const ENDED: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_COMPLETED,
   TaskState.TASK_STATE_FAILED,
   TaskState.TASK_STATE_REJECTED,
@@ -450,7 +453,7 @@ class Turn {
     message: Message | undefined,
     metadata: Record<string, unknown> | undefined,
   ): void {
-    if (this.pending !== null && ENDS_AT_ONCE.has(state)) {
+    if (this.pending !== null && ENDED.has(state)) {
       this.whole(state, message, metadata);
       return;
     }
@@ -499,6 +502,12 @@ class Turn {
       undefined,
     );
   }
+}
+
+/** What `Turn.finish` left under the extension URI: it travels on the task's final status message. */
+export function finishedWith(task: Task): Readonly<Record<string, unknown>> | undefined {
+  const ours: unknown = task.status?.message?.metadata?.[EXTENSION_URI];
+  return isPlainObject(ours) ? ours : undefined;
 }
 
 function readTaskState(metadata: Task['metadata']): TriageTaskState | null {
