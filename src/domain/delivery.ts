@@ -5,9 +5,9 @@
 import type { TenantId } from './tenant.ts';
 
 /** When a task is delivered: it waits for a person, or it ended (completed, failed, rejected, canceled). */
-export type DeliveryEvent = 'input-required' | 'decided';
+export const DELIVERY_EVENTS = ['input-required', 'decided'] as const;
 
-export const DELIVERY_EVENTS: readonly DeliveryEvent[] = ['input-required', 'decided'];
+export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
 /** An A2A push-notification config, or a tenant's signed delivery webhook. */
 export type DeliveryTargetKind = 'push' | 'webhook';

@@ -32,7 +32,7 @@ const EXAMPLE = '{ "url": "https://hooks.example.com/triage", "events": ["input-
 
 const Body = z.strictObject({
   url: z.string().min(1),
-  events: z.array(z.enum(DELIVERY_EVENTS as [string, ...string[]])).min(1),
+  events: z.array(z.enum(DELIVERY_EVENTS)).min(1),
 });
 
 export function createDeliveriesRouter(deps: DeliveriesApiDeps): Router {
@@ -67,7 +67,7 @@ export function createDeliveriesRouter(deps: DeliveriesApiDeps): Router {
       .includes(EXTENSION_URI);
     const created = await deps.endpoints.create(principalOf(res).tenant, {
       url: parsed.data.url,
-      events: parsed.data.events as (typeof DELIVERY_EVENTS)[number][],
+      events: parsed.data.events,
       teachBlocks: activated,
     });
     if (activated) res.setHeader('A2A-Extensions', EXTENSION_URI);

@@ -76,7 +76,9 @@ function shown(r: DeliveryTables['delivery_endpoints']): DeliveryEndpoint {
   return {
     id: r.id,
     url: r.url,
-    events: r.events.split(',').filter((e): e is DeliveryEvent => (DELIVERY_EVENTS as string[]).includes(e)),
+    events: r.events
+      .split(',')
+      .filter((e): e is DeliveryEvent => (DELIVERY_EVENTS as readonly string[]).includes(e)),
     teachBlocks: r.activated === 1,
     createdAt: r.created_at,
   };
