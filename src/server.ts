@@ -31,7 +31,7 @@ import { deliveryMetrics } from './observability/delivery-metrics.ts';
 import type { Admission } from './admission/admission.ts';
 import type { AuthThrottle } from './admission/auth-throttle.ts';
 import type { MailReader, TriagePort } from './a2a/ports.ts';
-import { publicBaseUrl, type Config } from './config/config.ts';
+import { DELIVERY_DEFAULTS, publicBaseUrl, type Config } from './config/config.ts';
 import type { Authority, TokenVerifier } from './domain/authority/index.ts';
 import { DEFAULT_MAIL_LIMITS } from './domain/mail/index.ts';
 import { JSONRPC_PATH, REST_PATH } from './a2a/agent-card.ts';
@@ -132,11 +132,9 @@ export interface DeliverySettings {
   readonly allowedHosts: readonly string[];
   readonly maxAttempts: number;
   readonly retryBaseMs: number;
-  /** Tests: a resolver standing in for DNS (delivery/url-guard.ts). */
-  readonly resolve?: Parameters<typeof createUrlGuard>[0]['resolve'];
 }
 
-export const DEFAULT_DELIVERY: DeliverySettings = { allowedHosts: [], maxAttempts: 12, retryBaseMs: 2000 };
+export const DEFAULT_DELIVERY: DeliverySettings = { allowedHosts: [], ...DELIVERY_DEFAULTS };
 
 export interface Observability {
   readonly logger: Logger;
@@ -356,10 +354,7 @@ function deliveryOf(
   endpoints: KyselyDeliveryEndpoints;
 } {
   const settings = deps.delivery ?? DEFAULT_DELIVERY;
-  const guard = createUrlGuard({
-    allowedHosts: settings.allowedHosts,
-    ...(settings.resolve === undefined ? {} : { resolve: settings.resolve }),
-  });
+  const guard = createUrlGuard({ allowedHosts: settings.allowedHosts });
   const outbox = new KyselyDeliveryOutbox(deps.db);
   const counted = deliveryMetrics(metrics.registry);
   const dispatcher = createDispatcher({

@@ -28,6 +28,8 @@ const documentLimit = (name: keyof DocumentLimits) => ({
   schema: z.coerce.number().int().positive().default(DEFAULT_DOCUMENT_LIMITS[name]),
   example: String(DEFAULT_DOCUMENT_LIMITS[name]),
 });
+/** DELIVERY_MAX_ATTEMPTS and DELIVERY_RETRY_BASE_MS unset (and a server created without settings). */
+export const DELIVERY_DEFAULTS = { maxAttempts: 12, retryBaseMs: 2000 } as const;
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
 /**
@@ -110,13 +112,13 @@ export const SETTINGS = {
   /** Tries of one push notification or delivery webhook before it is given up (issue 40). */
   deliveryMaxAttempts: {
     env: 'DELIVERY_MAX_ATTEMPTS',
-    schema: z.coerce.number().int().min(1).max(100).default(12),
+    schema: z.coerce.number().int().min(1).max(100).default(DELIVERY_DEFAULTS.maxAttempts),
     example: '12',
   },
   /** The wait before the first retry of a delivery, ms; each next one doubles, up to five minutes. */
   deliveryRetryBaseMs: {
     env: 'DELIVERY_RETRY_BASE_MS',
-    schema: z.coerce.number().int().min(10).max(600000).default(2000),
+    schema: z.coerce.number().int().min(10).max(600000).default(DELIVERY_DEFAULTS.retryBaseMs),
     example: '2000',
   },
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */

@@ -444,7 +444,7 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   }
 
   /** Nothing is lost when a folder cannot be made: the message stays where it is, and the log says why. */
-  async function moveOrStay(c: ImapFlow, range: string, target: string, taskId: string): Promise<boolean> {
+  async function moveOrStay(c: ImapFlow, range: string, target: string, taskId: string): Promise<void> {
     if (target !== processedFolder) {
       try {
         await ensureFolder(c, target);
@@ -454,12 +454,11 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
           { ...where, uid: range, taskId, target, error: describe(e) },
           'could not make the folder; the message stays where it is',
         );
-        return false;
+        return;
       }
     }
     // A failed move throws, as before filing: the place is not advanced past this message.
     await c.messageMove(range, target, { uid: true });
-    return true;
   }
 
   /**
