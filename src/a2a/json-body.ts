@@ -5,7 +5,8 @@
  * the SDK's REST error body (`{error: {code, status, message, details}}`) on /a2a/rest.
  *
  * In order: a body over the limit is refused by its Content-Length before it is received; its bytes
- * are reserved in the gate (503 + Retry-After when the budget is spent); it is read up to the limit;
+ * are reserved in the gate (when the budget is spent, the body is received and dropped, then
+ * answered 503 + Retry-After: never a reset); it is read up to the limit;
  * a body nested deeper than maxJsonDepth is refused before JSON.parse; a body that does not parse is
  * a parse error (-32700); a JSON-RPC body that is not an object is an invalid request (-32600). A
  * request that sends a message then takes a message slot, waiting up to ADMISSION_QUEUE_MS for one
@@ -17,7 +18,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { Admission } from '../admission/admission.ts';
-import { holdBodyBytes, permitsOf, setRetryAfter } from '../admission/hold.ts';
+import { drained, holdBodyBytes, permitsOf, setRetryAfter } from '../admission/hold.ts';
 import { EXTENSION_URI } from '../domain/extension.ts';
 import { jsonDeeperThan } from '../domain/json-depth.ts';
 import { JSON_RPC_CODE } from './errors.ts';
@@ -102,8 +103,7 @@ export function boundedJsonBody(options: JsonBodyOptions): RequestHandler {
       return;
     }
     if (admission !== undefined && !holdBodyBytes(admission, req, res, limitBytes)) {
-      refuse(res, null, busy());
-      req.resume();
+      void drained(req).then(() => refuse(res, null, busy()));
       return;
     }
     readLimited(req, limitBytes, known && declared >= 0 ? declared : null).then(

@@ -16,8 +16,8 @@ export function permitsOf(res: ServerResponse): { hold(p: Permit): void } {
 
 /**
  * Reserves the body's bytes: its Content-Length, or `limitBytes` when the length is not declared
- * (chunked: it may be that large). False when the budget is spent: the caller answers 503 and
- * drains nothing it has not been sent.
+ * (chunked: it may be that large). False when the budget is spent: the caller drains the body
+ * (`drained`), then answers 503.
  */
 export function holdBodyBytes(
   admission: Admission,
@@ -36,4 +36,27 @@ export function holdBodyBytes(
 /** Sets the Retry-After header a refused caller reads (the body is the transport's). */
 export function setRetryAfter(res: ServerResponse, admission: Admission): void {
   res.setHeader('Retry-After', String(admission.limits.retryAfterSeconds));
+}
+
+/**
+ * Resolves once the request's body has been received and thrown away (or the caller left), so a
+ * refusal is answered to a caller that has finished sending. Answering while it still sends is what
+ * reset connections under a burst of large mail (issue 41): the answered socket goes idle for the
+ * server while the client writes, and a 5 s keep-alive timeout or a closing client cuts it, and the
+ * caller reads EPIPE, not 503. Nothing is held: each chunk is dropped as it arrives.
+ */
+export function drained(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      req.off('end', done);
+      req.off('close', done);
+      req.off('error', done);
+      resolve();
+    };
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
+    req.resume();
+  });
 }

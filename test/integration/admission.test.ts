@@ -1,6 +1,8 @@
 // Invariant (issue 16): past the admission bounds (messages read at once, request bytes in flight) A2A answers 503 with Retry-After and a sentence in its transport's own shape (JSON-RPC error on JSON-RPC, REST error on REST), the webhooks answer 503 with Retry-After for their providers to retry, nothing is stored for a refused call, and every admitted message still completes.
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SendMessageRequest, TaskState } from '@a2a-js/sdk';
 import type { Permit } from '../../src/admission/admission.ts';
@@ -180,6 +182,86 @@ describe('admission control', () => {
       const task = await client.sendMessage(SendMessageRequest.fromJSON(sendParams()), opts);
       expect('id' in task).toBe(true);
     }
+    expect(c.admission.load()).toMatchObject({ messages: 0, bytes: 0, waiting: 0 });
+  });
+
+  // Issue 41: a refused large request is answered, never reset. The refusal comes once the caller
+  // has sent its whole body, so no client is cut off mid-write (EPIPE) by an early answer.
+  it.each([
+    ['A2A JSON-RPC', '/a2a/jsonrpc', 'application/json'],
+    ['a webhook', `/inbound/v1/rfc822/${INBOUND}`, 'message/rfc822'],
+  ])('refuses %s past the byte budget only after its whole body is received', async (_, path, type) => {
+    const { c, url, token } = await start({ ADMISSION_MAX_BYTES: '100000' });
+    const hog = c.admission.tryAdmit({ bytes: 99_900, message: false })!;
+    const body = Buffer.alloc(600_000, 0x20);
+    let answered: IncomingMessage | null = null;
+    const req = httpRequest(`${url}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': type,
+        'content-length': String(body.length),
+        'a2a-version': '1.0',
+        authorization: `Bearer ${token}`,
+      },
+    });
+    const response = new Promise<IncomingMessage>((resolve, reject) => {
+      req.once('response', (res) => {
+        answered = res;
+        resolve(res);
+      });
+      req.once('error', reject);
+    });
+    req.write(body.subarray(0, 200_000));
+    await sleep(300);
+    expect(answered, 'answered while the body was still being sent').toBeNull();
+    req.end(body.subarray(200_000));
+    const res = await response;
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('2');
+    const text = await new Promise<string>((resolve) => {
+      let all = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (all += d));
+      res.once('end', () => resolve(all));
+    });
+    expect(text).toMatch(/SERVER_BUSY|-32053/);
+    hog.release();
+    expect(c.admission.load()).toMatchObject({ messages: 0, bytes: 0 });
+  });
+
+  it('under 16 large SendMessage calls at once through the SDK client, every one is triaged or answered 503 with Retry-After, none reset', async () => {
+    const { c, url, token } = await start({ ADMISSION_MAX_BYTES: String(4 * 1024 * 1024) });
+    const statuses: (number | string)[] = [];
+    const recording: typeof fetch = async (input, init) => {
+      try {
+        const res = await fetch(input, init);
+        if ((input instanceof Request ? input.url : input.toString()).endsWith('/a2a/jsonrpc'))
+          statuses.push(res.status === 503 && res.headers.get('retry-after') === '2' ? 503 : res.status);
+        return res;
+      } catch (e) {
+        statuses.push(`reset: ${String((e as { cause?: { code?: string } }).cause?.code ?? e)}`);
+        throw e;
+      }
+    };
+    const { client, opts } = await sdkClient(url, token, { protocol: 'JSONRPC', fetchImpl: recording });
+    const filler = 'Line of a scanned pre-alert, repeated to make the mail large.\r\n'.repeat(40_000);
+    const large = () =>
+      SendMessageRequest.fromJSON({
+        message: {
+          messageId: randomUUID(),
+          role: 'ROLE_USER',
+          parts: [mailPart(mail().replace('Shipment details below.', filler))],
+        },
+      });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 16 }, () => client.sendMessage(large(), opts)),
+    );
+    expect(statuses).toHaveLength(16);
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(
+      statuses.filter((s) => s === 200).length,
+    );
     expect(c.admission.load()).toMatchObject({ messages: 0, bytes: 0, waiting: 0 });
   });
 });

@@ -27,11 +27,17 @@ export interface SdkClient {
 export async function sdkClient(
   agentUrl: string,
   token: string,
-  options: { readonly activate?: boolean; readonly protocol?: 'JSONRPC' | 'HTTP+JSON' } = {},
+  options: {
+    readonly activate?: boolean;
+    readonly protocol?: 'JSONRPC' | 'HTTP+JSON';
+    /** The fetch under the client (default: the global one). */
+    readonly fetchImpl?: typeof fetch;
+  } = {},
 ): Promise<SdkClient> {
   let echoed: string | null = null;
+  const under = options.fetchImpl ?? fetch;
   const fetchImpl: typeof fetch = async (input, init) => {
-    const res = await fetch(input, init);
+    const res = await under(input, init);
     echoed = res.headers.get('A2A-Extensions');
     return res;
   };

@@ -24,7 +24,7 @@ import express, {
   type Response,
 } from 'express';
 import type { Admission } from '../../admission/admission.ts';
-import { holdBodyBytes } from '../../admission/hold.ts';
+import { drained, holdBodyBytes } from '../../admission/hold.ts';
 import type { TenantId } from '../../domain/tenant.ts';
 import type { Intake } from '../intake.ts';
 import type { IngestLog } from '../ports.ts';
@@ -252,7 +252,7 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
         // Admission: the body's bytes are reserved before it is received (providers retry on 503).
         if (options.admission !== undefined && !holdBodyBytes(options.admission, req, res, bodyLimit)) {
           res.setHeader('Retry-After', String(options.admission.limits.retryAfterSeconds));
-          req.resume();
+          await drained(req); // answered once the provider has finished sending: never a reset
           throw new WebhookRefusal('busy', 'SERVER_BUSY', options.admission.busySentence());
         }
         const message = await toRaw(provider, req, res, endpoint, spent);
