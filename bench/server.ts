@@ -16,8 +16,12 @@
  * Directories are loaded with the operator's import verb (`learnables-triage import`, the CLI),
  * the public way to load a directory in bulk (the HTTP API has no import route).
  *
+ * - CPU per settled triage against the durable minimal agent, interleaved (bench/cpu-ratio.ts): the
+ *   figure issue 41's target is judged by, printed with its spread.
+ *
  * Options: --server-duration=S (load-test seconds, default 10), --server-connections=N (default 10),
- * --memory-customers=N (default 100000; 0 skips the memory measurement).
+ * --memory-customers=N (default 100000; 0 skips the memory measurement), --cpu-rounds=N (default 5)
+ * and --cpu-round-seconds=S (default 4) for the interleaved figure.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +42,7 @@ import {
   stateOf,
   type Host,
 } from './learning/harness.ts';
+import { describeInterleaved, interleavedCpu } from './cpu-ratio.ts';
 import { numberOption, round } from './options.ts';
 
 export interface BenchContext {
@@ -349,6 +354,8 @@ export async function run(context: BenchContext): Promise<void> {
   const seconds = numberOption(context.args, 'server-duration', 10, { least: 'non-negative' });
   const connections = numberOption(context.args, 'server-connections', 10, { least: 'non-negative' });
   const memoryCustomers = numberOption(context.args, 'memory-customers', 100_000, { least: 'non-negative' });
+  const cpuRounds = numberOption(context.args, 'cpu-rounds', 5, { least: 'positive', whole: true });
+  const cpuRoundSeconds = numberOption(context.args, 'cpu-round-seconds', 4, { least: 'positive' });
   const tag = `r${Date.now().toString(36)}`;
   const hosts: { close(): Promise<void> }[] = [];
   const results: Record<string, unknown> = { seconds, connections };
@@ -382,6 +389,11 @@ export async function run(context: BenchContext): Promise<void> {
     hosts.push(durable);
     await load(durable.pid, durable.url, null, `${tag}x`, 2, connections, false); // warm-up
     const base1 = await load(durable.pid, durable.url, null, `${tag}y`, seconds, connections, false);
+    const interleaved = await interleavedCpu(
+      { pid: server.pid!, url: server.url, token: server.token, settled: true },
+      { pid: durable.pid, url: durable.url, token: null, settled: false },
+      { rounds: cpuRounds, seconds: cpuRoundSeconds, connections, tag: `${tag}i` },
+    );
     await durable.close();
     hosts.splice(hosts.indexOf(durable), 1);
     rmSync(durableDir, { recursive: true, force: true });
@@ -401,6 +413,7 @@ export async function run(context: BenchContext): Promise<void> {
       // CPU per request of each process: the same comparison, less moved by other load on the machine.
       cpuRatio: cpuRatio(base0.cpuMsPerRequest, real.cpuMsPerRequest),
       cpuRatioAgainstDurable: cpuRatio(base1.cpuMsPerRequest, real.cpuMsPerRequest),
+      interleaved,
       loadAverage: loadavg().map((x) => round(x, 2)),
     };
     console.log(
@@ -422,6 +435,7 @@ export async function run(context: BenchContext): Promise<void> {
           .map((x) => x.toFixed(2))
           .join(' ')})`,
     );
+    console.log(`  ${describeInterleaved(interleaved)}`);
 
     // 2. Lesson to effect, embedded authority (the same 10,000-customer server).
     console.log(`Lesson to effect (${TRIALS} trials each) …`);

@@ -26,9 +26,12 @@ export interface SummaryRow {
  * verdict of their own (tenants, large-mail) import theirs from here.
  */
 export const ISSUE_29_TARGETS = {
-  /** CPU per settled triage against the durable minimal agent's (the ratio carries between machines). */
-  cpuRatio: 0.6,
-  cpuMs: 1.4,
+  /**
+   * CPU per settled triage (issue 41: ≤ 2.0 ms, or a ratio ≥ 0.5 to the durable minimal agent's in
+   * the same run, judged on the interleaved median; the ratio carries between machines).
+   */
+  cpuRatio: 0.5,
+  cpuMs: 2.0,
   throughputRatio: 0.3,
   postgresAgentMs: 2,
   postgresDatabaseMs: 1,
@@ -68,7 +71,7 @@ const notRun = (measure: string, target: string, section: string): SummaryRow =>
 });
 
 function cpuRows(server: any): SummaryRow[] {
-  const cpuTarget = `≤ ${T.cpuMs} ms (ratio ≥ ${T.cpuRatio})`;
+  const cpuTarget = `≤ ${T.cpuMs.toFixed(1)} ms, or ratio ≥ ${T.cpuRatio}`;
   const tputTarget = `ratio ≥ ${T.throughputRatio}`;
   const t = server?.throughput;
   if (t === undefined)
@@ -76,16 +79,21 @@ function cpuRows(server: any): SummaryRow[] {
       notRun('CPU per settled triage, SQLite, 10,000 customers', cpuTarget, 'server'),
       notRun('throughput, one process, against the minimal in-memory agent', tputTarget, 'server'),
     ];
-  const load = highestLoad(t.loadAverage);
-  const ms = num(t.real?.cpuMsPerRequest);
-  const ratio = num(t.cpuRatioAgainstDurable);
+  const load = highestLoad(t.loadAverage, t.interleaved?.loadBefore, t.interleaved?.loadAfter);
+  // The interleaved median (issue 41) when the run has it; an older file has the single-shot figure.
+  const i = t.interleaved;
+  const ms = num(i?.agentMs ?? t.real?.cpuMsPerRequest);
+  const ratio = num(i?.ratio ?? t.cpuRatioAgainstDurable);
+  const minimalMs = num(i?.minimalMs ?? t.minimalDurable?.cpuMsPerRequest);
+  const spread =
+    i === undefined ? 'one run' : `median of ${i.rounds} interleaved rounds, ${i.ratioLow} to ${i.ratioHigh}`;
   const tput = num(t.ratio);
   return [
     {
       measure: `CPU per settled triage, SQLite, ${int(num(t.customers))} customers`,
-      value: `${fmt(ms, 3)} ms (ratio to the durable minimal agent's ${fmt(num(t.minimalDurable?.cpuMsPerRequest), 3)} ms: ${fmt(ratio, 3)})`,
+      value: `${fmt(ms, 3)} ms (ratio to the durable minimal agent's ${fmt(minimalMs, 3)} ms: ${fmt(ratio, 3)}, ${spread})`,
       target: cpuTarget,
-      met: ratio === null ? null : ratio >= T.cpuRatio,
+      met: ratio === null || ms === null ? null : ratio >= T.cpuRatio || ms <= T.cpuMs,
       load,
     },
     {
