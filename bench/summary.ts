@@ -42,6 +42,8 @@ export const ISSUE_29_TARGETS = {
   bigRssMiB: 300,
   bigFirstTriageMs: 1000,
   largeMailMs: 1500,
+  /** Issue 41: metrics, and the log, each cost at most this per settled triage. */
+  layerMs: 0.05,
   /** Bytes per lesson at the largest directory within this many times the smallest's. */
   storageGrowth: 4,
 } as const;
@@ -104,6 +106,20 @@ function cpuRows(server: any): SummaryRow[] {
       load,
     },
   ];
+}
+
+function layersRow(layers: any): SummaryRow {
+  const measure = 'of it: metrics / logging, per settled triage';
+  const target = `each ≤ ${T.layerMs} ms`;
+  if (layers === undefined) return notRun(measure, target, 'layers');
+  const [m, l] = [num(layers.metricsMs), num(layers.logMs)];
+  return {
+    measure,
+    value: `${fmt(m, 4)} / ${fmt(l, 4)} ms`,
+    target,
+    met: m === null || l === null ? null : m <= T.layerMs && l <= T.layerMs,
+    load: highestLoad(layers.loadBefore, layers.loadAfter),
+  };
 }
 
 function postgresRow(scaleOut: any): SummaryRow {
@@ -285,6 +301,7 @@ export function summaryRows(read: SectionReader): SummaryRow[] {
   const tenants = read('tenants') as any;
   return [
     ...cpuRows(server),
+    layersRow(read('layers')),
     postgresRow(read('scale-out')),
     ...tenantRows(tenants),
     bigTenantRow(server, tenants),

@@ -38,12 +38,12 @@ const budget = (rssMiB: number, cacheMiB: number) => ({
 describe('the bench cost table (issue 29)', () => {
   it('says "not run" for every section whose JSON is absent, and judges nothing', () => {
     const rows = summaryRows(() => undefined);
-    expect(rows.length).toBe(11);
+    expect(rows.length).toBe(12);
     for (const r of rows) {
       expect(r.met).toBeNull();
       expect(r.value).toMatch(/^not run/);
     }
-    expect(summaryTable(rows)).toContain('0 met, 0 missed, 11 not measured.');
+    expect(summaryTable(rows)).toContain('0 met, 0 missed, 12 not measured.');
   });
 
   it('judges CPU per triage on the ratio to the durable minimal agent, or on 2.0 ms (issue 41)', () => {
