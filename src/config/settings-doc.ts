@@ -38,7 +38,7 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   WORKERS:
     'Server processes `npm start` runs, sharing the port (node:cluster) and the data directory (SQLite in WAL) or DATABASE_URL: a number from 1 to 64, or `auto` for one per core. Migrations run once, before the workers start; only the first worker polls IMAP mailboxes; a worker that dies is started again. Default: 1 (one process, no cluster).',
   LOG_LEVEL:
-    'The lowest level written to the JSON log on stderr (one line per request and per triaged message).',
+    'The lowest level written to the JSON log on stderr (one line per request, carrying the message it triaged; one per message an IMAP sweep triaged).',
   METRICS_TOKEN:
     'Opens `GET /metrics` on the main port to `Authorization: Bearer <METRICS_TOKEN>`. A tenant token never opens it: the metrics span tenants.',
   METRICS_PORT:

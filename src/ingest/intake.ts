@@ -20,6 +20,7 @@ import { isDomainError } from '../domain/errors.ts';
 import type { MailLimits, MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { parseMail } from './mail/parse.ts';
+import { logWithRequest } from '../observability/request-context.ts';
 import type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmittedState } from './ports.ts';
 
 export type IntakeOutcome =
@@ -168,9 +169,10 @@ export function createIntake(deps: IntakeDeps): Intake {
       throw e;
     }
     await deps.store.complete(tenant, dedupeKey, claim.claimId, result);
-    deps.log.info(
-      { tenant, dedupeKey, source, taskId: result.taskId, state: result.state },
-      'message triaged',
+    logWithRequest(
+      (fields, msg) => deps.log.info(fields, msg),
+      { intake: { tenant, dedupeKey, source, taskId: result.taskId, state: result.state } },
+      'message taken in',
     );
     return result.state === 'duplicate'
       ? { kind: 'duplicate', taskId: result.taskId, state: result.state, dedupeKey }

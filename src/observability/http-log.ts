@@ -1,8 +1,9 @@
 /**
  * One JSON line per HTTP request: request id, method, path, status, tenant (once the
- * bearer token named one), outcome (ok, refused, fault) and duration (`responseTime`, ms). The request id is the
- * caller's `X-Request-Id` when it is a plain token of up to 64 characters, else a new UUID; it is
- * echoed in the response and carried to the triage line of the same call (request-context.ts).
+ * bearer token named one), outcome (ok, refused, fault) and duration (`responseTime`, ms), and what
+ * the layers below added to it (the message a call triaged: `triage`, `intake`; request-context.ts).
+ * The request id is the caller's `X-Request-Id` when it is a plain token of up to 64 characters,
+ * else a new UUID; it is echoed in the response.
  *
  * The line never holds a credential: the Authorization header is redacted by the logger, and the
  * token in an inbound-webhook path (`/inbound/v1/<provider>/<token>`) is replaced by `[token]`.
@@ -48,11 +49,19 @@ export function requestLog(logger: Logger): RequestHandler {
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     res.setHeader('X-Request-Id', id);
     const path = loggablePath(fullUrl(req));
+    let added: Record<string, unknown> | null = null;
+    let written = false;
+    const addToLine = (fields: Readonly<Record<string, unknown>>): boolean => {
+      if (written) return false;
+      added = { ...added, ...fields };
+      return true;
+    };
     if (!QUIET.has(path.split('?', 1)[0] ?? '')) {
       const started = performance.now();
       const done = (): void => {
         res.off('finish', done);
         res.off('close', done);
+        written = true;
         const status = res.statusCode;
         const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
         if (!logger.isLevelEnabled(level)) return;
@@ -65,6 +74,7 @@ export function requestLog(logger: Logger): RequestHandler {
             outcome: status >= 500 ? 'fault' : status >= 400 ? 'refused' : 'ok',
             ...(tenant === undefined ? {} : { tenant }),
             ...(res.writableFinished ? {} : { aborted: true }),
+            ...added,
           },
           `${req.method} ${path} ${status}`,
         );
@@ -72,6 +82,6 @@ export function requestLog(logger: Logger): RequestHandler {
       res.on('finish', done);
       res.on('close', done);
     }
-    withCallContext({ requestId: id }, next);
+    withCallContext({ requestId: id, addToLine }, next);
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The boundary where the service is observed: decorators over the ports the composition root wires
  * (the triage port, the authority, the matcher cache). Each forwards every call unchanged and
- * records what happened in `ServiceMetrics` and, for a triaged message, one log line with its
- * request, task, context and tenant ids, its outcome and duration. The domain stays I/O-free: it is
+ * records what happened in `ServiceMetrics` and, for a triaged message, its task, context and
+ * tenant ids, its outcome and duration: on the line of the HTTP request that carried it (`triage`),
+ * or on a line of its own ('message triaged') when no request did (an IMAP sweep). The domain stays I/O-free: it is
  * wrapped, never edited, and no domain module imports this folder.
  *
  * Does not log a lesson value, an address or a message's text: only ids, counts, states and times.
@@ -12,7 +13,7 @@ import { isDomainError } from '../domain/errors.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import type { Logger } from './logger.ts';
 import type { ServiceMetrics } from './metrics.ts';
-import { currentCallContext } from './request-context.ts';
+import { currentCallContext, logWithRequest } from './request-context.ts';
 
 const seconds = (startNs: bigint): number => Number(process.hrtime.bigint() - startNs) / 1e9;
 
@@ -47,13 +48,17 @@ export function observeTriage<T extends Triaging>(port: T, logger: Logger, metri
       const state = outcome.questions.length > 0 ? 'TASK_STATE_INPUT_REQUIRED' : 'TASK_STATE_COMPLETED';
       const questions = outcome.questions.map((q) => q.collection);
       metrics.messageRead({ tenant, path: ids.path, state, questions, seconds: duration });
-      logger.info(
+      const { requestId: _, ...triage } = ids;
+      logWithRequest(
+        (fields, msg) => logger.info(fields, msg),
         {
-          ...ids,
-          outcome: questions.length > 0 ? 'input-required' : 'completed',
-          questions,
-          definitionVersion: outcome.pin.definitionVersion,
-          durationMs: Math.round(duration * 1e6) / 1e3,
+          triage: {
+            ...triage,
+            outcome: questions.length > 0 ? 'input-required' : 'completed',
+            questions,
+            definitionVersion: outcome.pin.definitionVersion,
+            durationMs: Math.round(duration * 1e6) / 1e3,
+          },
         },
         'message triaged',
       );

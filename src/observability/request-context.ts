@@ -13,6 +13,11 @@ export interface CallContext {
   readonly requestId?: string;
   /** How the message arrived: `a2a` (default), `imap`, `webhook:postmark`, … */
   readonly path?: string;
+  /**
+   * Adds fields to the HTTP request's one log line (http-log.ts); false once that line is written.
+   * Absent outside an HTTP request (an IMAP sweep).
+   */
+  readonly addToLine?: (fields: Readonly<Record<string, unknown>>) => boolean;
 }
 
 const storage = new AsyncLocalStorage<CallContext>();
@@ -24,4 +29,16 @@ export function withCallContext<T>(context: CallContext, fn: () => T): T {
 
 export function currentCallContext(): CallContext {
   return storage.getStore() ?? {};
+}
+
+/**
+ * Puts `fields` on the current HTTP request's log line (issue 41: one line per request at info),
+ * or, outside a request or once its line is written, writes them as a line of their own.
+ */
+export function logWithRequest(
+  log: (fields: Record<string, unknown>, message: string) => void,
+  fields: Readonly<Record<string, unknown>>,
+  message: string,
+): void {
+  if (currentCallContext().addToLine?.(fields) !== true) log({ ...fields }, message);
 }

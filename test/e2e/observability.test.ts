@@ -104,22 +104,27 @@ describe('a server run like a service: its log and its metrics', () => {
   }, 60_000);
   afterAll(() => s.close());
 
-  it('writes one JSON line per triaged message with its ids, outcome and duration', () => {
-    const triaged = s.lines.map((l): Wire => JSON.parse(l)).filter((l) => l.msg === 'message triaged');
+  it('puts a triaged message on the line of the request that carried it: its ids, outcome and duration (issue 41: one line per request)', () => {
+    const lines = s.lines.map((l): Wire => JSON.parse(l));
+    expect(lines.filter((l) => l.msg === 'message triaged')).toEqual([]);
+    const sends = lines.filter((l) => l.req?.path === '/a2a/jsonrpc');
+    const triaged = sends.filter((l) => l.triage !== undefined).map((l) => l.triage);
     expect(triaged).toHaveLength(2);
     const [first, second] = triaged;
     expect(first).toMatchObject({
-      level: 'info',
       tenant: 'demo',
       path: 'a2a',
       taskId: questionTask,
       outcome: 'input-required',
     });
     expect(first.questions).toContain('customers');
-    expect(typeof first.requestId).toBe('string');
     expect(typeof first.contextId).toBe('string');
     expect(first.durationMs).toBeGreaterThan(0);
     expect(second).toMatchObject({ outcome: 'completed', questions: [] });
+    expect(sends.find((l) => l.triage !== undefined)).toMatchObject({
+      level: 'info',
+      res: { statusCode: 200 },
+    });
   });
 
   it('writes one JSON line per request with its id, tenant, status, outcome and duration', () => {
@@ -130,10 +135,7 @@ describe('a server run like a service: its log and its metrics', () => {
     expect(typeof lesson.responseTime).toBe('number');
     const refused = requests.find((l) => l.req.path === '/authority/v1/lessons' && l.res.statusCode === 422);
     expect(refused).toMatchObject({ outcome: 'refused', level: 'warn' });
-    // The triage line of an A2A call carries the id of the request that carried it.
-    const ids = new Set(requests.map((l) => l.req.id));
-    const triaged = s.lines.map((l): Wire => JSON.parse(l)).filter((l) => l.msg === 'message triaged');
-    for (const t of triaged) expect(ids.has(t.requestId)).toBe(true);
+    expect(new Set(requests.map((l) => l.req.id)).size).toBe(requests.length);
   });
 
   it('never logs a token, the metrics token, an address or a lesson value in clear', () => {
