@@ -20,7 +20,7 @@ import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
 import { engineOf } from './store/dialect.ts';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
-import { deliveryBodies } from './a2a/delivery-bodies.ts';
+import { deliveryBodies, deliveryEventOf } from './a2a/delivery-bodies.ts';
 import { principalOfContext } from './a2a/user.ts';
 import { createDispatcher, type Dispatcher } from './delivery/dispatcher.ts';
 import { createUrlGuard, type UrlGuard } from './delivery/url-guard.ts';
@@ -217,6 +217,7 @@ export function createServer(deps: ServerDeps): AppServer {
         deliveringTaskStore(deps.db, {
           ownerResolver,
           tenantOf,
+          delivered: (task) => deliveryEventOf(task) !== null,
           bodiesOf: deliveryBodies,
           enqueued: () => delivery.dispatcher.kick(),
         }),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { DeliveryBodies } from '../domain/delivery.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { STORE_ENGINES, useStoreEngine } from '../../test/support/store-engines.ts';
-import { enqueueDeliveries, KyselyDeliveryOutbox } from './delivery-outbox.ts';
+import { enqueueDeliveries, KyselyDeliveryOutbox, mayOweDeliveries } from './delivery-outbox.ts';
 import { KyselyDeliveryEndpoints } from './delivery-endpoint-store.ts';
 
 const ACME = 'acme' as TenantId;
@@ -84,6 +84,30 @@ describe.each(STORE_ENGINES)('$name delivery outbox', ({ name }) => {
     expect(due.every((d) => d.tenant === ACME && d.attempts === 1)).toBe(true);
     // Claimed: not due again until the claim runs out.
     expect(await outbox.claimDue(2000, 60_000, 10)).toEqual([]);
+  });
+
+  // Issue 41: a task no one listens to is saved without a transaction or bodies; the read that
+  // decides so sees the task's own configs and its tenant's webhooks, and nothing of another's.
+  it('says a save may owe only when the task has a push config or its tenant a webhook (§13.2)', async () => {
+    const db = await engine.fresh();
+    expect(await mayOweDeliveries(db, ACME, 't1')).toBe(false);
+    await pushConfig(db, ACME, 't2', 'another-task', 1);
+    await pushConfig(db, OTHER, 't1', 'another-tenant', 1);
+    await new KyselyDeliveryEndpoints(db).create(OTHER, {
+      url: 'https://o.example/',
+      events: ['decided'],
+      teachBlocks: false,
+    });
+    expect(await mayOweDeliveries(db, ACME, 't1')).toBe(false);
+    await pushConfig(db, ACME, 't1', 'its-own', 0);
+    expect(await mayOweDeliveries(db, ACME, 't1')).toBe(true);
+    expect(await mayOweDeliveries(db, ACME, 't3')).toBe(false);
+    await new KyselyDeliveryEndpoints(db).create(ACME, {
+      url: 'https://h.example/',
+      events: ['input-required'],
+      teachBlocks: false,
+    });
+    expect(await mayOweDeliveries(db, ACME, 't3')).toBe(true);
   });
 
   it('tells no delivery webhook of a save whose bodies have none for them (a show-back)', async () => {

@@ -59,6 +59,25 @@ export interface DeliveryTables {
 /** The key of `outcomes` under which every A2A push config of the tenant is counted together. */
 export const PUSH_TARGETS = '';
 
+/**
+ * Whether a save of this task could owe anything: it has a push config, or its tenant a delivery
+ * webhook. One indexed read, so a task no one listens to is saved in one statement, with no
+ * transaction and no bodies built (issue 41). A target made after this read is as one made after
+ * the save: it hears the task's next state.
+ */
+export async function mayOweDeliveries(
+  db: Kysely<unknown>,
+  tenant: TenantId,
+  taskId: string,
+): Promise<boolean> {
+  const r = await sql<{
+    listened: number | boolean;
+  }>`select (exists (select 1 from push_configs where tenant = ${tenant} and task_id = ${taskId})
+    or exists (select 1 from delivery_endpoints where tenant = ${tenant})) as listened`.execute(db);
+  const listened = r.rows[0]?.listened;
+  return listened === true || Number(listened) === 1;
+}
+
 /** Owed deliveries for a task that just entered `bodies.event`, in the caller's transaction; how many. */
 export async function enqueueDeliveries(
   trx: Transaction<unknown>,
