@@ -35,6 +35,7 @@ const NO_METRICS: ServiceMetrics = {
   matcherCompiled() {},
   matcherCacheFrom() {},
   matched() {},
+  databaseRoundTripsFrom() {},
   admissionRejected() {},
   httpRequest() {},
   onScrape() {},

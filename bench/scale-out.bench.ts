@@ -98,6 +98,27 @@ interface Measured {
   readonly cpuMsPerMessage: number;
   /** PostgreSQL's processes' CPU per answered message, ms (PostgreSQL rows only). */
   readonly databaseCpuMsPerMessage: number | null;
+  /** Queries sent to PostgreSQL per answered message, each one round trip, and of them begin/commit (PostgreSQL rows only). */
+  readonly roundTripsPerMessage: number | null;
+  readonly transactionControlPerMessage: number | null;
+}
+
+/** Every replica opens /metrics to this token, so the bench can read its round trips. */
+const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
+
+/** The round trips the hosts have made to PostgreSQL so far (summed), from their /metrics. */
+async function roundTripsOf(hosts: readonly { url: string }[]): Promise<{ all: number; control: number }> {
+  let all = 0;
+  let control = 0;
+  for (const h of hosts) {
+    const res = await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const text = await res.text();
+    for (const m of text.matchAll(/^triage_database_round_trips_total\{kind="(\w+)"\} (\d+)$/gm)) {
+      all += Number(m[2]);
+      if (m[1] === 'transaction') control += Number(m[2]);
+    }
+  }
+  return { all, control };
 }
 
 /** Load on every host at once (connections split evenly), CPU measured over all their processes. */
@@ -116,11 +137,13 @@ async function measure(
   const roots = hosts.map((h) => h.pid);
   const before = cpuOf(roots);
   const dbBefore = database === null ? null : cpuOf([database]);
+  const tripsBefore = database === null ? null : await roundTripsOf(hosts);
   const results: LoadResult[] = await Promise.all(
     hosts.map((h, i) => load(undefined, h.url, h.token, `${tag}${i}`, seconds, each, expectSettled)),
   );
   const after = cpuOf(roots);
   const dbAfter = database === null ? null : cpuOf([database]);
+  const tripsAfter = database === null ? null : await roundTripsOf(hosts);
   const answered = results.reduce((n, r) => n + r.completed + r.otherResponses, 0);
   const m: Measured = {
     name,
@@ -138,10 +161,21 @@ async function measure(
       dbBefore === null || dbAfter === null
         ? null
         : round(spent(dbBefore, dbAfter) / Math.max(1, answered), 3),
+    roundTripsPerMessage:
+      tripsBefore === null || tripsAfter === null
+        ? null
+        : round((tripsAfter.all - tripsBefore.all) / Math.max(1, answered), 2),
+    transactionControlPerMessage:
+      tripsBefore === null || tripsAfter === null
+        ? null
+        : round((tripsAfter.control - tripsBefore.control) / Math.max(1, answered), 2),
   };
   console.log(
     `  ${name}: ${m.reqPerSec} req/s, p50 ${m.p50Ms} ms, ${m.cpuMsPerMessage} ms CPU/message over ${m.processes} processes` +
       (m.databaseCpuMsPerMessage === null ? '' : ` (+ PostgreSQL ${m.databaseCpuMsPerMessage} ms)`) +
+      (m.roundTripsPerMessage === null
+        ? ''
+        : `, ${m.roundTripsPerMessage} round trips/message (${m.transactionControlPerMessage} of them begin or commit)`) +
       ` (${m.settled} settled, ${m.other} other)`,
   );
   return m;
@@ -233,7 +267,7 @@ export async function run(context: BenchContext): Promise<void> {
       for (let i = 0; i < replicas; i++) {
         const dir = mkdtempSync(join(tmpdir(), 'learnables-bench-'));
         if (token !== null) writeFileSync(join(dir, DEMO_TOKEN_FILE), `${token}\n`);
-        const h = await started({ DATABASE_URL: url }, dir, `${tag}p${replicas}${i}`);
+        const h = await started({ DATABASE_URL: url, METRICS_TOKEN }, dir, `${tag}p${replicas}${i}`);
         token ??= h.token;
         hosts.push(h);
         open.push(h);

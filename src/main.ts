@@ -60,7 +60,7 @@ import {
 import { describeStore, openStore } from './store/open-store.ts';
 import { eraseSignal, startChangeFeed, type ChangeFeed } from './store/postgres-change-feed.ts';
 import { checksMade, createPushedValidity } from './store/read-validity.ts';
-import { isPostgresUrl } from './store/postgres-database.ts';
+import { isPostgresUrl, postgresRoundTrips } from './store/postgres-database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
 import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
 import { createEraseWatch, type EraseWatch } from './store/erase-generation.ts';
@@ -168,6 +168,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       options.onMemoryForgotten?.();
     });
     const onPostgres = isPostgresUrl(config.databaseUrl);
+    if (onPostgres) metrics.databaseRoundTripsFrom(postgresRoundTrips);
     const processErasers = (memory: readonly Eraser[] = []): Eraser[] => [
       ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
       cacheEraser(matchingRuntime, matcherCache),

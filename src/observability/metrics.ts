@@ -37,6 +37,8 @@ export interface ServiceMetrics {
   /** Where the matcher cache's bytes, budget and evictions are read at scrape time (issue 15). */
   matcherCacheFrom(read: () => MatcherCacheGauges): void;
   matched(seconds: number): void;
+  /** Where PostgreSQL's round trips are read at scrape time (issue 41); never called on SQLite. */
+  databaseRoundTripsFrom(read: () => { readonly all: number; readonly transactionControl: number }): void;
   admissionRejected(route: string, status: number): void;
   httpRequest(route: string, status: number, seconds: number): void;
   /** A source of gauges read at scrape time (the IMAP pollers' state). */
@@ -187,6 +189,20 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
       this.inc(readCache().evictions);
     },
   });
+  let readTrips: (() => { readonly all: number; readonly transactionControl: number }) | null = null;
+  new Counter({
+    name: 'triage_database_round_trips_total',
+    help: 'Queries sent to PostgreSQL by this process, one round trip each; kind="transaction" counts those that began or ended a transaction.',
+    labelNames: ['kind'] as const,
+    registers,
+    collect() {
+      if (readTrips === null) return;
+      const t = readTrips();
+      this.reset();
+      this.inc({ kind: 'statement' }, t.all - t.transactionControl);
+      this.inc({ kind: 'transaction' }, t.transactionControl);
+    },
+  });
   const matchSeconds = new Histogram({
     name: 'triage_match_duration_seconds',
     help: 'Time to match one message against the compiled marks.',
@@ -287,6 +303,9 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
     },
     matched(seconds) {
       matchSeconds.observe(seconds);
+    },
+    databaseRoundTripsFrom(read) {
+      readTrips = read;
     },
     admissionRejected(route, status) {
       admission.inc({ route, status: String(status) });

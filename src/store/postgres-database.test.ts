@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import { engineOf } from './dialect.ts';
-import { isPostgresUrl, openPostgres } from './postgres-database.ts';
+import { isPostgresUrl, openPostgres, postgresRoundTrips } from './postgres-database.ts';
 
 describe('openPostgres', () => {
   let database: TestDatabase;
@@ -28,6 +28,24 @@ describe('openPostgres', () => {
       expect(typeof gen.rows[0]!.n).toBe('number'); // int8 comes back as a number, as on SQLite
     } finally {
       await Promise.all(dbs.map((d) => d.destroy()));
+    }
+  });
+
+  // Issue 41: the bench prints round trips per settled triage from this count (and /metrics shows it).
+  it('counts every query a pooled client sends as one round trip, and begin and commit as transaction control', async () => {
+    const db = await openPostgres({ url: database.url, poolSize: 2 });
+    try {
+      const before = postgresRoundTrips();
+      await sql`select 1`.execute(db);
+      await db.transaction().execute(async (trx) => {
+        await sql`select 2`.execute(trx);
+        await sql`select 3`.execute(trx);
+      });
+      const after = postgresRoundTrips();
+      expect(after.all - before.all).toBe(5);
+      expect(after.transactionControl - before.transactionControl).toBe(2);
+    } finally {
+      await db.destroy();
     }
   });
 

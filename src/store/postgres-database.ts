@@ -34,9 +34,37 @@ const types = {
       : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
 
+/** Round trips this process's pools made to PostgreSQL, and how many of them began or ended a transaction. */
+export interface RoundTrips {
+  readonly all: number;
+  readonly transactionControl: number;
+}
+const trips = { all: 0, transactionControl: 0 };
+const TRANSACTION_CONTROL = /^\s*(?:begin|commit|rollback|start transaction|savepoint|release)\b/i;
+
+/** The counts so far (issue 41: `triage_database_round_trips_total`, and the bench's per-triage figure). */
+export function postgresRoundTrips(): RoundTrips {
+  return { ...trips };
+}
+
+/**
+ * Counts each query a pooled client sends: one round trip each (the driver sends a statement's
+ * parse, bind and execute together). A counter increment, no labels: nothing per query is kept.
+ */
+function countRoundTrips(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
+    trips.all++;
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
+    if (typeof text === 'string' && TRANSACTION_CONTROL.test(text)) trips.transactionControl++;
+    return query(...args);
+  };
+}
+
 /** A pool on the URL whose int8 values are numbers (per pool: the driver's global parsers stay as they are). */
 export function createPool(options: OpenPostgresOptions): pg.Pool {
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? POOL_SIZE, types });
+  pool.on('connect', countRoundTrips);
   // An idle connection the server dropped (a restart, a failover) must not crash the process; the
   // pool replaces it on the next checkout.
   pool.on('error', () => {});

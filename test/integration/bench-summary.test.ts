@@ -140,22 +140,30 @@ describe('the bench cost table (issue 29)', () => {
     ).toBe(false);
   });
 
-  it('takes the PostgreSQL row from the one-replica line of scale-out, agent and database apart', () => {
-    const scaleOut = (db: number) => ({
+  it('takes the PostgreSQL row from the one-replica line of scale-out: agent + database, and round trips (issue 41)', () => {
+    const scaleOut = (db: number, trips: number | null) => ({
       loadAverage: [1],
       rows: [
         { name: 'SQLite, 1 process', cpuMsPerMessage: 1 },
-        { name: 'PostgreSQL, 1 replica', cpuMsPerMessage: 1.9, databaseCpuMsPerMessage: db },
+        {
+          name: 'PostgreSQL, 1 replica',
+          cpuMsPerMessage: 1.9,
+          databaseCpuMsPerMessage: db,
+          ...(trips === null ? {} : { roundTripsPerMessage: trips }),
+          transactionControlPerMessage: 2,
+        },
         { name: 'PostgreSQL, 2 replicas', cpuMsPerMessage: 9, databaseCpuMsPerMessage: 9 },
       ],
     });
-    const pg = (db: number) =>
+    const pg = (db: number, trips: number | null = 4) =>
       row(
-        summaryRows((n) => (n === 'scale-out' ? scaleOut(db) : undefined)),
+        summaryRows((n) => (n === 'scale-out' ? scaleOut(db, trips) : undefined)),
         /PostgreSQL/,
       );
-    expect(pg(1).met).toBe(true);
-    expect(pg(1.1).met).toBe(false);
-    expect(pg(1).value).toBe('1.9 + 1 ms');
+    expect(pg(1.5).met).toBe(true);
+    expect(pg(1.7).met).toBe(false);
+    expect(pg(1.5, 4.1).met).toBe(false);
+    expect(pg(1.5, null).met).toBeNull(); // an older file, without the count
+    expect(pg(1.5).value).toBe('1.9 + 1.5 ms; 4 round trips (2 begin or commit)');
   });
 });
