@@ -138,8 +138,8 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
   // are answered from memory instead of the database.
   const taskStore = recentTaskStore(deps.taskStore(tenantOwnerResolver), {
     ownerResolver: tenantOwnerResolver,
-    // Shared rows: no copy is ever young enough (every read goes to the database).
-    ...(deps.sharedTasks === true ? { ttlMs: -1 } : {}),
+    // Shared rows: no saved copy is served (every read of a saved task goes to the database).
+    shared: deps.sharedTasks === true,
   });
   const executor = new TriageExecutor({
     triage: deps.triage,

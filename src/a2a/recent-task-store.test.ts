@@ -122,6 +122,27 @@ describe('recent-task store', () => {
     expect(asked).toBe(1); // only the other tenant's read reached the durable store
   });
 
+  it('with rows other processes write (replicas), serves no saved copy, yet answers a new task id "not found" from memory (issue 41)', async () => {
+    let asked = 0;
+    const shared = recentTaskStore(
+      {
+        save: (t, c) => durable.save(t, c),
+        load: (id, c) => (asked++, durable.load(id, c)),
+        list: (p, c) => durable.list(p, c),
+      },
+      { ownerResolver: tenantOwnerResolver, nowMs: () => now, shared: true },
+    );
+    shared.expectNew('t-new', demo);
+    expect(await shared.load('t-new', demo)).toBeUndefined();
+    expect(asked).toBe(0);
+    await shared.save(task('t-new', TaskState.TASK_STATE_SUBMITTED, 'one'), demo);
+    // Another replica writes the row: the next read sees its write, not this process's save.
+    await durable.save(task('t-new', TaskState.TASK_STATE_COMPLETED, 'two'), demo);
+    expect((await shared.load('t-new', demo))?.metadata).toEqual({ note: 'two' });
+    expect(asked).toBe(1);
+    expect(shared.heldCopies()).toBe(0);
+  });
+
   it('keeps at most maxTasks copies, asking the durable store for the others', async () => {
     const small = recentTaskStore(durable, {
       ownerResolver: tenantOwnerResolver,

@@ -29,6 +29,13 @@ export interface RecentTaskStoreOptions {
   readonly ownerResolver: OwnerResolver;
   /** How long a saved copy is served, in ms. Default 1000. */
   readonly ttlMs?: number;
+  /**
+   * Other processes write the same task rows (replicas on one PostgreSQL): no saved copy is served,
+   * since another replica may have written the row since. A new task id this process has just made
+   * up is still answered "not found" from memory: nothing elsewhere can know it yet (issue 41: one
+   * round trip less per triage). Default false.
+   */
+  readonly shared?: boolean;
   /** Most copies kept at once. Default 256. */
   readonly maxTasks?: number;
   /** Monotonic milliseconds (tests). Default performance.now. */
@@ -97,6 +104,10 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
   return {
     async save(task, context) {
       const key = keyOf(task.id, context);
+      if (options.shared === true) {
+        copies.delete(key); // it exists now: every later read goes to the rows
+        return inner.save(task, context);
+      }
       const mine = ++seq;
       const copy = copyTask(task);
       try {
