@@ -26,6 +26,7 @@ import { createDispatcher, type Dispatcher } from './delivery/dispatcher.ts';
 import { createUrlGuard, type UrlGuard } from './delivery/url-guard.ts';
 import { KyselyDeliveryOutbox } from './store/delivery-outbox.ts';
 import { deliveringTaskStore } from './store/delivering-task-store.ts';
+import { oneCheckPerCall } from './store/read-validity.ts';
 import { KyselyPushConfigStore } from './store/push-config-store.ts';
 import { deliveryMetrics } from './observability/delivery-metrics.ts';
 import type { Admission } from './admission/admission.ts';
@@ -190,6 +191,8 @@ export function createServer(deps: ServerDeps): AppServer {
   }
   if (deps.authThrottle !== undefined) app.use(deps.authThrottle.middleware);
   app.use(requestLog(logger), httpMetrics(metrics));
+  // Issue 41: a request asks the database once whether another process committed (read-validity.ts).
+  app.use((_req, _res, next) => oneCheckPerCall(next));
   app.use(healthRouter());
   const db = deps.db;
   const checks = (): readonly ReadinessCheck[] => [

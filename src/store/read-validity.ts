@@ -17,6 +17,7 @@
  * connection. The push is as exact as NOTIFY delivery: a head committed elsewhere is seen once its
  * notification reached this process (sent at commit, before the writer answered its caller).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
 import { engineOf } from './dialect.ts';
 
@@ -43,11 +44,30 @@ export function checksMade(db: Kysely<unknown>): number {
   return validityOf(db).checks;
 }
 
+/** Per call: the connections it has checked. */
+const calls = new AsyncLocalStorage<Set<object>>();
+
+/**
+ * Runs `fn` (one HTTP request) with one check per connection: the first asks the database, later
+ * checks in the same call reuse its answer (issue 41: a triage checked three times, three round
+ * trips on PostgreSQL). The call then reads as of its first check, which came after it began, so
+ * it still sees every commit made before it; a commit made while it runs is seen by the next call.
+ * A write through this connection still makes what was remembered stale at once (`writing`).
+ */
+export function oneCheckPerCall<T>(fn: () => T): T {
+  return calls.run(new Set(), fn);
+}
+
 /** The current generation, after asking SQLite whether another connection has committed since. */
 export async function currentGeneration(db: Kysely<unknown>): Promise<number> {
   const v = validityOf(db);
+  const call = calls.getStore();
+  // Checked already in this call: the generation now is at least as fresh as that check (a later
+  // call may have moved it on; going back to this call's version would only churn the caches).
+  if (call?.has(db) === true) return v.generation;
   v.checks++;
   const version = engineOf(db) === 'postgres' ? await changeGeneration(db) : await dataVersion(db);
+  call?.add(db);
   if (version !== v.dataVersion) {
     v.dataVersion = version;
     v.generation++;
