@@ -163,15 +163,27 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     // An erase made by another process on this database (the CLI) is noticed on the next read,
     // and this process then forgets what it holds in memory, as a restart would (§14).
     let forgetMemory = (): void => matchingRuntime.forgetEverything();
+    // The A2A app, once the server is made (the mail pipelines and the erasers reach it late).
+    let a2a: AppServer['a2a'] = null;
     const eraseWatch = await createEraseWatch(db, () => {
       forgetMemory();
+      a2a?.forgetRecentTasks();
       options.onMemoryForgotten?.();
     });
     const onPostgres = isPostgresUrl(config.databaseUrl);
     if (onPostgres) metrics.databaseRoundTripsFrom(postgresRoundTrips);
+    // §14: the task copies the A2A app keeps for a moment after a save are dropped by an erase, so
+    // none from before it is served. Memory, not a store: the erase reports nothing for it.
+    const recentTaskCopies: Eraser = {
+      erase: () => {
+        a2a?.forgetRecentTasks();
+        return Promise.resolve([]);
+      },
+    };
     const processErasers = (memory: readonly Eraser[] = []): Eraser[] => [
       ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
       cacheEraser(matchingRuntime, matcherCache),
+      recentTaskCopies,
       ...memory,
       eraseWatch.eraser,
       // On PostgreSQL, every other replica drops its reading caches too (postgres-change-feed.ts).
@@ -324,7 +336,6 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         ? null
         : { triage, mail: mailReaderFor(mailLimitsOf(config)), descriptors: () => source.descriptors() };
     // Mail pipelines (MAILBOXES, INBOUND_WEBHOOKS): the same in-process path as triage_inbound.
-    let a2a: AppServer['a2a'] = null;
     // One admission gate for every path mail comes in by (issue 16): A2A, webhooks, IMAP.
     const admission = createAdmission(admissionLimitsOf(config));
     const mail = composeMailIngest({

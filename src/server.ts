@@ -27,6 +27,7 @@ import { createUrlGuard, type UrlGuard } from './delivery/url-guard.ts';
 import { KyselyDeliveryOutbox } from './store/delivery-outbox.ts';
 import { deliveringTaskStore } from './store/delivering-task-store.ts';
 import { oneCheckPerCall } from './store/read-validity.ts';
+import { mailBlobTaskStore } from './store/task-mail-blobs.ts';
 import { KyselyPushConfigStore } from './store/push-config-store.ts';
 import { deliveryMetrics } from './observability/delivery-metrics.ts';
 import type { Admission } from './admission/admission.ts';
@@ -217,13 +218,17 @@ export function createServer(deps: ServerDeps): AppServer {
       triage: observeTriage(agent.triage, logger, metrics),
       mail: agent.mail,
       taskStore: (ownerResolver) =>
-        deliveringTaskStore(deps.db, {
-          ownerResolver,
+        mailBlobTaskStore(
+          deliveringTaskStore(deps.db, {
+            ownerResolver,
+            tenantOf,
+            delivered: (task) => deliveryEventOf(task) !== null,
+            bodiesOf: deliveryBodies,
+            enqueued: () => delivery.dispatcher.kick(),
+          }),
+          deps.db,
           tenantOf,
-          delivered: (task) => deliveryEventOf(task) !== null,
-          bodiesOf: deliveryBodies,
-          enqueued: () => delivery.dispatcher.kick(),
-        }),
+        ),
       pushNotifications: delivery.pushConfigs,
       lessons: authority,
       principalOf: (req: Request) => principalOf(req.res!),

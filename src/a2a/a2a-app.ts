@@ -98,6 +98,8 @@ export interface A2AApp {
   ): Promise<SubmitResult>;
   /** Issue 40: the task's state now and what it was decided as (a mailbox files the mail by it). */
   taskFiling(principal: Principal, taskId: string): Promise<TaskFiling | null>;
+  /** §14: forgets the copies of tasks saved in the last moment (an erase rewrote their rows). */
+  forgetRecentTasks(): void;
 }
 
 /**
@@ -235,6 +237,7 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
       if (!('id' in result)) throw new Error('triage_inbound answered with a message instead of a task');
       return { taskId: result.id, state: submittedState(result) };
     },
+    forgetRecentTasks: () => taskStore.forgetAll(),
     async taskFiling(principal, taskId) {
       const context = contextBuilder({
         extensions: undefined,

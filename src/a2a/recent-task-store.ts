@@ -62,6 +62,8 @@ export interface RecentTaskStore extends TaskStore {
   expectNew(taskId: string, context: ServerCallContext): void;
   /** Copies held now (expired ones are dropped by the next call or the idle sweep). */
   heldCopies(): number;
+  /** §14: drops every copy (an erase rewrote the rows; no copy from before it may be served). */
+  forgetAll(): void;
 }
 
 export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOptions): RecentTaskStore {
@@ -144,6 +146,10 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
     },
 
     heldCopies: () => copies.size,
+
+    forgetAll() {
+      copies.clear();
+    },
 
     list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
       return inner.list(params, context);

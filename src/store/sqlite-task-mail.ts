@@ -18,6 +18,7 @@ import type { Kysely } from 'kysely';
 import { mentionsEncoded, scrubJson, scrubText } from '../domain/definitions/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { tenantsTask } from './sqlite-task-pins.ts';
+import { dropTaskMail, mailRefOf, taskMailBytes } from './task-mail-blobs.ts';
 
 interface TaskRow {
   readonly tenant: string;
@@ -66,8 +67,19 @@ type Db = Kysely<any>;
 const isObject = (v: Json): v is Record<string, Json> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** The bytes a part carries, as text to search (file parts decoded from base64). */
-function contentOf(part: Part): { bytes: Buffer; text: string } | null {
+/** The bytes of the large parts kept outside the row (task-mail-blobs.ts), by hash. */
+type Outside = ReadonlyMap<string, Buffer>;
+
+/**
+ * The bytes a part carries, as text to search (file parts decoded from base64, or read from
+ * `task_mail` when the row refers to them).
+ */
+function contentOf(part: Part, outside: Outside): { bytes: Buffer; text: string } | null {
+  const ref = mailRefOf(part.metadata);
+  if (ref !== null) {
+    const bytes = outside.get(ref.sha256) ?? Buffer.alloc(0);
+    return { bytes, text: bytes.toString('latin1') };
+  }
   if (typeof part.raw === 'string') {
     const bytes = Buffer.from(part.raw, 'base64');
     return { bytes, text: bytes.toString('latin1') };
@@ -90,6 +102,17 @@ function incinerated(part: Part, content: { bytes: Buffer }, why: IncineratedPar
     sha256: createHash('sha256').update(content.bytes).digest('hex'),
   };
   return { data: { [INCINERATED_KEY]: kept } };
+}
+
+/** The hashes of the parts in `value` whose bytes are kept outside the row. */
+function refsIn(value: Json): string[] {
+  const found: string[] = [];
+  mapParts(value, (part) => {
+    const ref = mailRefOf(part.metadata);
+    if (ref !== null) found.push(ref.sha256);
+    return part;
+  });
+  return found;
 }
 
 const isIncinerated = (part: Part): boolean => isObject(part.data) && INCINERATED_KEY in part.data;
@@ -181,19 +204,31 @@ export async function eraseFromTasks(
   let partsDropped = 0;
   for await (const row of taskRows(db, tenant)) {
     const next: Partial<Record<(typeof COLUMNS)[number], string | null>> = {};
-    for (const column of COLUMNS) {
+    const parsedColumns = COLUMNS.map(
+      (c) => [c, row[c] === null ? null : (JSON.parse(row[c]) as Json)] as const,
+    );
+    const outside = await taskMailBytes(
+      db,
+      tenant,
+      row.id,
+      parsedColumns.flatMap(([, v]) => refsIn(v)),
+    );
+    const droppedOutside: string[] = [];
+    for (const [column, parsed] of parsedColumns) {
       const text = row[column];
       if (text === null) continue;
       let dropped = 0;
-      const parsed = JSON.parse(text) as Json;
       const withoutBytes = mapParts(parsed, (part) => {
         if (isIncinerated(part)) return part;
-        const content = contentOf(part);
+        const content = contentOf(part, outside);
         if (content === null) return part;
         // A text or data part is scrubbed in place below, unless the identifier also hides encoded in it.
-        const rest = part.raw === undefined ? scrubText(content.text, identifier) : content.text;
+        const ref = mailRefOf(part.metadata);
+        const rest =
+          part.raw === undefined && ref === null ? scrubText(content.text, identifier) : content.text;
         if (!mentionsEncoded(rest, identifier)) return part;
         dropped++;
+        if (ref !== null) droppedOutside.push(ref.sha256);
         return incinerated(part, content, 'erased', at);
       });
       const scrubbed = JSON.stringify(scrubJson(withoutBytes, identifier));
@@ -202,6 +237,8 @@ export async function eraseFromTasks(
     }
     if (Object.keys(next).length === 0) continue;
     await write(db, row, next);
+    // The row no longer refers to them: the bytes go after it (a crash between leaves bytes unread, never a dangling reference).
+    await dropTaskMail(db, tenant, row.id, droppedOutside);
     tasks++;
   }
   return { tasks, partsDropped };
@@ -230,13 +267,19 @@ export async function incinerateTaskMail(
     const parts = message.parts.filter(isObject);
     if (parts.length === 0 || parts.every(isIncinerated)) continue;
     if (parts.some((p) => isObject(p.data) && 'recheck' in p.data)) continue;
+    const outsideRefs = parts.flatMap((p) => {
+      const ref = isIncinerated(p) ? null : mailRefOf(p.metadata);
+      return ref === null ? [] : [ref.sha256];
+    });
+    const outside = await taskMailBytes(db, tenant, row.id, outsideRefs);
     const next = parts.map((p) => {
-      const content = contentOf(p);
+      const content = contentOf(p, outside);
       return isIncinerated(p) || content === null ? p : incinerated(p, content, 'retention', at);
     });
     const rewritten: Json[] = [...(history as Json[])];
     rewritten[first] = { ...message, parts: next };
     await write(db, row, { history: JSON.stringify(rewritten) });
+    await dropTaskMail(db, tenant, row.id, outsideRefs);
     n++;
   }
   return n;

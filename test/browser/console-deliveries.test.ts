@@ -1,5 +1,4 @@
 // Invariant (issue 40): the console's Deliveries page shows each delivery webhook and the A2A push notifications with what was delivered, what is still owed and the last error, so a receiver that is down is seen; axe-core finds no serious violation.
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { describe, expect, it } from 'vitest';
 import { startInProcess } from '../e2e/host.ts';
 import { freePort } from '../support/receiver.ts';

@@ -18,6 +18,7 @@ import * as m011 from './011-activation-notify.ts';
 import * as m012 from './012-mailbox-leases.ts';
 import * as m013 from './013-sender-records.ts';
 import * as m014 from './014-delivery.ts';
+import * as m015 from './015-task-mail.ts';
 import { advisoryLock } from '../dialect.ts';
 
 export interface Migration {
@@ -41,6 +42,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '012-mailbox-leases', up: m012.up },
   { name: '013-sender-records', up: m013.up },
   { name: '014-delivery', up: m014.up },
+  { name: '015-task-mail', up: m015.up },
 ];
 
 /** The advisory lock every migrating transaction takes on PostgreSQL. */
