@@ -1,5 +1,5 @@
 /**
- * The cost table of issue 29, printed at the end of `npm run bench` (and alone with
+ * The cost table of issues 29 and 41, printed at the end of `npm run bench` (and alone with
  * `npm run bench -- <folder> --summary`): one row per measure, read from the sections' JSON in the
  * output folder, against its target, with the load average its section saw. A section not run gives
  * "not run"; a section's file from an earlier run than this one says so by its age.
@@ -300,7 +300,7 @@ function storageRow(storage: any): SummaryRow {
   };
 }
 
-/** Every row of issue 29's table, in its order. */
+/** Every row of the cost table (issues 29 and 41), in its order. */
 export function summaryRows(read: SectionReader): SummaryRow[] {
   const server = read('server') as any;
   const tenants = read('tenants') as any;
@@ -345,7 +345,9 @@ export function printSummary(outDir: string, since: number): void {
     return JSON.parse(readFileSync(file, 'utf8')) as unknown;
   };
   const table = summaryTable(summaryRows(read));
-  console.log(`\n=== summary: issue 29's table against its targets (${outDir}) ===\n${table}`);
+  console.log(
+    `\n=== summary: the cost table of issues 29 and 41 against their targets (${outDir}) ===\n${table}`,
+  );
   if (old.length > 0) console.log(`From earlier runs in this folder: ${old.join(', ')}.`);
   console.log('Load: the highest one-minute load average the section recorded; discard a row above 2.5.');
 }
