@@ -69,6 +69,7 @@ const isObject = (v: Json): v is Record<string, Json> =>
 
 /** The bytes of the large parts kept outside the row (task-mail-blobs.ts), by hash. */
 type Outside = ReadonlyMap<string, Buffer>;
+const NOTHING_OUTSIDE: Outside = new Map();
 
 /**
  * The bytes a part carries, as text to search (file parts decoded from base64, or read from
@@ -92,14 +93,30 @@ function contentOf(part: Part, outside: Outside): { bytes: Buffer; text: string 
   return null;
 }
 
-function incinerated(part: Part, content: { bytes: Buffer }, why: IncineratedPart['why'], at: string): Part {
+/** What a dropped part keeps of its bytes: their size and hash. */
+interface Summary {
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+const summaryOf = (bytes: Buffer): Summary => ({
+  bytes: bytes.length,
+  sha256: createHash('sha256').update(bytes).digest('hex'),
+});
+
+/**
+ * The part as it stays once its content is dropped. A part whose bytes are kept outside the row
+ * gives its reference's size and hash (taken from those bytes when they were stored), so they need
+ * not be read again to be summed up.
+ */
+function incinerated(part: Part, summary: Summary, why: IncineratedPart['why'], at: string): Part {
   const kept: IncineratedPart = {
     why,
     at,
     ...(typeof part.filename === 'string' && part.filename !== '' ? { filename: part.filename } : {}),
     ...(typeof part.mediaType === 'string' && part.mediaType !== '' ? { mediaType: part.mediaType } : {}),
-    bytes: content.bytes.length,
-    sha256: createHash('sha256').update(content.bytes).digest('hex'),
+    bytes: summary.bytes,
+    sha256: summary.sha256,
   };
   return { data: { [INCINERATED_KEY]: kept } };
 }
@@ -229,7 +246,7 @@ export async function eraseFromTasks(
         if (!mentionsEncoded(rest, identifier)) return part;
         dropped++;
         if (ref !== null) droppedOutside.push(ref.sha256);
-        return incinerated(part, content, 'erased', at);
+        return incinerated(part, ref ?? summaryOf(content.bytes), 'erased', at);
       });
       const scrubbed = JSON.stringify(scrubJson(withoutBytes, identifier));
       if (scrubbed !== text) next[column] = scrubbed;
@@ -271,10 +288,12 @@ export async function incinerateTaskMail(
       const ref = isIncinerated(p) ? null : mailRefOf(p.metadata);
       return ref === null ? [] : [ref.sha256];
     });
-    const outside = await taskMailBytes(db, tenant, row.id, outsideRefs);
     const next = parts.map((p) => {
-      const content = contentOf(p, outside);
-      return isIncinerated(p) || content === null ? p : incinerated(p, content, 'retention', at);
+      if (isIncinerated(p)) return p;
+      const ref = mailRefOf(p.metadata);
+      if (ref !== null) return incinerated(p, ref, 'retention', at);
+      const content = contentOf(p, NOTHING_OUTSIDE);
+      return content === null ? p : incinerated(p, summaryOf(content.bytes), 'retention', at);
     });
     const rewritten: Json[] = [...(history as Json[])];
     rewritten[first] = { ...message, parts: next };

@@ -63,22 +63,20 @@ export async function taskMailBytes(
   );
 }
 
-/** Drops a task's mail bytes: those hashes, or all of them. */
+/** Drops those of a task's mail bytes. */
 export async function dropTaskMail(
   db: Db,
   tenant: TenantId,
   taskId: string,
-  hashes?: readonly string[],
+  hashes: readonly string[],
 ): Promise<void> {
-  let q = (db as Kysely<MailTables>)
+  if (hashes.length === 0) return;
+  await (db as Kysely<MailTables>)
     .deleteFrom('task_mail')
     .where('tenant', '=', tenant)
-    .where('task_id', '=', taskId);
-  if (hashes !== undefined) {
-    if (hashes.length === 0) return;
-    q = q.where('sha256', 'in', [...new Set(hashes)]);
-  }
-  await q.execute();
+    .where('task_id', '=', taskId)
+    .where('sha256', 'in', [...new Set(hashes)])
+    .execute();
 }
 
 /** Hashes already computed, by the bytes' identity: a parked task's second save hashes nothing. */

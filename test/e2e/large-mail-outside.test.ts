@@ -3,6 +3,7 @@
 // it drops those bytes with the part (after a stop the identifier is in no file of the data
 // directory), and retention drops them with the mail (its text is in no file either).
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -123,6 +124,7 @@ describe('a large mail outside the task row (issue 41)', () => {
       why: 'erased',
       filename: 'lf-9.eml',
       bytes: Buffer.byteLength(EML),
+      sha256: createHash('sha256').update(EML).digest('hex'),
     });
     await hosts.pop()!.close();
     expect(inDataDir(PERSON)).toEqual([]);
@@ -140,6 +142,7 @@ describe('a large mail outside the task row (issue 41)', () => {
     expect((mailPartOf(read).content as any).value.incinerated).toMatchObject({
       why: 'retention',
       bytes: Buffer.byteLength(EML),
+      sha256: createHash('sha256').update(EML).digest('hex'),
     });
     expect(stored(parked.id).mailRows).toBe(0);
     await hosts.pop()!.close();
