@@ -27,14 +27,30 @@ const ENTRY = 'northgate';
 const sender = (id: string): string => `ops-${id}@conformance-${id}.example`;
 
 /** The definition version a task was decided on (its report) or is pinned to while it waits. */
-function versionOf(task: Wire): string | undefined {
+function versionOf(task: Wire): { versionId?: string; definitionVersion?: number } | undefined {
   for (const artifact of task?.artifacts ?? []) {
     for (const part of artifact?.parts ?? []) {
-      if (typeof part?.data?.versionId === 'string') return part.data.versionId;
+      const d: Wire = part?.data;
+      if (typeof d?.versionId === 'string' || typeof d?.definitionVersion === 'number')
+        return { versionId: d.versionId, definitionVersion: d.definitionVersion };
     }
   }
   const pin: Wire = task?.metadata?.[EXTENSION_URI]?.pin;
-  return typeof pin?.versionId === 'string' ? pin.versionId : undefined;
+  return pin === undefined
+    ? undefined
+    : { versionId: pin.versionId, definitionVersion: pin.definitionVersion };
+}
+
+/** This server's card: the extension declared with its `customers` learnable, taught a pattern and where to look. */
+function recognises(card: Wire): boolean {
+  const declaration: Wire = (card?.capabilities?.extensions ?? []).find(
+    (e: Wire) => e?.uri === EXTENSION_URI,
+  );
+  const customers: Wire = (declaration?.params?.learnables ?? []).find(
+    (l: Wire) => l?.collection === 'customers',
+  );
+  const fields = new Set(((customers?.lessonFields ?? []) as Wire[]).map((f) => f?.name));
+  return fields.has('pattern') && fields.has('where');
 }
 
 export interface TriageAdapterOptions {
@@ -61,6 +77,7 @@ export function triageAdapter(options: TriageAdapterOptions = {}): ConformanceAd
   };
   return {
     name: 'learnables-triage (demo tenant)',
+    recognises,
 
     undecidable: (id) => ({
       parts: [

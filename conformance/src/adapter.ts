@@ -69,9 +69,12 @@ export type TeachOutcome =
   | { readonly ok: true; readonly result: Wire }
   | { readonly ok: false; readonly status: number; readonly reason: string };
 
-/** One activation in the authority's history (§10.3). */
+/**
+ * One activation in the authority's history (§10.3). The kit finds the lesson's entry by
+ * `versionId` where both it and the LessonResult give one, else by `definitionVersion`.
+ */
 export interface HistoryEntry {
-  readonly versionId: string;
+  readonly versionId?: string;
   readonly definitionVersion?: number;
   readonly taughtBy?: string;
   readonly reason?: string;
@@ -80,6 +83,12 @@ export interface HistoryEntry {
 export interface ConformanceAdapter {
   /** Named in the report. */
   readonly name: string;
+  /**
+   * Whether this adapter is written for the agent whose card this is. The kit asks it only of its
+   * default adapter (`--adapter` not given), and stops with an adapter error when it says no, or
+   * has no answer, rather than blame an agent for an adapter written for another.
+   */
+  recognises?(card: Wire): boolean;
   /**
    * An input this agent cannot decide, so it parks the task in input-required. `id` is new on
    * every call and unique to this run: make the input fresh with it (a new sender, a new id).
@@ -101,12 +110,25 @@ export interface ConformanceAdapter {
    * `token: null` must send no credentials. Absent: the kit calls the card's `teachMethod` (§12.2).
    */
   teach?(lesson: Lesson, context: AdapterContext, token?: string | null): Promise<TeachOutcome>;
-  /** The request that shows back what the agent now makes of a task's input (§11). Absent: §11 is skipped. */
-  showBack?(task: Wire): MessageDraft;
-  /** The definition version a task was decided on, or is pinned to while it waits (§10.3). */
-  versionOf?(task: Wire): string | undefined;
+  /**
+   * The request that shows back what the agent now makes of a task's input (§11). Absent: §11 is
+   * skipped (unchecked). `null`: the agent has no show-back (a SHOULD), so §11's MUSTs do not apply.
+   */
+  showBack?: ((task: Wire) => MessageDraft) | null;
+  /**
+   * The definition version a task was decided on, or is pinned to while it waits (§10.3): its
+   * `versionId` as a string, or `{ versionId?, definitionVersion? }` (an agent that gives no
+   * versionId is compared by definitionVersion).
+   */
+  versionOf?(task: Wire): string | { versionId?: string; definitionVersion?: number } | undefined;
   /** The authority's activation history, newest first or last (§10.3). */
   history?(context: AdapterContext): Promise<readonly HistoryEntry[]>;
-  /** Activates an earlier version again, the authority's undo (§10.3). */
-  rollback?(context: AdapterContext, to: { versionId: string; definitionVersion: number }): Promise<void>;
+  /**
+   * Activates an earlier version again, the authority's undo (§10.3): the one the lesson replaced,
+   * by its definitionVersion and, where the agent gives one, its versionId.
+   */
+  rollback?(
+    context: AdapterContext,
+    to: { versionId?: string | undefined; definitionVersion: number },
+  ): Promise<void>;
 }

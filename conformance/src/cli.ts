@@ -1,7 +1,9 @@
 /**
- * `learnables-conformance <agent base URL> --token T [--adapter FILE] [--junit FILE]`: runs the kit,
- * prints one line per check and a summary, writes JUnit XML on request. Exit 0 only when no check
- * failed; 1 when one did; 2 when the command itself was wrong (said on stderr, with the usage).
+ * `learnables-conformance <agent base URL> --token T [--adapter FILE] [--junit FILE] [--strict]`:
+ * runs the kit, prints one line per check and a summary, writes JUnit XML on request. Exit 0 only
+ * when no check failed (and, with --strict, none was skipped); 1 when one did; 2 when the command
+ * itself was wrong (said on stderr, with the usage) or the adapter does not fit the agent (said on
+ * stderr, and nothing is checked).
  */
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -9,8 +11,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConformanceAdapter } from './adapter.ts';
-import { runConformance } from './kit.ts';
-import { junit, line, summary, words } from './report.ts';
+import { runConformance, AdapterMisfit } from './kit.ts';
+import { junit, line, summary, unchecked, words } from './report.ts';
 
 const USAGE = `usage: learnables-conformance <agent base URL> --token T [options]
   <agent base URL>           where /.well-known/agent-card.json is; or the card's own URL (ending .json)
@@ -21,7 +23,10 @@ const USAGE = `usage: learnables-conformance <agent base URL> --token T [options
   --adapter FILE             the adapter module (default: the learnables-triage adapter, adapters/learnables-triage.ts)
   --taught-by WHO            the person lessons are taught as (default: conformance@example.org)
   --junit FILE               also write the results as JUnit XML to FILE
-  --help                     this text`;
+  --strict                   also exit 1 when a MUST was left unchecked (SKIP), naming each and why
+  --help                     this text
+exit: 0 every MUST checked held; 1 one failed (or, with --strict, one went unchecked);
+      2 the command was wrong, or the adapter does not fit the agent (nothing was checked)`;
 
 export interface Io {
   out(line: string): void;
@@ -44,6 +49,7 @@ export async function main(argv: readonly string[], io: Io = consoleIo): Promise
         adapter: { type: 'string' },
         'taught-by': { type: 'string' },
         junit: { type: 'string' },
+        strict: { type: 'boolean' },
         help: { type: 'boolean' },
       },
     });
@@ -75,18 +81,35 @@ export async function main(argv: readonly string[], io: Io = consoleIo): Promise
     return usageError(io, words(e));
   }
   if (token === null) return usageError(io, "give the agent's token with --token T or --token-command CMD");
-  io.out(`learnables-conformance: ${baseUrl}, adapter "${adapter.name}"`);
-  const results = await runConformance({
-    baseUrl,
-    credentials: { token, secondToken },
-    adapter,
-    taughtBy: values['taught-by'] ?? 'conformance@example.org',
-    onResult: (r) => io.out(line(r)),
-  });
+  io.out(
+    `learnables-conformance: ${baseUrl}, adapter "${adapter.name}"${values.strict === true ? ', strict' : ''}`,
+  );
+  let results;
+  try {
+    results = await runConformance({
+      baseUrl,
+      credentials: { token, secondToken },
+      adapter,
+      defaultAdapter: values.adapter === undefined,
+      taughtBy: values['taught-by'] ?? 'conformance@example.org',
+      onResult: (r) => io.out(line(r)),
+    });
+  } catch (e) {
+    if (!(e instanceof AdapterMisfit)) throw e;
+    io.err(`learnables-conformance: nothing was checked: ${e.message}`);
+    return 2;
+  }
   io.out(summary(results));
   if (values.junit !== undefined)
     writeFileSync(values.junit, junit(results, `learnables-conformance ${baseUrl}`));
-  return results.some((r) => r.status === 'FAIL') ? 1 : 0;
+  if (results.some((r) => r.status === 'FAIL')) return 1;
+  const skipped = unchecked(results);
+  if (values.strict === true && skipped.length > 0) {
+    io.err(`learnables-conformance: strict: ${skipped.length} MUST(s) left unchecked:`);
+    for (const s of skipped) io.err(`  ${s}`);
+    return 1;
+  }
+  return 0;
 }
 
 function tokenFrom(literal: string | undefined, command: string | undefined, flag: string): string | null {

@@ -1,16 +1,25 @@
 /**
- * One run of the kit against one agent: the card (§6), activation on every transport (§7, §8), the
+ * One run of the kit against one agent: first whether the adapter fits it (else AdapterMisfit,
+ * and no check runs), then the card (§6), activation on every transport (§7, §8), the
  * teach block (§8), absorption and pinning (§10) with show-back (§11), the Teach method (§12.2) and
  * authorization (§13.2), in that order, each check recorded as it ends. Only HTTP reaches the
  * agent; nothing here knows its domain but the adapter.
  */
-import type { ConformanceAdapter } from './adapter.ts';
-import { connect, fetchCard, type Credentials } from './agent.ts';
+import type { ConformanceAdapter, Wire } from './adapter.ts';
+import {
+  connect,
+  EXTENSION_URI,
+  fetchCard,
+  stateOf,
+  teachBlocks,
+  type Channel,
+  type Credentials,
+} from './agent.ts';
 import { checkActivation } from './checks/activation.ts';
 import { checkAbsorption, type Taught } from './checks/absorption.ts';
 import { checkAuthorization } from './checks/authorization.ts';
 import { checkCard } from './checks/card.ts';
-import { checkSameProceeding, checkTeachBlock } from './checks/teach-block.ts';
+import { answerOn, checkSameProceeding, checkTeachBlock } from './checks/teach-block.ts';
 import { checkTeachMethod } from './checks/teach-method.ts';
 import { Recorder, words, type CheckResult } from './report.ts';
 import { canTeach, openSession, teach, type Session } from './session.ts';
@@ -20,10 +29,23 @@ export interface KitOptions {
   readonly baseUrl: string;
   readonly credentials: Credentials;
   readonly adapter: ConformanceAdapter;
+  /**
+   * Whether the adapter is the kit's default, not one the user chose: it is then used only for an
+   * agent whose card it recognises (`recognises`).
+   */
+  readonly defaultAdapter?: boolean;
   /** The person lessons are taught as (§9 taughtBy). */
   readonly taughtBy: string;
   /** Told of each result as it is recorded. */
   readonly onResult?: (result: CheckResult) => void;
+}
+
+/**
+ * The adapter does not fit the agent: the kit checks nothing rather than blame the agent for it.
+ * The command line exits 2 with its words.
+ */
+export class AdapterMisfit extends Error {
+  override readonly name = 'AdapterMisfit';
 }
 
 export async function runConformance(options: KitOptions): Promise<CheckResult[]> {
@@ -35,8 +57,10 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
     r.fail('card.fetch', '§6', words(e));
     return r.results;
   }
-  const declaration = checkCard(card, r);
-  if (declaration === null) return r.results;
+  if (options.defaultAdapter === true && options.adapter.recognises?.(card) !== true)
+    throw new AdapterMisfit(
+      `the default adapter ("${options.adapter.name}") is written for another agent, and does not recognise the card of "${String(card?.name)}" (collections ${collectionsOf(card).join(', ') || 'none'}): give this agent's own adapter with --adapter FILE`,
+    );
   let agent;
   try {
     agent = await connect(options.baseUrl, card, options.credentials, options.taughtBy);
@@ -53,12 +77,10 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
     );
     return r.results;
   }
-  const s = openSession(agent, options.adapter, r, declaration, options.taughtBy);
-  const prepared = await prepare(s);
-  if (prepared !== null) {
-    r.fail('adapter.prepare', '§10', prepared);
-    return r.results;
-  }
+  const s = openSession(agent, options.adapter, r, declarationOf(card), options.taughtBy);
+  await checkFit(s, first);
+  const declaration = checkCard(card, r);
+  if (declaration === null) return r.results;
   await stage(r, 'activation', '§7', async () => {
     const parked = await checkActivation(s);
     const q = parked.get(first.name);
@@ -73,6 +95,58 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
   await stage(r, 'teach-method', '§12.2', () => checkTeachMethod(s, taught?.draft ?? null));
   await stage(r, 'auth', '§13.2', () => checkAuthorization(s, first, taught));
   return r.results;
+}
+
+/** The extension's entry on the card, unchecked (checkCard judges it); undefined when there is none. */
+function declarationOf(card: Wire): Wire {
+  const extensions: Wire[] = Array.isArray(card?.capabilities?.extensions)
+    ? card.capabilities.extensions
+    : [];
+  return extensions.find((e) => e?.uri === EXTENSION_URI);
+}
+
+function collectionsOf(card: Wire): string[] {
+  const learnables: Wire[] = declarationOf(card)?.params?.learnables ?? [];
+  return Array.isArray(learnables) ? learnables.map((l) => JSON.stringify(l?.collection)) : [];
+}
+
+/**
+ * Before any MUST check, the adapter must fit the agent: its `prepare` lessons are taught, its
+ * undecidable input, sent activated, leaves a task in input-required with a teach block, and its
+ * answer finishes that task. Otherwise every check after would blame the agent for the adapter:
+ * AdapterMisfit, naming what did not fit.
+ */
+async function checkFit(s: Session, c: Channel): Promise<void> {
+  const prepared = await prepare(s);
+  if (prepared !== null) throw new AdapterMisfit(prepared);
+  const id = s.freshId('fit');
+  let task: Wire;
+  try {
+    task = (await c.send(s.adapter.undecidable(id), { activate: true })).value;
+  } catch (e) {
+    throw new AdapterMisfit(
+      `the agent refused the adapter's undecidable input ${id} on ${c.name}: ${words(e)} (is the token one of this agent's? if it is, the adapter's input does not fit this agent)`,
+    );
+  }
+  if (stateOf(task) !== 'TASK_STATE_INPUT_REQUIRED')
+    throw new AdapterMisfit(
+      `the adapter's undecidable input ${id} did not leave a task in input-required on ${c.name}: it came back ${stateOf(task) ?? JSON.stringify(task).slice(0, 200)}; give an input this agent asks about`,
+    );
+  const block = teachBlocks(task.status?.message)[0]?.block;
+  if (block === undefined)
+    throw new AdapterMisfit(
+      `the adapter's undecidable input ${id} was asked about without a teach block (§8), so it is not an input a learnable covers; give one that is`,
+    );
+  let done: Wire;
+  try {
+    done = (await c.send(answerOn(s, { id, task, teach: block }), { activate: true })).value;
+  } catch (e) {
+    throw new AdapterMisfit(`the adapter's answer to ${id} was refused on ${c.name}: ${words(e)}`);
+  }
+  if (stateOf(done) !== 'TASK_STATE_COMPLETED')
+    throw new AdapterMisfit(
+      `the adapter's answer to ${id} did not finish its task: it ended ${stateOf(done) ?? JSON.stringify(done).slice(0, 200)}`,
+    );
 }
 
 /** Teaches the adapter's `prepare` lessons; what went wrong, or null. */

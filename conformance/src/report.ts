@@ -1,8 +1,14 @@
 /**
- * The results of a run: each check PASS, FAIL or SKIP with its section and its reason in words,
- * one line each, a summary, and JUnit XML for CI systems. A run holds when no check failed.
+ * The results of a run: each check PASS, FAIL, SKIP or N/A with its section and its reason in
+ * words, one line each, a summary, and JUnit XML for CI systems. A run holds when no check failed;
+ * in strict mode, also when none was skipped.
+ *
+ * SKIP and N/A differ: a SKIP is a MUST the kit could not check on this agent (no second tenant's
+ * token, no history in the adapter, an interface the SDK does not speak), so it may not hold; N/A
+ * is a MUST that does not apply, by what the card declares (no streaming, no teachMethod, no
+ * security scheme) or by the protocol (A2A 0.3 has no ListTasks).
  */
-export type Status = 'PASS' | 'FAIL' | 'SKIP';
+export type Status = 'PASS' | 'FAIL' | 'SKIP' | 'N/A';
 
 export interface CheckResult {
   /** Stable and unique in a run, e.g. `activation.no-block.get.JSONRPC`. */
@@ -39,6 +45,10 @@ export class Recorder {
   skip(id: string, section: string, reason: string): CheckResult {
     return this.record(id, section, 'SKIP', reason);
   }
+  /** A MUST that does not apply to this agent, by its card or its protocol. */
+  na(id: string, section: string, reason: string): CheckResult {
+    return this.record(id, section, 'N/A', reason);
+  }
   /** PASS with `passed` when `problem` is null, else FAIL with it. */
   verdict(id: string, section: string, problem: string | null, passed: string): CheckResult {
     return problem === null ? this.pass(id, section, passed) : this.fail(id, section, problem);
@@ -59,15 +69,24 @@ export class Recorder {
 }
 
 export function line(r: CheckResult): string {
-  return `${r.status} ${r.section.padEnd(6)} ${r.id}: ${r.reason}`;
+  return `${r.status.padEnd(4)} ${r.section.padEnd(6)} ${r.id}: ${r.reason}`;
 }
 
 export function summary(results: readonly CheckResult[]): string {
   const count = (s: Status): number => results.filter((r) => r.status === s).length;
   const held = count('FAIL') === 0;
-  return `${results.length} checks: ${count('PASS')} passed, ${count('FAIL')} failed, ${count('SKIP')} skipped. ${
-    held ? 'Every MUST the kit could check held.' : 'Some MUSTs did not hold.'
+  return `${results.length} checks: ${count('PASS')} passed, ${count('FAIL')} failed, ${count('SKIP')} skipped, ${count('N/A')} not applicable. ${
+    held
+      ? count('SKIP') === 0
+        ? 'Every MUST that applies was checked and held.'
+        : 'Every MUST the kit could check held.'
+      : 'Some MUSTs did not hold.'
   }`;
+}
+
+/** In strict mode (`--strict`), what makes the run fail besides a FAIL: each MUST left unchecked, in words. */
+export function unchecked(results: readonly CheckResult[]): string[] {
+  return results.filter((r) => r.status === 'SKIP').map((r) => `${r.section} ${r.id}: ${r.reason}`);
 }
 
 const xml = (s: string): string =>
@@ -79,12 +98,13 @@ const xml = (s: string): string =>
 /** JUnit XML: one testsuite, one testcase per check, a failure or a skipped element with its reason. */
 export function junit(results: readonly CheckResult[], suite: string): string {
   const failures = results.filter((r) => r.status === 'FAIL').length;
-  const skipped = results.filter((r) => r.status === 'SKIP').length;
+  const skipped = results.filter((r) => r.status === 'SKIP' || r.status === 'N/A').length;
   const cases = results.map((r) => {
     const open = `    <testcase classname="${xml(r.section)}" name="${xml(r.id)}">`;
     if (r.status === 'PASS') return `${open}</testcase>`;
     const tag = r.status === 'FAIL' ? 'failure' : 'skipped';
-    return `${open}<${tag} message="${xml(r.reason)}"/></testcase>`;
+    const message = r.status === 'N/A' ? `not applicable: ${r.reason}` : r.reason;
+    return `${open}<${tag} message="${xml(message)}"/></testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

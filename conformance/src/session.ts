@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ConformanceAdapter, Lesson, LessonDraft, Question, TeachOutcome, Wire } from './adapter.ts';
 import { stateOf, teachBlocks, type Agent, type Channel } from './agent.ts';
 import type { Recorder } from './report.ts';
+import { resultVersion, versionRef, type VersionRef } from './versions.ts';
 
 export interface Session {
   readonly agent: Agent;
@@ -14,8 +15,13 @@ export interface Session {
   /** The extension's declaration on the card. */
   readonly declaration: Wire;
   readonly taughtBy: string;
-  /** The version the last lesson's result named: the one active now, as far as the kit has seen. */
-  readonly active: { versionId: string | undefined };
+  /** What the kit has seen of the agent's versions through the results of its lessons. */
+  readonly seen: {
+    /** The version the last result named: the one active now, as far as the kit has seen. */
+    active: VersionRef | undefined;
+    /** The highest definitionVersion any result named (§10.4: monotonic). */
+    highest: number | undefined;
+  };
   /** A new input id, unique to this run. */
   freshId(label: string): string;
 }
@@ -35,7 +41,7 @@ export function openSession(
     r,
     declaration,
     taughtBy,
-    active: { versionId: undefined },
+    seen: { active: undefined, highest: undefined },
     freshId: (label) => `${run}-${label}-${++n}`,
   };
 }
@@ -56,17 +62,32 @@ export function canTeach(s: Session): boolean {
   return s.adapter.teach !== undefined || (teachMethod(s) !== null && jsonRpcUrl(s) !== null);
 }
 
+/** The version a task runs on or is pinned to, as the adapter reads it (§10.3); undefined when it cannot. */
+export function versionOf(s: Session, task: Wire): VersionRef | undefined {
+  return versionRef(s.adapter.versionOf?.(task));
+}
+
 /**
  * Writes a lesson as the kit's person: through the adapter when it knows the authority, else the
- * Teach method with the extension activated. `token: null` writes with no credentials (§13.2).
+ * Teach method with the extension activated. `token: null` writes with no credentials (§13.2);
+ * `anonymous` leaves `taughtBy` out (§9 requires it, so the agent must refuse).
  */
-export async function teach(s: Session, draft: LessonDraft, token?: string | null): Promise<TeachOutcome> {
-  const lesson: Lesson = { ...draft, taughtBy: s.taughtBy };
+export async function teach(
+  s: Session,
+  draft: LessonDraft,
+  token?: string | null,
+  options: { readonly anonymous?: boolean } = {},
+): Promise<TeachOutcome> {
+  const lesson = (options.anonymous === true ? { ...draft } : { ...draft, taughtBy: s.taughtBy }) as Lesson;
   const outcome = await (s.adapter.teach !== undefined
     ? s.adapter.teach(lesson, s.agent.context, token)
     : callTeachMethod(s, lesson, { token, activate: true }));
-  if (outcome.ok && typeof outcome.result?.versionId === 'string')
-    s.active.versionId = outcome.result.versionId;
+  if (outcome.ok) {
+    const v = resultVersion(outcome.result);
+    if (v.versionId !== undefined || v.definitionVersion !== undefined) s.seen.active = v;
+    if (v.definitionVersion !== undefined)
+      s.seen.highest = Math.max(s.seen.highest ?? v.definitionVersion, v.definitionVersion);
+  }
   return outcome;
 }
 

@@ -47,9 +47,9 @@ const leakedTeachBlock: NamedFault = {
     },
   },
   fails: [
-    { id: 'activation.no-block.get.', section: '§8' },
-    { id: 'activation.no-block.list.', section: '§8' },
-    { id: 'activation.no-block.send.', section: '§8' },
+    { id: 'activation.no-block.get.', section: '§7' },
+    { id: 'activation.no-block.list.', section: '§7' },
+    { id: 'activation.no-block.send.', section: '§7' },
   ],
 };
 

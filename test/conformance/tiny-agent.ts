@@ -2,11 +2,12 @@
  * A second Learnables agent, in another domain, for the kit's own tests (issue 30): it files an
  * expense line under a cost centre by its vendor, and is taught vendors. It shares nothing with
  * this server but the SDK: JSON-RPC only, no streaming, no authority API (it owns its definitions
- * and takes lessons by the Teach method, §12.2), a tenant per token with tasks of its own, versions
- * kept in memory. Small, but it keeps the MUSTs the kit checks, so the kit's verdict on it is its
- * verdict on the kit.
+ * and takes lessons by the Teach method, §12.2; its history and rollback are two JSON-RPC methods
+ * of its own), a tenant per token with tasks of its own, versions kept in memory and known by
+ * definitionVersion alone (tiny-definitions.ts). Small, but it keeps the MUSTs the kit checks, so
+ * the kit's verdict on it is its verdict on the kit.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
@@ -23,39 +24,17 @@ import {
 } from '@a2a-js/sdk/server';
 import { agentCardHandler, jsonRpcHandler } from '@a2a-js/sdk/server/express';
 import type { Wire } from '../support/calls.ts';
+import { COLLECTION, Definitions } from './tiny-definitions.ts';
 
 export const TINY_EXTENSION = 'https://rsaxb.com/a2a/learnables/v1';
 const TEACH_METHOD = 'rsaxb.learnables.Teach';
-const COLLECTION = 'cost-centres';
+const HISTORY_METHOD = 'expenses.History';
+const ROLLBACK_METHOD = 'expenses.Rollback';
 
-/** One immutable version of a tenant's cost centres: each with the vendors it is taught. */
-interface Version {
-  readonly definitionVersion: number;
-  readonly versionId: string;
-  readonly centres: ReadonlyMap<string, readonly string[]>;
-}
-
-function version(definitionVersion: number, centres: ReadonlyMap<string, readonly string[]>): Version {
-  const canonical = JSON.stringify([...centres].sort(([a], [b]) => a.localeCompare(b)));
-  return {
-    definitionVersion,
-    versionId: `sha256:${createHash('sha256').update(canonical).digest('hex')}`,
-    centres,
-  };
-}
-
-/** A tenant: its versions (the last is active) and its own task store, behind its own JSON-RPC handler. */
+/** A tenant: its definitions and its own task store, behind its own JSON-RPC handler. */
 interface Tenant {
-  readonly versions: Version[];
+  readonly definitions: Definitions;
   readonly rpc: ReturnType<typeof jsonRpcHandler>;
-}
-
-const key = (vendor: string): string => vendor.trim().toLowerCase();
-
-/** What the active (or pinned) version makes of a vendor: the cost centre, or null. */
-function read(v: Version, vendor: string): string | null {
-  for (const [centre, vendors] of v.centres) if (vendors.some((x) => key(x) === key(vendor))) return centre;
-  return null;
 }
 
 function card(url: string): AgentCard {
@@ -135,11 +114,11 @@ function executor(tenant: () => Tenant, store: InMemoryTaskStore): AgentExecutor
         rc.context.addActivatedExtension(TINY_EXTENSION);
       const data: Wire = rc.userMessage.parts.find((p) => p.content?.$case === 'data')?.content?.value ?? {};
       const t = tenant();
-      const active = t.versions.at(-1)!;
+      const active = t.definitions.active;
       if (rc.task !== undefined) {
         // An answer, on the version the task was pinned to (§10.3).
         const pin: Wire = rc.task.metadata?.[TINY_EXTENSION];
-        const pinned = t.versions.find((v) => v.versionId === pin?.versionId)!;
+        const pinned = t.definitions.at(Number(pin?.definitionVersion))!;
         const centre = typeof data.entry === 'string' && pinned.centres.has(data.entry) ? data.entry : null;
         bus.publish(AgentEvent.task(rc.task));
         if (centre === null) {
@@ -161,7 +140,7 @@ function executor(tenant: () => Tenant, store: InMemoryTaskStore): AgentExecutor
                   {
                     data: {
                       centre: { settled: true, winner: centre, decidedBy: 'person' },
-                      versionId: pinned.versionId,
+                      definitionVersion: pinned.definitionVersion,
                     },
                   },
                 ],
@@ -181,7 +160,7 @@ function executor(tenant: () => Tenant, store: InMemoryTaskStore): AgentExecutor
         const first: Wire = seen?.history.find((m) => m.role === rc.userMessage.role)?.parts[0]?.content
           ?.value;
         const vendor = typeof first?.expense?.vendor === 'string' ? (first.expense.vendor as string) : null;
-        const winner = vendor === null ? null : read(active, vendor);
+        const winner = vendor === null ? null : Definitions.read(active, vendor);
         const report =
           winner === null
             ? {
@@ -196,20 +175,20 @@ function executor(tenant: () => Tenant, store: InMemoryTaskStore): AgentExecutor
           bus,
           rc,
           'TASK_STATE_COMPLETED',
-          { centre: report, versionId: active.versionId },
+          { centre: report, definitionVersion: active.definitionVersion },
           report.reads,
         );
         bus.finished();
         return;
       }
       const vendor = String(data.expense?.vendor ?? '');
-      const centre = read(active, vendor);
+      const centre = Definitions.read(active, vendor);
       if (centre !== null) {
         publishWhole(
           bus,
           rc,
           'TASK_STATE_COMPLETED',
-          { centre: { settled: true, winner: centre }, versionId: active.versionId },
+          { centre: { settled: true, winner: centre }, definitionVersion: active.definitionVersion },
           `Filed under ${centre}.`,
         );
         bus.finished();
@@ -223,7 +202,7 @@ function executor(tenant: () => Tenant, store: InMemoryTaskStore): AgentExecutor
             contextId: rc.contextId,
             status: { state: 'TASK_STATE_SUBMITTED' },
             history: [Message.toJSON(rc.userMessage)],
-            metadata: { [TINY_EXTENSION]: { versionId: active.versionId, vendor } },
+            metadata: { [TINY_EXTENSION]: { definitionVersion: active.definitionVersion, vendor } },
           }),
         ),
       );
@@ -272,7 +251,7 @@ function withTeachBlock(inner: A2ARequestHandler, tenant: () => Tenant): A2ARequ
     const asked: Wire = r.metadata?.[TINY_EXTENSION];
     const teach = {
       collection: COLLECTION,
-      entries: [...tenant().versions.at(-1)!.centres.keys()],
+      entries: [...tenant().definitions.active.centres.keys()],
       suggested: { vendor: asked?.vendor },
       suggestionLabel: 'the vendor on this expense',
     };
@@ -294,44 +273,11 @@ function withTeachBlock(inner: A2ARequestHandler, tenant: () => Tenant): A2ARequ
   });
 }
 
-/** The Teach method (§12.2): activation required, the token's tenant, refusals in words (§10.1), idempotent (§10.2). */
-function teach(t: Tenant, lesson: Wire): { result: Wire } | { error: string } {
-  const active = t.versions.at(-1)!;
-  if (lesson?.collection !== COLLECTION)
-    return { error: `I only learn "${COLLECTION}", not ${JSON.stringify(lesson?.collection)}.` };
-  const vendors = active.centres.get(String(lesson.entry));
-  if (vendors === undefined)
-    return {
-      error: `There is no cost centre "${String(lesson.entry)}": teach one of ${[...active.centres.keys()].join(', ')}.`,
-    };
-  const vendor: unknown = lesson.value?.vendor;
-  if (typeof vendor !== 'string' || vendor.trim().length < 2)
-    return {
-      error: `"${String(vendor)}" is not a vendor: write the vendor's name as the receipt shows it, two letters at least.`,
-    };
-  const describes = `files expenses from ${vendor.trim()} under ${String(lesson.entry)}`;
-  if (vendors.some((v) => key(v) === key(vendor)))
-    return {
-      result: {
-        learned: false,
-        describes,
-        definitionVersion: active.definitionVersion,
-        versionId: active.versionId,
-      },
-    };
-  const centres = new Map(active.centres);
-  centres.set(String(lesson.entry), [...vendors, vendor.trim()]);
-  const next = version(active.definitionVersion + 1, centres);
-  t.versions.push(next);
-  return {
-    result: {
-      learned: true,
-      describes,
-      definitionVersion: next.definitionVersion,
-      versionId: next.versionId,
-      previousVersionId: active.versionId,
-    },
-  };
+/** The methods that are not A2A's: Teach (§12.2, activation required), the history and the rollback. */
+function ownMethod(t: Tenant, method: string, params: Wire): ReturnType<Definitions['teach']> {
+  if (method === TEACH_METHOD) return t.definitions.teach(params);
+  if (method === HISTORY_METHOD) return { result: { history: t.definitions.history() } };
+  return t.definitions.rollback(params);
 }
 
 export interface TinyAgent {
@@ -351,20 +297,17 @@ export async function startTinyAgent(): Promise<TinyAgent> {
   const tokens: [string, string] = [randomUUID(), randomUUID()];
   for (const token of tokens) {
     const store = new InMemoryTaskStore();
-    const versions = [
-      version(
-        1,
-        new Map([
-          ['travel', ['Skyline Taxis']],
-          ['office', ['Paper & Co']],
-        ]),
-      ),
-    ];
+    const definitions = new Definitions(
+      new Map([
+        ['travel', ['Skyline Taxis']],
+        ['office', ['Paper & Co']],
+      ]),
+    );
     const self: { tenant?: Tenant } = {};
     const get = (): Tenant => self.tenant!;
     const handler = withTeachBlock(new DefaultRequestHandler(agentCard, store, executor(get, store)), get);
     const userBuilder = (): Promise<UnauthenticatedUser> => Promise.resolve(new UnauthenticatedUser());
-    self.tenant = { versions, rpc: jsonRpcHandler({ requestHandler: handler, userBuilder }) };
+    self.tenant = { definitions, rpc: jsonRpcHandler({ requestHandler: handler, userBuilder }) };
     tenants.set(token, self.tenant);
   }
   const tenantOf = (req: Request): Tenant | undefined =>
@@ -381,11 +324,12 @@ export async function startTinyAgent(): Promise<TinyAgent> {
       });
       return;
     }
-    if (req.body?.method !== TEACH_METHOD) {
+    const method = String(req.body?.method);
+    if (![TEACH_METHOD, HISTORY_METHOD, ROLLBACK_METHOD].includes(method)) {
       void t.rpc(req, res, next);
       return;
     }
-    if (!(req.header('a2a-extensions') ?? '').includes(TINY_EXTENSION)) {
+    if (method === TEACH_METHOD && !(req.header('a2a-extensions') ?? '').includes(TINY_EXTENSION)) {
       res.json({
         jsonrpc: '2.0',
         id: req.body.id,
@@ -397,7 +341,7 @@ export async function startTinyAgent(): Promise<TinyAgent> {
       return;
     }
     res.setHeader('A2A-Extensions', TINY_EXTENSION);
-    const outcome = teach(t, req.body.params);
+    const outcome = ownMethod(t, method, req.body.params);
     res.json(
       'result' in outcome
         ? { jsonrpc: '2.0', id: req.body.id, result: outcome.result }

@@ -1,11 +1,11 @@
 /**
  * §7 activation, on every transport the card lists: an activated call is echoed in the response's
  * A2A-Extensions header, streaming included; and a client that did not activate never sees a teach
- * block (§7, §8), on any read: send, stream, get, list and resubscribe, even of a task whose
+ * block (§7's MUST NOT), on any read: send, stream, get, list and resubscribe, even of a task whose
  * question was asked of a client that did activate.
  */
 import type { Question, Wire } from '../adapter.ts';
-import { echoes, teachBlocks, type Channel } from '../agent.ts';
+import { echoes, stateOf, teachBlocks, type Channel } from '../agent.ts';
 import { words } from '../report.ts';
 import { park, type Session } from '../session.ts';
 
@@ -44,7 +44,7 @@ async function checkEcho(s: Session, c: Channel): Promise<Question | null> {
 async function checkStreamEcho(s: Session, c: Channel): Promise<void> {
   const id = `activation.echo.stream.${c.name}`;
   if (!s.agent.streaming) {
-    s.r.skip(id, '§7', 'the card does not declare streaming');
+    s.r.na(id, '§7', 'the card does not declare streaming');
     return;
   }
   await s.r.attempt(id, '§7', 'an activated SendStreamingMessage', async () => {
@@ -60,48 +60,96 @@ async function checkStreamEcho(s: Session, c: Channel): Promise<void> {
   });
 }
 
-/** §7, §8: no teach block on any read by a client that did not activate. */
+/**
+ * One unactivated read, and whether it shows a question at all: a read that asked nothing proves
+ * nothing by carrying no teach block (SKIP), so each read says what it asked.
+ */
+interface Read {
+  readonly name: string;
+  /** The read's value, and whether it shows a task waiting in input-required (a question asked). */
+  call(): Promise<{ value: Wire; asked: boolean }>;
+}
+
+const ASKING = 'TASK_STATE_INPUT_REQUIRED';
+
+/** §7 "MUST NOT emit a teach block to a client that has not activated": on any read of a question. */
 async function checkNoBlock(s: Session, c: Channel, activated: Question | null): Promise<void> {
-  const reads: [string, () => Promise<Wire>][] = [
-    ['send', async () => (await c.send(s.adapter.undecidable(s.freshId('plain')))).value],
+  const reads: Read[] = [
+    {
+      name: 'send',
+      call: async () => {
+        const value = (await c.send(s.adapter.undecidable(s.freshId('plain')))).value;
+        return { value, asked: stateOf(value) === ASKING };
+      },
+    },
   ];
-  if (s.agent.streaming) {
-    reads.push([
-      'stream',
-      async () => (await c.stream(s.adapter.undecidable(s.freshId('plain-stream')))).value,
-    ]);
-  }
-  if (activated !== null) {
-    const taskId = activated.task.id as string;
-    reads.push(['get', async () => (await c.get(taskId)).value]);
-    if (c.lists) reads.push(['list', async () => (await c.list()).value]);
-    else s.r.skip(`activation.no-block.list.${c.name}`, '§8', `A2A ${c.protocolVersion} has no ListTasks`);
-    if (s.agent.streaming) {
-      reads.push(['resubscribe', async () => (await c.resubscribe(taskId)).value]);
-    }
-  }
+  if (s.agent.streaming)
+    reads.push({
+      name: 'stream',
+      call: async () => {
+        const value = (await c.stream(s.adapter.undecidable(s.freshId('plain-stream')))).value;
+        return { value, asked: stateOf(value) === ASKING };
+      },
+    });
+  if (activated !== null) reads.push(...readsOf(s, c, activated.task.id as string));
+  else
+    for (const read of s.agent.streaming ? ['get', 'list', 'resubscribe'] : ['get', 'list'])
+      s.r.skip(
+        `activation.no-block.${read}.${c.name}`,
+        '§7',
+        'no task parked on this transport to read back',
+      );
   const parkedWith =
     activated?.teach === undefined
       ? 'a task that parked'
       : 'a task whose question carries a teach block when activated';
-  for (const [read, call] of reads) {
-    const id = `activation.no-block.${read}.${c.name}`;
-    await s.r.attempt(id, '§8', `an unactivated ${read}`, async () => {
-      const found = teachBlocks(await call());
-      return s.r.verdict(
-        id,
-        '§8',
-        found.length === 0 ? null : `an unactivated ${read} carries a teach block at ${found[0]!.path}`,
-        `an unactivated ${read} of ${read === 'send' || read === 'stream' ? 'an undecidable input' : parkedWith} carries no teach block`,
-      );
+  for (const read of reads) {
+    const id = `activation.no-block.${read.name}.${c.name}`;
+    await s.r.attempt(id, '§7', `an unactivated ${read.name}`, async () => {
+      const { value, asked } = await read.call();
+      const found = teachBlocks(value);
+      if (found.length > 0)
+        return s.r.fail(id, '§7', `an unactivated ${read.name} carries a teach block at ${found[0]!.path}`);
+      if (!asked)
+        return s.r.skip(
+          id,
+          '§7',
+          `an unactivated ${read.name} showed no question (${stateOf(value) ?? 'no task'}), so the absence of a teach block proves nothing`,
+        );
+      const of = read.name === 'send' || read.name === 'stream' ? 'an undecidable input' : parkedWith;
+      return s.r.pass(id, '§7', `an unactivated ${read.name} of ${of} carries no teach block`);
     });
   }
-  if (activated === null) {
-    for (const read of s.agent.streaming ? ['get', 'list', 'resubscribe'] : ['get', 'list'])
-      s.r.skip(
-        `activation.no-block.${read}.${c.name}`,
-        '§8',
-        'no task parked on this transport to read back',
-      );
-  }
+}
+
+/** The reads back of a task parked activated: get, list (where the protocol has it), resubscribe. */
+function readsOf(s: Session, c: Channel, taskId: string): Read[] {
+  const reads: Read[] = [
+    {
+      name: 'get',
+      call: async () => {
+        const value = (await c.get(taskId)).value;
+        return { value, asked: stateOf(value) === ASKING };
+      },
+    },
+  ];
+  if (c.lists)
+    reads.push({
+      name: 'list',
+      call: async () => {
+        const value = (await c.list()).value;
+        const listed = value.find((t) => t?.id === taskId);
+        return { value, asked: stateOf(listed) === ASKING };
+      },
+    });
+  else s.r.na(`activation.no-block.list.${c.name}`, '§7', `A2A ${c.protocolVersion} has no ListTasks`);
+  if (s.agent.streaming)
+    reads.push({
+      name: 'resubscribe',
+      call: async () => {
+        const value = (await c.resubscribe(taskId)).value;
+        return { value, asked: stateOf(value) === ASKING };
+      },
+    });
+  return reads;
 }

@@ -33,7 +33,7 @@ async function checkUnauthenticated(s: Session, c: Channel): Promise<void> {
   }
   const secured = Object.keys(s.agent.card?.securitySchemes ?? {}).length > 0;
   if (!secured) {
-    s.r.skip('auth.send-needs-credentials', '§13.2', 'the card declares no security scheme');
+    s.r.na('auth.send-needs-credentials', '§13.2', 'the card declares no security scheme');
     return;
   }
   const refused = await c

@@ -6,7 +6,8 @@
  */
 import type { Question, Wire } from '../adapter.ts';
 import { stateOf, teachBlocks, type Channel } from '../agent.ts';
-import type { Session } from '../session.ts';
+import { versionOf, type Session } from '../session.ts';
+import { named, sameVersion, type VersionRef } from '../versions.ts';
 
 export interface ShowBack {
   readonly task: Wire;
@@ -21,8 +22,9 @@ export async function showBack(
   q: Question,
   when: 'before' | 'after',
 ): Promise<ShowBack | null> {
-  if (s.adapter.showBack === undefined) return null;
-  const task = (await c.send(s.adapter.showBack(q.task), { activate: true })).value;
+  const request = s.adapter.showBack;
+  if (request === undefined || request === null) return null;
+  const task = (await c.send(request(q.task), { activate: true })).value;
   const flags = settledFlags(task);
   const asked = stateOf(task) === 'TASK_STATE_INPUT_REQUIRED' || teachBlocks(task).length > 0;
   s.r.verdict(
@@ -47,9 +49,13 @@ export function checkShowBackMoved(
   s: Session,
   before: ShowBack | null,
   after: ShowBack | null,
-  taughtVersion: string | undefined,
+  taughtVersion: VersionRef | undefined,
 ): void {
   const id = 'showback.current-version';
+  if (s.adapter.showBack === null) {
+    s.r.na(id, '§11', 'the adapter says this agent has no show-back (§11 is a SHOULD)');
+    return;
+  }
   if (before === null || after === null) {
     s.r.skip(
       id,
@@ -59,7 +65,7 @@ export function checkShowBackMoved(
     return;
   }
   const unsettled = (b: ShowBack): number => b.flags.filter((f) => !f).length;
-  const shownOn = s.adapter.versionOf?.(after.task);
+  const shownOn = versionOf(s, after.task);
   const problem =
     before.flags.length === 0 || after.flags.length === 0
       ? 'show-back reports no settled or unsettled reading, so what the lesson changed cannot be seen'
@@ -67,8 +73,8 @@ export function checkShowBackMoved(
         ? "before the lesson show-back already read the input as settled: the adapter's input was not undecidable"
         : unsettled(after) >= unsettled(before)
           ? `after the lesson show-back still reads ${unsettled(after)} unsettled reading(s), as before it: not the active version`
-          : shownOn !== undefined && taughtVersion !== undefined && shownOn !== taughtVersion
-            ? `show-back ran on ${shownOn}, not the version the last lesson made active (${taughtVersion})`
+          : sameVersion(shownOn, taughtVersion) === false
+            ? `show-back ran on ${named(shownOn)}, not the version the last lesson made active (${named(taughtVersion)})`
             : null;
   s.r.verdict(
     id,

@@ -12,7 +12,7 @@ export async function checkTeachMethod(s: Session, known: LessonDraft | null): P
   const id = 'teach-method.result';
   const method = teachMethod(s);
   if (method === null) {
-    s.r.skip(id, '§12.2', 'the card declares no teachMethod (the external-authority profile, §12.1)');
+    s.r.na(id, '§12.2', 'the card declares no teachMethod (the external-authority profile, §12.1)');
     return;
   }
   if (jsonRpcUrl(s) === null) {
