@@ -23,6 +23,10 @@ export interface Exchange {
 }
 
 export interface Fault {
+  /** An answer given without asking the server (a build that does nothing for this call); undefined: ask it. */
+  answer?(exchange: Exchange): { readonly status: number; readonly body: unknown } | undefined;
+  /** The JSON body to send upstream in place of the client's (undefined: the client's, unchanged). */
+  request?(body: Wire, exchange: Exchange): unknown;
   /** Headers to send upstream in place of the client's. */
   requestHeaders?(headers: Headers, exchange: Exchange): void;
   /** Response headers to answer with in place of the server's. */
@@ -90,14 +94,22 @@ async function forward(
       .includes(EXTENSION_URI),
     authorization: req.headers.authorization,
   };
+  const own = fault.answer?.(exchange);
+  if (own !== undefined) {
+    res.writeHead(own.status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(own.body));
+    return;
+  }
   fault.requestHeaders?.(headers, exchange);
+  const edited = fault.request?.(exchange.request, exchange);
+  const sent = edited === undefined ? raw : Buffer.from(JSON.stringify(edited));
   const gone = new AbortController(); // the client left (a stream it stopped reading): so does the proxy
   res.on('close', () => gone.abort());
   const answer = await fetch(new URL(exchange.path, upstream), {
     method: exchange.method,
     headers,
     signal: gone.signal,
-    ...(raw.length > 0 ? { body: raw } : {}),
+    ...(sent.length > 0 ? { body: sent } : {}),
   });
   const back = new Headers();
   answer.headers.forEach((v, k) => {

@@ -9,12 +9,26 @@ import { startInProcess, type Host } from '../e2e/host.ts';
 import { secondTenantToken } from './tokens.ts';
 import { startFaultProxy, type Fault } from './fault-proxy.ts';
 import { wireFaults } from './faults.ts';
+import { nothingAsked } from './faults-questions.ts';
+import { objects } from './fault-wire.ts';
 
+/** A build that leaves the optional versionId and previousVersionId out of every answer (§10.4). */
+function withoutVersionIds(body: unknown): unknown {
+  for (const o of objects(body)) {
+    delete o.versionId;
+    delete o.previousVersionId;
+  }
+  return body;
+}
+
+const TAUGHT_BY = 'dana@warehouse.example';
 let host: Host;
 let second: string;
 
 beforeAll(async () => {
-  host = await startInProcess();
+  // Each run makes a few calls without credentials (§13.2's checks); thirty runs in a row would
+  // trip the server's throttle of failed authentications, which is not what this file tests.
+  host = await startInProcess({ AUTH_FAILURE_BURST: '10000' });
   second = await secondTenantToken({ dataDir: host.dataDir });
 });
 afterAll(() => host.close());
@@ -24,7 +38,7 @@ const run = (url: string): Promise<CheckResult[]> =>
     baseUrl: url,
     credentials: { token: host.token!, secondToken: second },
     adapter: triageAdapter,
-    taughtBy: 'dana@warehouse.example',
+    taughtBy: TAUGHT_BY,
   });
 
 async function throughProxy(fault: Fault): Promise<CheckResult[]> {
@@ -81,15 +95,47 @@ describe('the conformance kit against this server', () => {
     }
   });
 
+  it('has a fault below for every check it passes here: no check that cannot fail (issue 42)', async () => {
+    const faults = wireFaults({ token: '', secondToken: '', taughtBy: '' });
+    const uncovered = (await run(host.url))
+      .filter((r) => r.status === 'PASS')
+      .filter(
+        (r) => !faults.some((f) => f.fails.some((e) => r.id.startsWith(e.id) && r.section === e.section)),
+      )
+      .map((r) => r.id);
+    expect(uncovered).toEqual([]);
+  });
+
   it('is passed through unchanged by the fault proxy with no fault on', async () => {
     expect(failed(await throughProxy({}))).toEqual([]);
   });
 
-  // The names, for the test titles; each test builds its fault with the server's token.
-  it.each(wireFaults('').map((f) => f.name))(
+  it('finds every MUST held when the agent gives no versionId or previousVersionId (optional, §10.4): versions by definitionVersion', async () => {
+    const results = await throughProxy({ response: withoutVersionIds });
+    expect(failed(results)).toEqual([]);
+    expect(results.filter((r) => r.status === 'SKIP')).toEqual([]);
+    for (const id of ['absorb.new-version', 'pin.finishes-on-pinned', 'history.attributed', 'history.undo'])
+      expect(results).toContainEqual(
+        expect.objectContaining({ id, status: 'PASS', reason: expect.not.stringContaining('sha256:') }),
+      );
+  });
+
+  it('skips, never passes, a "no teach block" read that asked nothing (§7)', async () => {
+    const results = await throughProxy(nothingAsked);
+    expect(failed(results)).toEqual([]);
+    const sends = results.filter((r) => r.id.startsWith('activation.no-block.send.'));
+    expect(sends.length).toBe(4);
+    for (const r of sends)
+      expect(r).toMatchObject({ status: 'SKIP', reason: expect.stringContaining('proves nothing') });
+  });
+
+  // The names, for the test titles; each test builds its fault with the server's tokens.
+  it.each(wireFaults({ token: '', secondToken: '', taughtBy: '' }).map((f) => f.name))(
     'fails the check that names its section with %s',
     async (name) => {
-      const f = wireFaults(host.token!).find((x) => x.name === name)!;
+      const f = wireFaults({ token: host.token!, secondToken: second, taughtBy: TAUGHT_BY }).find(
+        (x) => x.name === name,
+      )!;
       const results = await throughProxy(f.fault);
       const fails = failed(results);
       for (const expected of f.fails) {

@@ -1,0 +1,155 @@
+/**
+ * §9, §10 and §12.2 faults: lessons and what comes of them, as a build with one fault would answer.
+ * Lessons reach this server by its authority API (the triage adapter's) and by the Teach method.
+ */
+import type { Wire } from '../support/calls.ts';
+import type { Exchange } from './fault-proxy.ts';
+import { lessonOf, lessonResult, objects, rpcMethod, sentMessage } from './fault-wire.ts';
+import type { NamedFault } from './faults.ts';
+
+/** A fault that edits each LessonResult a lesson is answered with. */
+function resultFault(name: string, edit: (result: Wire) => void, fails: NamedFault['fails']): NamedFault {
+  return {
+    name,
+    fault: {
+      response(body: Wire, x: Exchange) {
+        const result = lessonResult(body, x);
+        if (result !== undefined) edit(result);
+        return body;
+      },
+    },
+    fails,
+  };
+}
+
+/** The kit's lesson for a collection the card does not declare (it names them `undeclared-…`). */
+const undeclared = (x: Exchange): boolean => String(lessonOf(x)?.collection).startsWith('undeclared-');
+
+/** §10.3: a task answered after a lesson finishes on the version active then, not the one it was pinned to. */
+const ignoredPin: NamedFault = {
+  name: 'the pin ignored',
+  fault: {
+    async response(body, x, upstream) {
+      if (typeof sentMessage(x)?.taskId !== 'string') return body;
+      const head = await fetch(new URL('/authority/v1/head', upstream), {
+        headers: { authorization: x.authorization ?? '' },
+      }).then((r) => r.json() as Promise<{ versionId: string }>);
+      for (const o of objects(body)) if (typeof o.versionId === 'string') o.versionId = head.versionId;
+      return body;
+    },
+  },
+  fails: [{ id: 'pin.finishes-on-pinned', section: '§10.3' }],
+};
+
+/** §10.3: the version a lesson replaced is changed in place: every answer names it, never a new one. */
+const changedInPlace = (): NamedFault => {
+  const alias = new Map<string, string>();
+  return {
+    name: 'the active version changed in place',
+    fault: {
+      response(body: Wire, x: Exchange) {
+        const result = lessonResult(body, x);
+        if (result?.learned === true && typeof result.previousVersionId === 'string')
+          alias.set(
+            result.versionId as string,
+            alias.get(result.previousVersionId) ?? result.previousVersionId,
+          );
+        for (const o of objects(body))
+          if (typeof o.versionId === 'string' && alias.has(o.versionId)) o.versionId = alias.get(o.versionId);
+        return body;
+      },
+    },
+    fails: [
+      { id: 'absorb.new-version', section: '§10.3' },
+      { id: 'history.undo', section: '§10.3' },
+    ],
+  };
+};
+
+export function lessonFaults(taughtBy: string): readonly NamedFault[] {
+  return [
+    {
+      name: 'a lesson for an undeclared collection taken as one for a declared collection',
+      fault: {
+        request: (body: Wire, x) => (undeclared(x) ? { ...body, collection: 'customers' } : undefined),
+      },
+      fails: [{ id: 'lesson.undeclared-collection', section: '§9' }],
+    },
+    {
+      name: 'a lesson without taughtBy attributed to the caller',
+      fault: {
+        request: (body: Wire, x) =>
+          lessonOf(x) !== undefined && body?.taughtBy === undefined ? { ...body, taughtBy } : undefined,
+      },
+      fails: [{ id: 'lesson.needs-taught-by', section: '§9' }],
+    },
+    {
+      name: "the learnable's refusal replaced by the authority's own words",
+      fault: {
+        response(body: Wire, x) {
+          if (lessonOf(x) === undefined || undeclared(x) || body?.error === undefined) return body;
+          body.error.message = 'invalid value';
+          return body;
+        },
+      },
+      fails: [{ id: 'absorb.refusal', section: '§10.1' }],
+    },
+    resultFault(
+      'the same lesson again learned anew',
+      (r) => {
+        if (r.learned === false)
+          Object.assign(r, { learned: true, definitionVersion: r.definitionVersion + 1 });
+      },
+      [{ id: 'absorb.idempotent', section: '§10.2' }],
+    ),
+    ignoredPin,
+    changedInPlace(),
+    resultFault(
+      'a definitionVersion that does not rise',
+      (r) => {
+        r.definitionVersion -= 1;
+      },
+      [{ id: 'absorb.result', section: '§10.4' }],
+    ),
+    resultFault(
+      'nothing said of what was learned',
+      (r) => {
+        if (r.learned === true) r.describes = '';
+      },
+      [{ id: 'absorb.result', section: '§10.4' }],
+    ),
+    {
+      name: 'the history attributing a lesson to someone else',
+      fault: {
+        response(body: Wire, x) {
+          if (!x.path.includes('/authority/v1/history')) return body;
+          for (const o of objects(body))
+            if (typeof o.taughtBy === 'string') o.taughtBy = 'someone@else.example';
+          return body;
+        },
+      },
+      fails: [{ id: 'history.attributed', section: '§10.3' }],
+    },
+    {
+      name: 'a rollback that undoes nothing',
+      fault: {
+        answer: (x) =>
+          x.method === 'POST' && x.path.endsWith('/authority/v1/rollback')
+            ? { status: 200, body: {} }
+            : undefined,
+      },
+      fails: [{ id: 'history.undo', section: '§10.3' }],
+    },
+    {
+      name: 'the Teach method answering something other than a LessonResult',
+      fault: {
+        response(body: Wire, x) {
+          if (rpcMethod(x) !== 'rsaxb.learnables.Teach' || body?.result === undefined) return body;
+          body.result = { ok: true };
+          return body;
+        },
+      },
+      fails: [{ id: 'teach-method.result', section: '§12.2' }],
+    },
+  ];
+}
