@@ -15,7 +15,7 @@ function resultFault(name: string, edit: (result: Wire) => void, fails: NamedFau
       response(body: Wire, x: Exchange) {
         const result = lessonResult(body, x);
         if (result !== undefined) edit(result);
-        return body;
+        return body as unknown;
       },
     },
     fails,
@@ -56,7 +56,7 @@ const changedInPlace = (): NamedFault => {
           );
         for (const o of objects(body))
           if (typeof o.versionId === 'string' && alias.has(o.versionId)) o.versionId = alias.get(o.versionId);
-        return body;
+        return body as unknown;
       },
     },
     fails: [
@@ -71,7 +71,8 @@ export function lessonFaults(taughtBy: string): readonly NamedFault[] {
     {
       name: 'a lesson for an undeclared collection taken as one for a declared collection',
       fault: {
-        request: (body: Wire, x) => (undeclared(x) ? { ...body, collection: 'customers' } : undefined),
+        request: (body: Wire, x) =>
+          undeclared(x) ? { ...(body as object), collection: 'customers' } : undefined,
       },
       fails: [{ id: 'lesson.undeclared-collection', section: '§9' }],
     },
@@ -79,7 +80,9 @@ export function lessonFaults(taughtBy: string): readonly NamedFault[] {
       name: 'a lesson without taughtBy attributed to the caller',
       fault: {
         request: (body: Wire, x) =>
-          lessonOf(x) !== undefined && body?.taughtBy === undefined ? { ...body, taughtBy } : undefined,
+          lessonOf(x) !== undefined && body?.taughtBy === undefined
+            ? { ...(body as object), taughtBy }
+            : undefined,
       },
       fails: [{ id: 'lesson.needs-taught-by', section: '§9' }],
     },
@@ -87,9 +90,9 @@ export function lessonFaults(taughtBy: string): readonly NamedFault[] {
       name: "the learnable's refusal replaced by the authority's own words",
       fault: {
         response(body: Wire, x) {
-          if (lessonOf(x) === undefined || undeclared(x) || body?.error === undefined) return body;
+          if (lessonOf(x) === undefined || undeclared(x) || body?.error === undefined) return body as unknown;
           body.error.message = 'invalid value';
-          return body;
+          return body as unknown;
         },
       },
       fails: [{ id: 'absorb.refusal', section: '§10.1' }],
@@ -122,10 +125,10 @@ export function lessonFaults(taughtBy: string): readonly NamedFault[] {
       name: 'the history attributing a lesson to someone else',
       fault: {
         response(body: Wire, x) {
-          if (!x.path.includes('/authority/v1/history')) return body;
+          if (!x.path.includes('/authority/v1/history')) return body as unknown;
           for (const o of objects(body))
             if (typeof o.taughtBy === 'string') o.taughtBy = 'someone@else.example';
-          return body;
+          return body as unknown;
         },
       },
       fails: [{ id: 'history.attributed', section: '§10.3' }],
@@ -144,9 +147,9 @@ export function lessonFaults(taughtBy: string): readonly NamedFault[] {
       name: 'the Teach method answering something other than a LessonResult',
       fault: {
         response(body: Wire, x) {
-          if (rpcMethod(x) !== 'rsaxb.learnables.Teach' || body?.result === undefined) return body;
+          if (rpcMethod(x) !== 'rsaxb.learnables.Teach' || body?.result === undefined) return body as unknown;
           body.result = { ok: true };
-          return body;
+          return body as unknown;
         },
       },
       fails: [{ id: 'teach-method.result', section: '§12.2' }],

@@ -73,7 +73,7 @@ const noEcho: NamedFault = {
 const blockChangesTheAnswer: NamedFault = {
   name: 'the answer handled otherwise without the teach block',
   fault: {
-    response: (body: Wire, x: Exchange) =>
+    response: (body: unknown, x: Exchange) =>
       !x.activated && typeof sentMessage(x)?.taskId === 'string'
         ? setStates(body, 'TASK_STATE_FAILED')
         : body,
@@ -117,17 +117,17 @@ const pinnedShowBack = (): NamedFault => {
     name: 'show-back pinned to an earlier version',
     fault: {
       response(body: Wire, x) {
-        if (!sendHolds(x, '"recheck"')) return body;
+        if (!sendHolds(x, '"recheck"')) return body as unknown;
         const of = JSON.stringify(sentMessage(x)?.parts);
         const seen = first.get(of);
         if (seen === undefined) {
           first.set(of, JSON.stringify(body));
-          return body;
+          return body as unknown;
         }
         // The first answer again, under this call's JSON-RPC id.
-        const again = JSON.parse(seen) as Wire;
+        const again: Wire = JSON.parse(seen);
         if (body?.id !== undefined) again.id = body.id;
-        return again;
+        return again as unknown;
       },
     },
     fails: [{ id: 'showback.current-version', section: '§11' }],
