@@ -97,7 +97,7 @@ describe('the conformance kit against an agent taught units, not senders', () =>
 // card and the adapter (issue 30: "an agent in another domain can be checked with only its own adapter").
 describe("the kit's source", () => {
   it('names no collection, lesson field, entry or route of this server', () => {
-    const files = ['kit', 'agent', 'session', 'schema', 'report', 'cli', 'adapter'].map(
+    const files = ['kit', 'agent', 'session', 'schema', 'report', 'cli', 'adapter', 'versions'].map(
       (f) => `conformance/src/${f}.ts`,
     );
     const checks = [
@@ -105,6 +105,8 @@ describe("the kit's source", () => {
       'activation',
       'teach-block',
       'absorption',
+      'refusals',
+      'history',
       'show-back',
       'teach-method',
       'authorization',
