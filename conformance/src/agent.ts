@@ -337,6 +337,12 @@ export function taskIdOf(value: Wire): string | undefined {
   return typeof value?.id === 'string' ? value.id : undefined;
 }
 
+/** The extension's entry in the card's `capabilities.extensions` (§6.1), unjudged; undefined when there is none. */
+export function declarationOf(card: Wire): Wire {
+  const extensions: unknown = card?.capabilities?.extensions;
+  return Array.isArray(extensions) ? extensions.find((e: Wire) => e?.uri === EXTENSION_URI) : undefined;
+}
+
 /** Whether the extension's URI is among the echoed A2A-Extensions values (§7). */
 export function echoes(header: string | null): boolean {
   return header !== null && header.split(',').some((v) => v.trim() === EXTENSION_URI);

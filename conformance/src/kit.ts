@@ -8,7 +8,7 @@
 import type { ConformanceAdapter, Wire } from './adapter.ts';
 import {
   connect,
-  EXTENSION_URI,
+  declarationOf,
   fetchCard,
   stateOf,
   teachBlocks,
@@ -95,14 +95,6 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
   await stage(r, 'teach-method', '§12.2', () => checkTeachMethod(s, taught?.draft ?? null));
   await stage(r, 'auth', '§13.2', () => checkAuthorization(s, first, taught));
   return r.results;
-}
-
-/** The extension's entry on the card, unchecked (checkCard judges it); undefined when there is none. */
-function declarationOf(card: Wire): Wire {
-  const extensions: Wire[] = Array.isArray(card?.capabilities?.extensions)
-    ? card.capabilities.extensions
-    : [];
-  return extensions.find((e) => e?.uri === EXTENSION_URI);
 }
 
 function collectionsOf(card: Wire): string[] {

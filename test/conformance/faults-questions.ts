@@ -8,6 +8,9 @@ import type { Exchange } from './fault-proxy.ts';
 import { dropEcho, objects, sendHolds, sentMessage } from './fault-wire.ts';
 import type { NamedFault } from './faults.ts';
 
+/** What marks a show-back request: the triage adapter's `{ recheck: { taskId } }`. */
+const SHOW_BACK = '"recheck"';
+
 /** The teach blocks in an answer (§8: the question's metadata, keyed by the extension's URI). */
 function* blocks(body: unknown): Generator<Record<string, unknown>> {
   for (const o of objects(body)) {
@@ -86,7 +89,7 @@ const savedShowBack: NamedFault = {
   name: 'show-back answering "saved"',
   fault: {
     response(body, x) {
-      if (!sendHolds(x, '"recheck"')) return body;
+      if (!sendHolds(x, SHOW_BACK)) return body;
       for (const o of objects(body)) {
         if (Array.isArray(o.artifacts))
           o.artifacts = [{ artifactId: 'saved', parts: [{ text: 'Saved.' }, { data: { saved: true } }] }];
@@ -105,7 +108,7 @@ const savedShowBack: NamedFault = {
 const askingShowBack: NamedFault = {
   name: 'show-back asking a question',
   fault: {
-    response: (body, x) => (sendHolds(x, '"recheck"') ? setStates(body, 'TASK_STATE_INPUT_REQUIRED') : body),
+    response: (body, x) => (sendHolds(x, SHOW_BACK) ? setStates(body, 'TASK_STATE_INPUT_REQUIRED') : body),
   },
   fails: [{ id: 'showback.no-question.', section: '§11' }],
 };
@@ -117,7 +120,7 @@ const pinnedShowBack = (): NamedFault => {
     name: 'show-back pinned to an earlier version',
     fault: {
       response(body: Wire, x) {
-        if (!sendHolds(x, '"recheck"')) return body as unknown;
+        if (!sendHolds(x, SHOW_BACK)) return body as unknown;
         const of = JSON.stringify(sentMessage(x)?.parts);
         const seen = first.get(of);
         if (seen === undefined) {

@@ -62,40 +62,37 @@ async function checkStreamEcho(s: Session, c: Channel): Promise<void> {
 
 /**
  * One unactivated read, and whether it shows a question at all: a read that asked nothing proves
- * nothing by carrying no teach block (SKIP), so each read says what it asked.
+ * nothing by carrying no teach block (SKIP), so each read says whether its value asked.
  */
 interface Read {
   readonly name: string;
-  /** The read's value, and whether it shows a task waiting in input-required (a question asked). */
-  call(): Promise<{ value: Wire; asked: boolean }>;
+  call(): Promise<Wire>;
+  /** Whether the value shows a task waiting in input-required (a question asked). */
+  asked(value: Wire): boolean;
 }
 
-const ASKING = 'TASK_STATE_INPUT_REQUIRED';
+const asking = (task: Wire): boolean => stateOf(task) === 'TASK_STATE_INPUT_REQUIRED';
+
+const read = (name: string, call: () => Promise<Wire>, asked: (value: Wire) => boolean = asking): Read => ({
+  name,
+  call,
+  asked,
+});
 
 /** §7 "MUST NOT emit a teach block to a client that has not activated": on any read of a question. */
 async function checkNoBlock(s: Session, c: Channel, activated: Question | null): Promise<void> {
   const reads: Read[] = [
-    {
-      name: 'send',
-      call: async () => {
-        const value = (await c.send(s.adapter.undecidable(s.freshId('plain')))).value;
-        return { value, asked: stateOf(value) === ASKING };
-      },
-    },
+    read('send', async () => (await c.send(s.adapter.undecidable(s.freshId('plain')))).value),
   ];
   if (s.agent.streaming)
-    reads.push({
-      name: 'stream',
-      call: async () => {
-        const value = (await c.stream(s.adapter.undecidable(s.freshId('plain-stream')))).value;
-        return { value, asked: stateOf(value) === ASKING };
-      },
-    });
+    reads.push(
+      read('stream', async () => (await c.stream(s.adapter.undecidable(s.freshId('plain-stream')))).value),
+    );
   if (activated !== null) reads.push(...readsOf(s, c, activated.task.id as string));
   else
-    for (const read of s.agent.streaming ? ['get', 'list', 'resubscribe'] : ['get', 'list'])
+    for (const name of s.agent.streaming ? ['get', 'list', 'resubscribe'] : ['get', 'list'])
       s.r.skip(
-        `activation.no-block.${read}.${c.name}`,
+        `activation.no-block.${name}.${c.name}`,
         '§7',
         'no task parked on this transport to read back',
       );
@@ -103,53 +100,37 @@ async function checkNoBlock(s: Session, c: Channel, activated: Question | null):
     activated?.teach === undefined
       ? 'a task that parked'
       : 'a task whose question carries a teach block when activated';
-  for (const read of reads) {
-    const id = `activation.no-block.${read.name}.${c.name}`;
-    await s.r.attempt(id, '§7', `an unactivated ${read.name}`, async () => {
-      const { value, asked } = await read.call();
+  for (const r of reads) {
+    const id = `activation.no-block.${r.name}.${c.name}`;
+    await s.r.attempt(id, '§7', `an unactivated ${r.name}`, async () => {
+      const value = await r.call();
       const found = teachBlocks(value);
       if (found.length > 0)
-        return s.r.fail(id, '§7', `an unactivated ${read.name} carries a teach block at ${found[0]!.path}`);
-      if (!asked)
+        return s.r.fail(id, '§7', `an unactivated ${r.name} carries a teach block at ${found[0]!.path}`);
+      if (!r.asked(value))
         return s.r.skip(
           id,
           '§7',
-          `an unactivated ${read.name} showed no question (${stateOf(value) ?? 'no task'}), so the absence of a teach block proves nothing`,
+          `an unactivated ${r.name} showed no question (${stateOf(value) ?? 'no task'}), so the absence of a teach block proves nothing`,
         );
-      const of = read.name === 'send' || read.name === 'stream' ? 'an undecidable input' : parkedWith;
-      return s.r.pass(id, '§7', `an unactivated ${read.name} of ${of} carries no teach block`);
+      const of = r.name === 'send' || r.name === 'stream' ? 'an undecidable input' : parkedWith;
+      return s.r.pass(id, '§7', `an unactivated ${r.name} of ${of} carries no teach block`);
     });
   }
 }
 
 /** The reads back of a task parked activated: get, list (where the protocol has it), resubscribe. */
 function readsOf(s: Session, c: Channel, taskId: string): Read[] {
-  const reads: Read[] = [
-    {
-      name: 'get',
-      call: async () => {
-        const value = (await c.get(taskId)).value;
-        return { value, asked: stateOf(value) === ASKING };
-      },
-    },
-  ];
+  const reads = [read('get', async () => (await c.get(taskId)).value)];
   if (c.lists)
-    reads.push({
-      name: 'list',
-      call: async () => {
-        const value = (await c.list()).value;
-        const listed = value.find((t) => t?.id === taskId);
-        return { value, asked: stateOf(listed) === ASKING };
-      },
-    });
+    reads.push(
+      read(
+        'list',
+        async () => (await c.list()).value,
+        (tasks: Wire[]) => asking(tasks.find((t) => t?.id === taskId)),
+      ),
+    );
   else s.r.na(`activation.no-block.list.${c.name}`, '§7', `A2A ${c.protocolVersion} has no ListTasks`);
-  if (s.agent.streaming)
-    reads.push({
-      name: 'resubscribe',
-      call: async () => {
-        const value = (await c.resubscribe(taskId)).value;
-        return { value, asked: stateOf(value) === ASKING };
-      },
-    });
+  if (s.agent.streaming) reads.push(read('resubscribe', async () => (await c.resubscribe(taskId)).value));
   return reads;
 }

@@ -3,7 +3,7 @@
  * the extension is declared with `required: false`, its params validate against the schema, and
  * each learnable's descriptor and lesson fields keep §6.2 and §6.3.
  */
-import { EXTENSION_URI } from '../agent.ts';
+import { declarationOf, EXTENSION_URI } from '../agent.ts';
 import type { Wire } from '../adapter.ts';
 import type { Recorder } from '../report.ts';
 import { schemaProblems } from '../schema.ts';
@@ -14,15 +14,11 @@ const PLACEHOLDER =
 
 /** The declaration, or null (reported) when the card has none. */
 export function checkCard(card: Wire, r: Recorder): Wire {
-  const extensions: Wire[] = Array.isArray(card?.capabilities?.extensions)
-    ? card.capabilities.extensions
-    : [];
-  const declared = extensions.filter((e) => e?.uri === EXTENSION_URI);
-  if (declared.length === 0) {
+  const ext = declarationOf(card);
+  if (ext === undefined) {
     r.fail('card.declared', '§6.1', `capabilities.extensions has no entry with uri ${EXTENSION_URI}`);
     return null;
   }
-  const ext = declared[0];
   r.verdict(
     'card.declared',
     '§6.1',
