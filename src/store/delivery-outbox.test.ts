@@ -198,7 +198,45 @@ describe.each(STORE_ENGINES)('$name delivery outbox', ({ name }) => {
         enqueueDeliveries(trx, OTHER, 't1', bodies('t1', 'decided', 1, 'erase-me@x.example'), at),
       );
     const outbox = new KyselyDeliveryOutbox(db);
-    expect(await outbox.erase(ACME, 'erase-me@x.example')).toBe(1);
+    expect(await outbox.erase(ACME, 'erase-me@x.example')).toEqual({ owed: 1, targets: 0 });
     expect((await outbox.pending()).count).toBe(2);
+  });
+
+  it('§14 (issue 50): folds case beyond ASCII, reads JSON escapes and base64, and drops targets that name it', async () => {
+    const db = await engine.fresh();
+    await pushConfig(db, ACME, 't1', 'c', 1);
+    // A push config of another task whose token names her, and a webhook whose URL does.
+    await pushConfig(db, ACME, 't2', 'named', 1);
+    await db
+      .updateTable('push_configs')
+      .set({ token: 'for Sabine Müller-Özkan' })
+      .where('id', '=', 'named')
+      .execute();
+    await new KyselyDeliveryEndpoints(db).create(ACME, {
+      url: 'https://h.example/hook?for=Sabine%20M%C3%BCller-%C3%96zkan',
+      events: ['decided'],
+      teachBlocks: false,
+    });
+    const at = { ms: 0, iso: '2026-12-05T00:00:00Z' };
+    const owe = (task: string, key: number, mention: string) =>
+      db
+        .transaction()
+        .execute((trx) => enqueueDeliveries(trx, ACME, task, bodies(task, 'decided', key, mention), at));
+    await owe('t1', 1, 'SABINE MÜLLER-ÖZKAN'); // as signed, upper case
+    await owe('t1', 2, 'sabine m\\u00fcller-\\u00f6zkan'); // JSON-escaped in the body
+    await owe('t1', 3, Buffer.from('-- Sabine Müller-Özkan, Leipzig').toString('base64')); // a file's bytes
+    await owe('t1', 4, 'Sabine Muller'); // someone else
+    await owe('t2', 5, 'nobody');
+    const outbox = new KyselyDeliveryOutbox(db);
+    // Each of the four t1 saves owes the push config and the webhook; t2's, its config and the webhook.
+    expect((await outbox.pending()).count).toBe(10);
+
+    // Three bodies to two targets each; then the config and the webhook that name her, with the rest they were owed.
+    expect(await outbox.erase(ACME, 'Sabine Müller-Özkan')).toEqual({ owed: 6, targets: 2 });
+    const left = await db.selectFrom('delivery_outbox').select(['target_id', 'body']).execute();
+    expect(left).toEqual([{ target_id: 'c', body: '{"teach":1,"m":"Sabine Muller"}' }]);
+    const configs = await db.selectFrom('push_configs').select('id').execute();
+    expect(configs.map((c) => String(c.id))).toEqual(['c']);
+    expect((await new KyselyDeliveryEndpoints(db).overview(ACME)).endpoints).toEqual([]);
   });
 });

@@ -15,6 +15,7 @@ import type {
   DeliveryTargetKind,
   DueDelivery,
 } from '../domain/delivery.ts';
+import { mentionsEncoded, scrubText, textMentions } from '../domain/definitions/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 
 export interface DeliveryTables {
@@ -310,18 +311,146 @@ export class KyselyDeliveryOutbox implements DeliveryOutbox {
     return out;
   }
 
-  /** §14: bodies still owed that mention the identifier are dropped with their deliveries. */
-  async erase(tenant: TenantId, identifier: string): Promise<number> {
-    const r = await this.#db
-      .deleteFrom('delivery_outbox')
+  /**
+   * §14: what is owed and kept for deliveries must not outlive an erase. Dropped: each body still
+   * owed that names the identifier (any string in it, JSON escapes decoded, a file's bytes in
+   * base64 at any alignment), and each push config or delivery webhook whose URL, token or
+   * credentials name it, with what it is owed. A kept error naming it says "[erased]" instead.
+   * Matched in JavaScript with the definitions' matcher (Unicode case folding): SQL `lower()`
+   * folds ASCII only on SQLite, so "MÜLLER" escaped a `like` on "Müller" (issue 50).
+   */
+  async erase(tenant: TenantId, identifier: string): Promise<{ owed: number; targets: number }> {
+    const owed = await this.#eraseOwedBodies(tenant, identifier);
+    const targets = await this.#eraseTargets(tenant, identifier);
+    await this.#scrubErrors(tenant, identifier);
+    return { owed, targets };
+  }
+
+  async #eraseOwedBodies(tenant: TenantId, identifier: string): Promise<number> {
+    let n = 0;
+    let after = '';
+    for (;;) {
+      const rows = await this.#db
+        .selectFrom('delivery_outbox')
+        .select(['id', 'body'])
+        .where('tenant', '=', tenant)
+        .where('body', 'is not', null)
+        .where('id', '>', after)
+        .orderBy('id')
+        .limit(ERASE_PAGE)
+        .execute();
+      const named = rows.filter((r) => r.body !== null && bodyMentions(r.body, identifier)).map((r) => r.id);
+      if (named.length > 0) {
+        const r = await this.#db
+          .deleteFrom('delivery_outbox')
+          .where('tenant', '=', tenant)
+          .where('id', 'in', named)
+          .executeTakeFirst();
+        n += Number(r.numDeletedRows);
+      }
+      if (rows.length < ERASE_PAGE) return n;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  /** Push configs and delivery webhooks that name the identifier, with every delivery they are owed. */
+  async #eraseTargets(tenant: TenantId, identifier: string): Promise<number> {
+    // A URL is read as written and percent-decoded ("M%C3%BCller").
+    const names = (...texts: (string | null)[]) =>
+      texts.some(
+        (t) => t !== null && (textMentions(t, identifier) || textMentions(percentDecoded(t), identifier)),
+      );
+    const pushes = (
+      await this.#db
+        .selectFrom('push_configs')
+        .select(['task_id', 'id', 'url', 'token', 'auth_credentials'])
+        .where('tenant', '=', tenant)
+        .execute()
+    ).filter((r) => names(r.url, r.token, r.auth_credentials));
+    const hooks = (
+      await this.#db
+        .selectFrom('delivery_endpoints')
+        .select(['id', 'url'])
+        .where('tenant', '=', tenant)
+        .execute()
+    ).filter((r) => names(r.url));
+    for (const p of pushes) {
+      await this.#db
+        .deleteFrom('delivery_outbox')
+        .where('tenant', '=', tenant)
+        .where('target_kind', '=', 'push')
+        .where('task_id', '=', p.task_id)
+        .where('target_id', '=', p.id)
+        .execute();
+      await this.#db
+        .deleteFrom('push_configs')
+        .where('tenant', '=', tenant)
+        .where('task_id', '=', p.task_id)
+        .where('id', '=', p.id)
+        .execute();
+    }
+    for (const h of hooks) {
+      await this.#db
+        .deleteFrom('delivery_outbox')
+        .where('tenant', '=', tenant)
+        .where('target_kind', '=', 'webhook')
+        .where('target_id', '=', h.id)
+        .execute();
+      await this.#db
+        .deleteFrom('delivery_endpoints')
+        .where('tenant', '=', tenant)
+        .where('id', '=', h.id)
+        .execute();
+    }
+    return pushes.length + hooks.length;
+  }
+
+  async #scrubErrors(tenant: TenantId, identifier: string): Promise<void> {
+    const rows = await this.#db
+      .selectFrom('delivery_outbox')
+      .select(['id', 'last_error'])
       .where('tenant', '=', tenant)
-      .where('body', 'is not', null)
-      .where(sql<boolean>`lower(body) like ${`%${escapeLike(identifier.toLowerCase())}%`} escape '\\'`)
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+      .where('last_error', 'is not', null)
+      .execute();
+    for (const r of rows) {
+      if (r.last_error === null || !textMentions(r.last_error, identifier)) continue;
+      await this.#db
+        .updateTable('delivery_outbox')
+        .set({ last_error: scrubText(r.last_error, identifier) })
+        .where('tenant', '=', tenant)
+        .where('id', '=', r.id)
+        .execute();
+    }
   }
 }
 
-function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** How many owed rows an erase reads at a time. */
+const ERASE_PAGE = 500;
+
+/** Whether an owed body names the identifier: as stored, or in any string of it once its JSON is read. */
+function bodyMentions(body: string, identifier: string): boolean {
+  if (mentionsEncoded(body, identifier)) return true;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return false;
+  }
+  return someString(parsed, (s) => mentionsEncoded(s, identifier));
+}
+
+function someString(value: unknown, test: (s: string) => boolean): boolean {
+  if (typeof value === 'string') return test(value);
+  if (Array.isArray(value)) return value.some((v) => someString(v, test));
+  if (value !== null && typeof value === 'object')
+    return Object.entries(value).some(([k, v]) => test(k) || someString(v, test));
+  return false;
 }

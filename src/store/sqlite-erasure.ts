@@ -57,13 +57,15 @@ export function sqliteErasers(deps: SqliteErasersDeps): Eraser[] {
       ],
     },
     {
-      // Issue 40: a notification still owed carries the task's status and artifacts.
-      erase: async (tenant, identifier) => [
-        {
-          store: 'deliveries owed (push notifications, delivery webhooks)',
-          changed: await new KyselyDeliveryOutbox(deps.db).erase(tenant, identifier),
-        },
-      ],
+      // Issue 40: a notification still owed carries the task's status and artifacts; issue 50: a
+      // push config or webhook may carry the identifier in its URL, token or credentials.
+      async erase(tenant, identifier) {
+        const r = await new KyselyDeliveryOutbox(deps.db).erase(tenant, identifier);
+        return [
+          { store: 'deliveries owed (push notifications, delivery webhooks)', changed: r.owed },
+          { store: 'push configs and delivery webhooks naming it', changed: r.targets },
+        ];
+      },
     },
   ];
 }

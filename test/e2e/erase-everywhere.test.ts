@@ -164,6 +164,7 @@ describe('erase reaches every copy (§14)', () => {
       'task message parts whose bytes were dropped',
       'ingest claims',
       'deliveries owed (push notifications, delivery webhooks)',
+      'push configs and delivery webhooks naming it',
       'remembered regex analyses',
       'compiled matchers',
       'write-ahead log frames folded in and truncated',
