@@ -53,7 +53,21 @@ const teachOf = (t: Task): any => (t.status?.message?.metadata as any)?.[EXT]?.t
 const state = (t: Task): string => TaskState[t.status!.state];
 
 describe('questions that teach (issue 39)', () => {
-  it("offers a kind's cue without the customer's name the subject carries", async () => {
+  it("offers a kind's cue without the customer's name the subject carries, once it recurs (issue 49)", async () => {
+    // Two earlier ones, answered as proofs of delivery without teaching.
+    for (const ref of ['4401', '4402']) {
+      const earlier = await triage(
+        'omar@kessler-feinkost.example',
+        `Kessler Feinkost GmbH POD ${ref}`,
+        'Delivered.',
+      );
+      expect(teachOf(earlier).collection).toBe('kinds');
+      const answered = await send(sdk.client, sdk.opts, {
+        taskId: earlier.id,
+        parts: [{ data: { entry: 'proof-of-delivery' } }],
+      });
+      expect(state(answered)).toBe('TASK_STATE_COMPLETED');
+    }
     const t = await triage('omar@kessler-feinkost.example', 'Kessler Feinkost GmbH POD 4410', 'Delivered.');
     expect(state(t)).toBe('TASK_STATE_INPUT_REQUIRED');
     expect(teachOf(t).collection).toBe('kinds');

@@ -338,16 +338,28 @@ describe('scope traps (§8, §13.1)', () => {
 });
 
 describe('kinds suggestions', () => {
+  /** Two messages already answered as `kind`, each carrying `subject` or `body` (issue 49: a cue must recur). */
+  async function answeredTwice(kind: string, text: { subject?: string; body?: string }): Promise<void> {
+    for (const n of [1, 2])
+      await seen(mail({ subject: `Earlier ${n}`, ...text, messageId: `<earlier-${kind}-${n}@x>` }), {
+        kinds: kind,
+      });
+  }
+
   it('suggests the subject words before the reference, whole and bounded', async () => {
+    await answeredTwice('booking', { subject: 'Booking confirmation HBL/2026/00399/A' });
     const m = mail({ subject: 'RE: Booking confirmation HBL/2026/00412/A' });
     const s = expectSuggestion(await suggestFor(m, directory, 'kinds'));
-    expect(s.suggestionLabel).toBe('the words "Booking confirmation" in the subject');
+    expect(s.suggestionLabel).toBe(
+      'the words "Booking confirmation" in the subject, as in 2 messages already read as booking',
+    );
     const hits = matcherOf(s, kinds);
     expect(hits(mail({ subject: 'Booking confirmation for X' }))).toBe(true);
     expect(hits(mail({ subject: 'Booking confirmations' }))).toBe(false);
   });
 
   it("offers a reply's new-text words, in the body, when its inherited subject is the earlier mail's (issue 39)", async () => {
+    await answeredTwice('customs-query', { body: 'Customs have a query on this one.' });
     const m = mail({
       subject: 'Re: Booking confirmation HBL/2026/00412/A',
       isReply: true,
@@ -355,7 +367,9 @@ describe('kinds suggestions', () => {
     });
     const s = expectSuggestion(await suggestFor(m, directory, 'kinds'));
     expect(s.value).toEqual({ cue: 'Customs have a query', where: 'body' });
-    expect(s.suggestionLabel).toBe('the words "Customs have a query" in the body');
+    expect(s.suggestionLabel).toBe(
+      'the words "Customs have a query" in the body, as in 2 messages already read as customs-query',
+    );
   });
 
   it('offers no cue for a long subject about one message', async () => {
@@ -365,10 +379,38 @@ describe('kinds suggestions', () => {
       'kinds',
     );
     expect('none' in o).toBe(true);
+    await answeredTwice('digest', { subject: 'Weekly digest: freight ' });
     const s = expectSuggestion(
       await suggestFor(mail({ subject: 'Weekly digest: rates ease, Red Sea update' }), directory, 'kinds'),
     );
-    expect(s.suggestionLabel).toBe('the words "Weekly digest" in the subject');
+    expect(s.suggestionLabel).toBe(
+      'the words "Weekly digest" in the subject, as in 2 messages already read as digest',
+    );
+  });
+
+  it('offers no words seen in one message only: a vessel, a town (issue 49)', async () => {
+    await seen(mail({ subject: 'Pre-alert - MAERSK ESSEN' }), { kinds: 'pre-alert' });
+    const o = await suggestFor(mail({ subject: 'MAERSK ESSEN - ETA 12/10' }), directory, 'kinds');
+    if (!('none' in o)) throw new Error(`offered ${JSON.stringify(o.suggestion.value)}`);
+    expect(o.none).toContain(
+      '"MAERSK ESSEN" in the subject is on only 1 message already read, fewer than the 2',
+    );
+  });
+
+  it('offers no words every kind uses, and tolerates fewer than one message of another kind in ten (issue 49)', async () => {
+    await answeredTwice('pre-alert', { subject: 'Shipment details' });
+    await seen(mail({ subject: 'Shipment details' }), { kinds: 'proof-of-delivery' });
+    const common = await suggestFor(mail({ subject: 'Shipment details - 4410' }), directory, 'kinds');
+    if (!('none' in common)) throw new Error(`offered ${JSON.stringify(common.suggestion.value)}`);
+    expect(common.none).toContain(
+      '"Shipment details" in the subject is common in mail of more than one kind of message (2 as pre-alert and 1 as proof-of-delivery)',
+    );
+    for (let n = 3; n <= 10; n++) await seen(mail({ subject: 'Shipment details' }), { kinds: 'pre-alert' });
+    const s = expectSuggestion(
+      await suggestFor(mail({ subject: 'Shipment details - 4410' }), directory, 'kinds'),
+    );
+    expect(s.value).toEqual({ cue: 'Shipment details', where: 'subject' });
+    expect(s.forEntry).toBe('pre-alert');
   });
 
   it('offers none when the subject is only a reference', async () => {

@@ -160,6 +160,15 @@ describe("a kind's cue keeps its track record (issue 39)", () => {
       "Proof of delivery matches on 'POD', but mail carrying those words since they were taught was read or answered as Invoice (1 message",
     );
     expect(read.reads).toContain('revert activation');
+
+    // Issue 49: answers for it restore its record, and it settles alone again (one against among many for).
+    for (let n = 4413; n < 4413 + 16; n++) {
+      const m = northgateMail({ subject: `POD ${n}`, messageId: `pod-${n}@x`, contentHash: `pod-${n}` });
+      await later.triage(core.tenant, m);
+      await later.recordAnswer(core.tenant, m, 'kinds', 'proof-of-delivery');
+    }
+    const back = northgateMail({ subject: 'POD 4500', messageId: 'pod-back@x', contentHash: 'pod-back' });
+    expect(kindOf(await later.triage(core.tenant, back)).winner).toBe('proof-of-delivery');
   });
 });
 
@@ -171,10 +180,22 @@ describe('triage', () => {
       value: { label: 'Proof of delivery' },
       taughtBy: 'dana@warehouse.example',
     });
+    // Issue 49: a cue is offered once it recurs in mail answered as one kind.
+    for (const n of [4401, 4402]) {
+      const earlier = northgateMail({
+        subject: `Northgate Motors POD ${n}`,
+        messageId: `${n}@x`,
+        contentHash: `${n}`,
+      });
+      await service.triage(core.tenant, earlier);
+      await service.recordAnswer(core.tenant, earlier, 'kinds', 'proof-of-delivery');
+    }
     const out = await service.triage(core.tenant, northgateMail({ subject: 'Northgate Motors POD 4410' }));
     const q = out.questions.find((x) => x.collection === 'kinds');
     expect(q?.teach.suggested).toEqual({ cue: 'POD', where: 'subject' });
-    expect(q?.teach.suggestionLabel).toBe('the code "POD" in the subject');
+    expect(q?.teach.suggestionLabel).toBe(
+      'the code "POD" in the subject, as in 2 messages already read as Proof of delivery',
+    );
   });
 
   it('pins to the active version, reads, and shows who taught the mark (§10.3, §13.4)', async () => {

@@ -56,16 +56,25 @@ export function useCorpus(): void {
   });
 }
 
-/** Keep `m` in the corpus as already read (settled as `customer`, or unsettled), first seen on `day`. */
+/**
+ * Keep `m` in the corpus as already read (settled as `customer`, or as each collection's entry of a
+ * record, or unsettled), first seen on `day`.
+ */
 export async function seen(
   m: MailMessage,
-  customer: string | null = null,
+  customer: string | null | Readonly<Record<string, string>> = null,
   day = '2026-09-01',
 ): Promise<void> {
+  const decided: [string, string][] =
+    customer === null
+      ? []
+      : typeof customer === 'string'
+        ? [['customers', customer]]
+        : Object.entries(customer);
   const lastReading: ReadingSummary = {
     versionId: 'sha256:test',
     definitionVersion: 1,
-    decided: new Map(customer === null ? [] : [['customers', customer]]),
+    decided: new Map(decided),
   };
   await store.remember(tenant, {
     key: corpusKey(m),

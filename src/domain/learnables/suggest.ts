@@ -33,6 +33,19 @@ import type { CorpusProbe, SuggestContext, SuggestOutcome } from './learnable.ts
 
 /** Below this many other messages, "matches most of the corpus" says nothing. */
 export const MIN_CORPUS_FOR_MAJORITY = 20;
+/**
+ * Issue 49: when words carry an entry (`Evidence.carries`): at least `minMessages` messages already
+ * read or answered as that entry carry them, and at most one in `rareAmong` of those read as any
+ * entry carrying them was another entry's. Words of one message (a vessel, a town) and words every
+ * entry's mail uses ("client", "please find") are never offered.
+ */
+export const CARRIES = { minMessages: 2, rareAmong: 10 } as const;
+
+export const CARRIES_HOW =
+  `A cue is suggested only when it recurs in mail already read or answered as one kind (at least ${CARRIES.minMessages} messages) ` +
+  `and is rare in mail of the other kinds (fewer than one in ${CARRIES.rareAmong} of the mail carrying it); words seen in one message only ` +
+  `(a vessel, a town, a quantity) and words every kind's mail uses are never suggested, and when nothing qualifies the question says so.`;
+
 /** Shortest evidence text offered, in characters (the matcher's literal rule, §13.3). */
 export const MIN_EVIDENCE_CHARS = 4;
 
@@ -83,6 +96,11 @@ export interface Evidence {
      */
     soleSender?(sender: string, owner: string): string | null;
   };
+  /**
+   * Issue 49: words that stand for an entry across messages (a kind's cue) are offered only once
+   * they recur in mail already read as one entry and are rare in mail of the others (CARRIES).
+   */
+  readonly carries?: true;
   /**
    * For a sender's address (issue 14): the one entry whose mail it may already match, because all
    * mail read from it was that entry's and the address is named like it (customers/evidence.ts).
@@ -180,6 +198,7 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
     hint: (e.hint ?? e.text).toLowerCase(),
   });
   const read = [...result.settled].map(([name, n]) => `${n} as ${labelOf(input, name)}`);
+  if (e.carries !== undefined) return carried(input, e, value, result.settled, read);
   const ownAddress = e.ownedBy !== undefined && result.settled.has(e.ownedBy);
   if (result.settled.size > 1 || (result.settled.size === 1 && e.shape === 'address' && !ownAddress)) {
     return { none: `${e.label} also matches messages already read (${listAnd(read)})` };
@@ -214,6 +233,35 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
   const n = result.settled.get(owner)!;
   const said = `${e.label}, as in ${n === 1 ? 'a message' : `${n} messages`} already read as ${labelOf(input, owner)}`;
   return { suggestion: { collection: learnable.collection, value, suggestionLabel: said, forEntry: owner } };
+}
+
+/** Issue 49: words offered for the entry whose mail they carry, when they recur there and are rare elsewhere. */
+function carried(
+  input: SuggestInput,
+  e: Evidence,
+  value: LessonValue,
+  settled: ReadonlyMap<string, number>,
+  read: readonly string[],
+): SuggestOutcome {
+  const [owner, n] = [...settled].reduce<[string | undefined, number]>(
+    (best, [name, k]) => (k > best[1] ? [name, k] : best),
+    [undefined, 0],
+  );
+  const elsewhere = [...settled.values()].reduce((a, k) => a + k, 0) - n;
+  if (owner === undefined || n < CARRIES.minMessages) {
+    return {
+      none: `${e.label} ${n === 0 ? 'is on no message already read' : `is on only ${n} message already read`}, fewer than the ${CARRIES.minMessages} that would show it carries the ${input.learnable.entryNoun}`,
+    };
+  }
+  if (elsewhere * CARRIES.rareAmong >= n + elsewhere) {
+    return {
+      none: `${e.label} is common in mail of more than one ${input.learnable.entryNoun} (${listAnd(read)})`,
+    };
+  }
+  const said = `${e.label}, as in ${n} messages already read as ${labelOf(input, owner)}`;
+  return {
+    suggestion: { collection: input.learnable.collection, value, suggestionLabel: said, forEntry: owner },
+  };
 }
 
 /**

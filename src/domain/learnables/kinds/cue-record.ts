@@ -18,10 +18,16 @@ import { subjectPhraseEvidence } from './evidence.ts';
 import { subjectSpeaksForMessage } from './inherited-subject.ts';
 import { newTextPhraseEvidence } from './new-text-evidence.ts';
 import { labelOf } from '../suggest.ts';
+import { decidesAlone, trackRecordHow } from '../track-record.ts';
+
+/**
+ * The lower bound a cue's precision must keep to decide alone (track-record.ts). Calibrated on the
+ * training stream and the bench world (docs/learning.md): a wrong kind costs a re-read, not a misfile.
+ */
+export const CUE_MIN_PRECISION = 0.75;
 
 /** Sentence in the kinds `how` for this rule, true to it (§6.2). */
-export const CUE_RECORD_HOW =
-  'A cue settles a message alone only while the mail carrying those words since the cue was taught was all read or answered as the same kind; once a person answered such mail as another kind, a reading resting on that cue asks, naming both.';
+export const CUE_RECORD_HOW = trackRecordHow('A cue', 'its kind', CUE_MIN_PRECISION);
 
 const CUE_KEY = 'cue:';
 
@@ -45,7 +51,7 @@ export function restsOnCues(report: CollectionReading, input: ReadInput): boolea
   return winner.evidence.some((e) => keys.has(keyOf(e.text)));
 }
 
-/** The record's objection to a winner every one of whose cues mail since answered as another kind, or null. */
+/** The record's objection to a winner none of whose cues its record still lets decide alone, or null. */
 export function cueObjection(
   report: CollectionReading,
   input: ReadInput,
@@ -59,7 +65,11 @@ export function cueObjection(
     const others = [...(carried ?? new Map<string, Carried>())].filter(
       ([entry, c]) => entry !== winner.name && c.lastAt > e.taughtAt,
     );
-    if (others.length === 0) return null; // this cue still stands
+    const tally = {
+      agreeing: carried?.get(winner.name)?.messages ?? 0,
+      against: others.reduce((n, [, c]) => n + c.messages, 0),
+    };
+    if (decidesAlone(tally, CUE_MIN_PRECISION)) return null; // this cue still stands
     first ??= { e, others };
   }
   return first === null ? null : sentence(winner, first.e, first.others, input, learnable);
@@ -78,6 +88,6 @@ function sentence(
   });
   return (
     `${winner.label} matches on '${displayText(e.text)}', but mail carrying those words since they were taught was read or answered as ${listAnd(as)}: ` +
-    `they no longer settle a kind alone. To take back that lesson, revert activation ${e.activation} (taught by ${e.taughtBy}).`
+    `its record no longer shows it right often enough to settle a kind alone. To take back that lesson, revert activation ${e.activation} (taught by ${e.taughtBy}).`
   );
 }

@@ -68,7 +68,7 @@ export function subjectPhraseEvidence(message: MailMessage, named: readonly stri
     if (phrase === null || out.some((e) => e.text.toLowerCase() === phrase.toLowerCase())) continue;
     const code = /^\p{Lu}{2,3}$/u.test(phrase);
     const label = code ? `the code "${phrase}" in the subject` : `the words "${phrase}" in the subject`;
-    out.push({ text: phrase, shape: 'words', part: 'subject', label });
+    out.push({ text: phrase, shape: 'words', part: 'subject', label, carries: true });
   }
   return out;
 }

@@ -16,6 +16,7 @@ import { kindsReader } from './reader.ts';
 import { NEW_TEXT_HOW, QUOTED_WHERE_WORDS } from '../set-aside.ts';
 import { INHERITED_SUBJECT_HOW, subjectCueParts } from './inherited-subject.ts';
 import { KIND_CUE_HOW } from './evidence.ts';
+import { CARRIES_HOW } from '../suggest.ts';
 import { CUE_RECORD_HOW, cueKeys } from './cue-record.ts';
 
 /** The label field's label: how a lesson names a new entry (issue 12.3). */
@@ -30,7 +31,7 @@ export function kindsHow(settings: LearnableSettings): string {
     { intro: 'Each kind of message carries cues - words that mark it', mark: 'cue', holder: 'kind' },
     settings,
   );
-  return `${scoring} ${NEW_TEXT_HOW} ${INHERITED_SUBJECT_HOW} ${KIND_CUE_HOW} ${CUE_RECORD_HOW}`; // issues 14, 39
+  return `${scoring} ${NEW_TEXT_HOW} ${INHERITED_SUBJECT_HOW} ${KIND_CUE_HOW} ${CARRIES_HOW} ${CUE_RECORD_HOW}`; // issues 14, 39, 49
 }
 
 export function kindsDescriptor(settings: LearnableSettings): LearnableDescriptor {

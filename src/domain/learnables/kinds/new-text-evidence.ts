@@ -40,7 +40,13 @@ export function newTextPhraseEvidence(message: MailMessage, named: readonly stri
     for (const phrase of phrasesOf(words)) {
       if (out.length >= MAX_PHRASES) return out;
       if (out.some((e) => e.text.toLowerCase() === phrase.toLowerCase())) continue;
-      out.push({ text: phrase, shape: 'words', part: 'body', label: `the words "${phrase}" in the body` });
+      out.push({
+        text: phrase,
+        shape: 'words',
+        part: 'body',
+        label: `the words "${phrase}" in the body`,
+        carries: true,
+      });
     }
   }
   return out;
