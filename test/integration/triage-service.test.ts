@@ -172,6 +172,62 @@ describe("a kind's cue keeps its track record (issue 39)", () => {
   });
 });
 
+describe('two kinds in one message (issue 49)', () => {
+  it("lets the kind whose cue's record is clearly stronger decide, and asks while neither is", async () => {
+    for (const [entry, value] of [
+      ['pre-alert', { label: 'Pre-alert', cue: 'pre-alert', where: 'body' }],
+      ['proof-of-delivery', { label: 'Proof of delivery', cue: 'POD', where: 'body' }],
+    ] as const)
+      await core.authority.absorb(core.tenant, core.teacher, {
+        collection: 'kinds',
+        entry,
+        value,
+        taughtBy: 'dana@warehouse.example',
+      });
+    const later = createTriageService({
+      definitions: core.authority,
+      corpus,
+      learnables,
+      settings: { identificationMargin: 0.5 },
+      matcherCache: createMatcherCache({ maxVersions: 8 }),
+      clock: steppingClock(Date.UTC(2026, 7, 18, 9)),
+    });
+    const kindOf = (r: Awaited<ReturnType<TriageService['triage']>>): CollectionReading =>
+      r.reading.readings.get('kinds')!.report as CollectionReading;
+    let n = 0;
+    const answered = async (body: string, kind: string) => {
+      n++;
+      const m = northgateMail({
+        subject: `Shipment ${n}`,
+        body,
+        messageId: `k-${n}@x`,
+        contentHash: `k-${n}`,
+      });
+      await later.triage(core.tenant, m);
+      await later.recordAnswer(core.tenant, m, 'kinds', kind);
+    };
+    const both = () =>
+      northgateMail({
+        subject: 'Shipment 999',
+        body: 'Please find the pre-alert below.\nPOD: BOM',
+        messageId: `both-${n}@x`,
+        contentHash: `both-${n}`,
+      });
+    // Neither has a record yet: the reading asks, naming both.
+    const first = kindOf(await later.triage(core.tenant, both()));
+    expect(first.settled).toBe(false);
+    expect(first.reads).toContain('A pre-alert and a proof of delivery both match');
+    // The pre-alert cue is right 12 times; 'POD' in the body was on 3 pre-alerts (a port of discharge).
+    for (let k = 0; k < 12; k++) await answered('Please find the pre-alert below.', 'pre-alert');
+    for (let k = 0; k < 3; k++) await answered('Shipment on its way.\nPOD: BOM', 'pre-alert');
+    const read = kindOf(await later.triage(core.tenant, both()));
+    expect(read.winner).toBe('pre-alert');
+    expect(read.reads).toBe(
+      "Reads as a pre-alert, on 'pre-alert' in the body (12 messages for it and 0 against); a proof of delivery on 'POD' (0 messages for it and 3 against) matched too, with a clearly weaker record.",
+    );
+  });
+});
+
 describe('triage', () => {
   it("suggests a kind's cue without the customer's name the subject carries (§8, issue 39)", async () => {
     await core.authority.absorb(core.tenant, core.teacher, {

@@ -182,9 +182,10 @@ export interface Learnable {
   /**
    * Issue 38: the marks of `message` the corpus keeps a track record for, beyond its sender's
    * address and domain (the customers learnable: `family:` and the shape of each reference family
-   * in the new text). Optional; absent means none.
+   * in the new text; kinds, issue 49: the cues `hits`, this collection's, matched). Optional;
+   * absent means none.
    */
-  recordKeys?(message: MailMessage): readonly string[];
+  recordKeys?(message: MailMessage, hits: readonly MarkHit[]): readonly string[];
 
   /**
    * Issue 39: the texts in `text` that name one of this collection's entries, as written (the

@@ -332,8 +332,14 @@ export function markedReader(config: {
    * track record, so that, read without it, triage must read it again with it.
    */
   readonly restsOnRecord?: (report: CollectionReading, input: ReadInput) => boolean;
+  /**
+   * Issue 49 (kinds): for an unsettled reading with two or more candidates, the settled report the
+   * track record allows (one entry's record clearly stronger), or null to ask. Triage reads the
+   * record for it.
+   */
+  readonly arbiter?: (report: CollectionReading, input: ReadInput) => CollectionReading | null;
 }): Reader {
-  const { shownAs, words, strength, keepHit, objection, restsOnRecord } = config;
+  const { shownAs, words, strength, keepHit, objection, restsOnRecord, arbiter } = config;
   return {
     shownAs,
     reads: [],
@@ -349,6 +355,15 @@ export function markedReader(config: {
         words,
         ...(strength === undefined ? {} : { strength }),
       });
+      if (
+        !report.settled &&
+        arbiter !== undefined &&
+        report.candidates.filter((c) => c.evidence.length > 0).length > 1
+      ) {
+        if (input.record === undefined) return { ...asReading(shownAs, report), needsSenderRecord: true };
+        const arbitrated = arbiter(report, { ...input, hits });
+        if (arbitrated !== null) return asReading(shownAs, arbitrated);
+      }
       const objected =
         report.settled && objection !== undefined ? objection(report, { ...input, hits }) : null;
       if (objected === null) {

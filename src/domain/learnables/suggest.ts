@@ -143,11 +143,12 @@ export async function suggest(
   const evidence = await find(input, notes);
 
   for (const e of evidence) {
-    // Text an existing mark already matched gives away the entry that holds it, not another one.
+    // Text an existing mark already matched gives away the entry that holds it, not another one;
+    // words that carry an entry are offered for the one the mail already read says (issue 49).
     const owner = reading.candidates.find((c) =>
       c.evidence.some((m) => m.part === e.part && overlaps(displayText(m.text), e.text)),
     );
-    if (owner !== undefined) {
+    if (owner !== undefined && e.carries === undefined) {
       notes.push(`${e.label} already gives away ${owner.label}`);
       continue;
     }

@@ -21,7 +21,7 @@ import { systemClock, type Clock } from '../clock.ts';
 import { DomainError } from '../errors.ts';
 import type { PinnedDefinition } from '../definitions/index.ts';
 import type { EntryContent, Learnable, LearnableSettings } from '../learnables/index.ts';
-import type { PersonDecision, Reading, SenderRecord } from '../learnables/index.ts';
+import type { MarkHit, PersonDecision, Reading, SenderRecord } from '../learnables/index.ts';
 import type { MailMessage } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
 import {
@@ -188,10 +188,10 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
     pinned: PinnedDefinition,
     message: MailMessage,
     own: ReadonlyMap<string, string>,
-    keys: ReadonlyMap<string, string> = recordKeysOf(message),
-  ): Promise<MessageReading> {
+  ): Promise<MessageReading & { readonly recordKeys: ReadonlyMap<string, string> }> {
     const matcher = await matcherFor(tenant, pinned.definition);
     const hits = matcher.match(message);
+    const keys = recordKeysOf(message, hits);
     const names = new Map<string, string>();
     if (deps.resolvePerson !== undefined) {
       for (const id of new Set(hits.map((h) => h.mark.provenance.taughtBy))) {
@@ -211,17 +211,19 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         record,
       );
     const first = readWith();
-    if (!needsSenderRecord(first) || message.from === null) return first;
-    return readWith(await deps.corpus.senderRecord(tenant, message.from.address, own, keys));
+    if (!needsSenderRecord(first) || message.from === null) return { ...first, recordKeys: keys };
+    const again = readWith(await deps.corpus.senderRecord(tenant, message.from.address, own, keys));
+    return { ...again, recordKeys: keys };
   }
 
   /**
    * Issue 38: the message's track-record keys beyond its sender, from every learnable that keeps
    * some, each with the collection that weighs it (issue 39).
    */
-  function recordKeysOf(message: MailMessage): Map<string, string> {
+  function recordKeysOf(message: MailMessage, hits: readonly MarkHit[]): Map<string, string> {
     const keys = new Map<string, string>();
-    for (const l of deps.learnables) for (const k of l.recordKeys?.(message) ?? []) keys.set(k, l.collection);
+    for (const l of deps.learnables)
+      for (const k of l.recordKeys?.(message, hits) ?? []) keys.set(k, l.collection);
     return keys;
   }
 
@@ -338,13 +340,11 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
       }
       const key = corpusKey(message);
       const existing = await deps.corpus.get(tenant, key);
-      const keys = recordKeysOf(message);
-      const reading = await read(
+      const { recordKeys: keys, ...reading } = await read(
         tenant,
         pinned,
         message,
         existing?.lastReading?.decided ?? NOTHING_DECIDED,
-        keys,
       );
       const questions: TriageQuestion[] = [];
       for (const learnable of deps.learnables) {
@@ -401,7 +401,13 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         own = record.lastReading?.decided ?? own;
       }
       // §11: under the version active now (asked fresh, never a cached head); never pinned, never asks, never proposes.
-      return read(tenant, await deps.definitions.active(tenant, { fresh: true }), message, own);
+      const { recordKeys: _keys, ...reading } = await read(
+        tenant,
+        await deps.definitions.active(tenant, { fresh: true }),
+        message,
+        own,
+      );
+      return reading;
     },
 
     async recordAnswer(tenant, sent, collection, entry) {
@@ -420,7 +426,9 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         seenAt: existing?.seenAt ?? clock.now(),
         taskId: existing?.taskId ?? null,
         lastReading,
-        recordKeys: [...recordKeysOf(message).keys()],
+        // The keys its triage kept name the marks that matched then (issue 49); a message never
+        // triaged here gets those of the message alone.
+        ...(existing === null ? { recordKeys: [...recordKeysOf(message, []).keys()] } : {}),
       });
     },
 

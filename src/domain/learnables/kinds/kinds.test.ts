@@ -3,6 +3,10 @@ import RE2 from 're2';
 import { describe, expect, it } from 'vitest';
 import type { Provenance } from '../learnable.ts';
 import { createKindsLearnable } from './kinds.ts';
+import { cueKeys } from './cue-record.ts';
+import type { MarkHit } from '../learnable.ts';
+import type { MailPart } from '../../mail/index.ts';
+import { mail } from '../../../../test/support/definitions.ts';
 
 const stamp = (activation: number): Provenance => ({
   activation,
@@ -116,5 +120,37 @@ describe('kinds', () => {
     expect(re.test('Inventory update')).toBe(false); // never a substring of a longer word
     expect(kinds.absorb('invoice', r.content, { cue: 'inv' }, stamp(2)).outcome).toBe('unchanged'); // §10.2
     expect(kinds.absorb('invoice', undefined, { cue: 'the' }, stamp(1)).outcome).toBe('refused');
+  });
+});
+
+describe('the cue record keys (issue 49)', () => {
+  const hit = (part: MailPart, text: string, entry = 'pre-alert'): MarkHit => ({
+    mark: {
+      collection: 'kinds',
+      entry,
+      source: 'x',
+      parts: [part],
+      mark: text,
+      where: part,
+      provenance: { activation: 1, taughtBy: 't', at: '2026-01-01T00:00:00.000Z' },
+    },
+    part,
+    text,
+  });
+
+  it('keys each cue by part and words, and leaves out a cue in quoted text or in an inherited subject', () => {
+    const fresh = mail({ subject: 'Shipment notice' });
+    expect(
+      cueKeys(fresh, [hit('subject', 'Shipment notice'), hit('body', 'POD', 'proof-of-delivery')]),
+    ).toEqual(['cue:subject:shipment notice', 'cue:body:pod']);
+    expect(cueKeys(fresh, [hit('quoted', 'Pre-alert')])).toEqual(['cue:subject:shipment notice']);
+    const reply = mail({
+      subject: 'Re: Pre-alert PA-2026-0001',
+      isReply: true,
+      body: 'Customs hold on PA-2026-0777, please advise.',
+    });
+    const keys = cueKeys(reply, [hit('subject', 'Pre-alert'), hit('body', 'Customs hold', 'customs-query')]);
+    expect(keys).toContain('cue:body:customs hold');
+    expect(keys.some((k) => k.startsWith('cue:subject:'))).toBe(false);
   });
 });

@@ -8,7 +8,7 @@
  * cues are judged by ../pattern.ts, except that freight words ("invoice") are fine as cues: they
  * are exactly what tells one kind from another. Scoring is src/domain/triage/'s and follows `how`.
  */
-import type { LearnableDescriptor, LearnableSettings } from '../learnable.ts';
+import type { LearnableDescriptor, LearnableSettings, MarkHit } from '../learnable.ts';
 import { createMarkedLearnable, markScoringHow } from '../marked-entries.ts';
 import { alreadyReadField } from '../marked-value.ts';
 import { PLAIN_OR_PATTERN_HELP, shownMark } from '../plain-mark.ts';
@@ -84,9 +84,15 @@ export function phraseCue(cue: string, where: string): string {
     : `is marked by ${shown} in ${where === 'quoted' ? QUOTED_WHERE_WORDS : `the ${where}`}`;
 }
 
+function ownHits(hits: readonly MarkHit[]): MarkHit[] {
+  return hits.filter((h) => h.mark.collection === KINDS);
+}
+
+const KINDS = 'kinds';
+
 export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable> {
   const learnable = createMarkedLearnable({
-    collection: 'kinds',
+    collection: KINDS,
     entryNoun: 'kind of message',
     textKey: 'cue',
     listKey: 'cues',
@@ -113,6 +119,6 @@ export function createKindsLearnable(): ReturnType<typeof createMarkedLearnable>
     marks: (entryName, content) =>
       learnable.marks(entryName, content).map((m) => ({ ...m, parts: subjectCueParts(m.where, m.parts) })),
     reader: kindsReader(learnable),
-    recordKeys: cueKeys,
+    recordKeys: (message, hits) => cueKeys(message, ownHits(hits)),
   };
 }

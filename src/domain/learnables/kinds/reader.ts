@@ -12,7 +12,7 @@ import type { MarkHit, Reader } from '../learnable.ts';
 import { suggest, suggestInput } from '../suggest.ts';
 import { subjectPhraseEvidence } from './evidence.ts';
 import { newTextPhraseEvidence } from './new-text-evidence.ts';
-import { cueObjection, restsOnCues } from './cue-record.ts';
+import { cueArbiter, cueObjection, restsOnCues } from './cue-record.ts';
 import { kindSuggestionValue } from './suggest-value.ts';
 import { subjectSpeaksForMessage, weighInheritedSubject } from './inherited-subject.ts';
 
@@ -60,6 +60,8 @@ export function kindsReader(learnable: Learnable): Reader {
     // Issue 39: a cue decides only as far as its track record allows (cue-record.ts).
     objection: (report, input) => cueObjection(report, input, learnable),
     restsOnRecord: restsOnCues,
+    // Issue 49: two kinds' cues in one message; the clearly stronger record decides.
+    arbiter: (report, input) => cueArbiter(report, input, learnable, kindName),
     suggest: (reading, l, context) =>
       suggest(
         suggestInput(reading, l, kindSuggestionValue, context),
