@@ -15,6 +15,15 @@ import { listAnd, type Candidate, type MarkEvidence } from '../read-marked.ts';
 import { findReferences } from '../references.ts';
 import { referenceFamily } from './families.ts';
 import { isWideMark } from './wide-marks.ts';
+import { decidesAlone } from '../track-record.ts';
+
+/**
+ * The lower bound a sender mark's precision must keep (track-record.ts): 1, so one answer against
+ * it silences it. A customer's sender record cannot be weighed as a cue's is: once the mark decides,
+ * every message it files counts for it, a message it misfiles among them, so a record that has
+ * decided can only grow for it, and a misfile is found weeks later (docs/learning.md, issue 49).
+ */
+export const SENDER_MIN_PRECISION = 1;
 
 /** Sentence in `how` (customers.ts) for this rule, true to it (§6.2). */
 export const TRACK_RECORD_HOW =
@@ -56,7 +65,11 @@ export function recordObjection(winner: Candidate, input: ReadInput, learnable: 
     const others = [...(carried ?? new Map<string, Carried>())].filter(
       ([entry, c]) => entry !== winner.name && c.lastAt > e.taughtAt,
     );
-    if (others.length === 0) continue;
+    const tally = {
+      agreeing: carried?.get(winner.name)?.messages ?? 0,
+      against: others.reduce((n, [, c]) => n + c.messages, 0),
+    };
+    if (decidesAlone(tally, SENDER_MIN_PRECISION)) continue;
     const sender = wide ? `@${record.address.split('@')[1] ?? ''}` : record.address;
     return sentence(winner, e, sender, wide, others, input, learnable);
   }
