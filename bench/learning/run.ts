@@ -166,9 +166,15 @@ function printTable(runs: readonly RunResult[]): void {
     `\n${'week'.padEnd(5)}${pad('msgs', 6)}${pad('q/100', 7)}${pad('cust', 6)}${pad('kind', 6)}${pad('kind%', 7)}${pad('taught', 8)}` +
       `${pad('refused', 9)}${pad('misroutes', 11)}${others.map((r) => pad(`${r.mode} q/100 (mis)`, 26)).join('')}`,
   );
-  for (const w of taught.weeks) {
+  taught.weeks.forEach((w, i) => {
+    // Issue 49: a week that asks more than the one before is flagged, per collection.
+    const before = taught.weeks[i - 1];
+    const rose = (now: number, then: number | undefined) =>
+      then !== undefined && before !== undefined && now / w.messages > then / before.messages ? '^' : ' ';
     console.log(
-      `${String(w.week).padEnd(5)}${pad(w.messages, 6)}${pad(w.questionsPer100, 7)}${pad(w.customerQuestions, 6)}${pad(w.kindQuestions, 6)}${pad(w.kindAccuracy, 7)}` +
+      `${String(w.week).padEnd(5)}${pad(w.messages, 6)}${pad(w.questionsPer100, 7)}` +
+        `${pad(w.customerQuestions, 5)}${rose(w.customerQuestions, before?.customerQuestions)}` +
+        `${pad(w.kindQuestions, 5)}${rose(w.kindQuestions, before?.kindQuestions)}${pad(w.kindAccuracy, 7)}` +
         `${pad(w.lessonsTaught, 8)}${pad(w.lessonsRefused, 9)}${pad(w.misroutes, 11)}` +
         others
           .map((r) => {
@@ -177,7 +183,8 @@ function printTable(runs: readonly RunResult[]): void {
           })
           .join(''),
     );
-  }
+  });
+  console.log(`(^: more questions of that collection per hundred messages than the week before)`);
 }
 
 /** `--seeds=1,2,3`: the seeds to play in taught mode one after another (issue 26); empty: none. */
