@@ -47,9 +47,30 @@ describe('the delivery URL rule', () => {
     ['224.0.0.1', 'multicast'],
     ['fc00::1', 'uniqueLocal'],
     ['::ffff:127.0.0.1', 'loopback'],
+    // Issue 50: every IPv6 form that embeds an IPv4 address is judged as that address.
+    ['::127.0.0.1', 'loopback'],
+    ['::7f00:1', 'loopback'],
+    ['::a9fe:a9fe', 'linkLocal'],
+    ['64:ff9b::10.0.0.1', 'private'],
+    ['64:ff9b:1::a00:1', 'private'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'],
   ])('refuses %s (%s)', async (address, range) => {
     const guard = createUrlGuard({ allowedHosts: [], resolve: resolving({ 'h.example': [address] }) });
     await expect(guard.checkUrl('https://h.example/')).rejects.toThrow(`a ${range} address`);
+  });
+
+  it.each(['::8.8.8.8', '64:ff9b::808:808', '2002:808:808::1', '2606:4700::1111'])(
+    'lets an IPv6 address through whose embedded IPv4 address is public, or that embeds none: %s',
+    async (address) => {
+      const guard = createUrlGuard({ allowedHosts: [], resolve: resolving({ 'h.example': [address] }) });
+      await expect(guard.checkUrl('https://h.example/')).resolves.toBeInstanceOf(URL);
+    },
+  );
+
+  it('refuses the literal https://[::127.0.0.1]/ as loopback (issue 50)', async () => {
+    const guard = createUrlGuard({ allowedHosts: [], resolve: resolving({}) });
+    await expect(guard.checkUrl('https://[::127.0.0.1]:8443/')).rejects.toThrow(/a loopback address/);
   });
 
   it('lets a listed host through, by host or host:port, and only it over http', async () => {

@@ -112,18 +112,36 @@ async function resolveOrRefuse(resolve: Resolve, host: string, raw: string): Pro
   }
 }
 
-/** Refuses every address that is not public unicast (an IPv4 inside IPv6 is judged as itself). */
+/**
+ * Refuses every address that is not public unicast. An IPv6 address that embeds an IPv4 one is
+ * judged as that IPv4 address (issue 50: `[::127.0.0.1]` reached loopback).
+ */
 function refuseInternal(address: string, raw: string): void {
   const parsed = ipaddr.parse(address);
-  const ip =
-    parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()
-      ? (parsed as ipaddr.IPv6).toIPv4Address()
-      : parsed;
+  const ip = parsed.kind() === 'ipv6' ? (embeddedIPv4(parsed as ipaddr.IPv6) ?? parsed) : parsed;
   const range = ip.range();
   if (range === 'unicast') return;
   throw new RefusedUrlError(
     `The URL "${raw}" reaches ${address}, a ${range} address; delivery goes only to public addresses (list the host in ${ALLOWED_HOSTS} to allow it).`,
   );
+}
+
+/**
+ * The IPv4 address an IPv6 one carries, in each form that embeds one: IPv4-mapped (::ffff:0:0/96),
+ * IPv4-compatible (::/96, deprecated by RFC 4291 but still routed by some stacks), NAT64 (RFC 6052
+ * 64:ff9b::/96 and RFC 8215 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32, the client
+ * address inverted); null when it carries none.
+ */
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const w = ip.parts; // eight 16-bit words
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  const zeros = (from: number, to: number) => w.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && w[5] === 0xffff) return v4(w[6]!, w[7]!);
+  if (zeros(0, 6) && !(w[6] === 0 && w[7]! <= 1)) return v4(w[6]!, w[7]!);
+  if (w[0] === 0x64 && w[1] === 0xff9b && (zeros(2, 6) || w[2] === 1)) return v4(w[6]!, w[7]!);
+  if (w[0] === 0x2002) return v4(w[1]!, w[2]!);
+  if (w[0] === 0x2001 && w[1] === 0) return v4(w[6]! ^ 0xffff, w[7]! ^ 0xffff);
+  return null;
 }
 
 function parseUrl(raw: string): URL {
