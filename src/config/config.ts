@@ -106,7 +106,16 @@ export const SETTINGS = {
           .map((h) => h.trim().toLowerCase())
           .filter((h) => h !== ''),
       )
-      .pipe(z.array(z.string().regex(/^[a-z0-9._:[\]-]+$/, 'each entry must be a host or host:port'))),
+      .pipe(
+        z.array(
+          z
+            .string()
+            .regex(
+              /^[a-z0-9._:[\]-]+$/,
+              'each entry must be a host or host:port, the entries comma-separated (not JSON)',
+            ),
+        ),
+      ),
     example: 'hooks.internal:8443,127.0.0.1:9000',
   },
   /** Tries of one push notification or delivery webhook before it is given up (issue 40). */

@@ -2,6 +2,7 @@
 // with its default, range and example, and says what each does; it is generated, so it cannot drift.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { SETTINGS } from './config.ts';
 import { renderSettingsDoc, SETTING_DOCS } from './settings-doc.ts';
 
@@ -23,5 +24,20 @@ describe('docs/settings.md', () => {
     const documented = Object.keys(SETTING_DOCS);
     const known = new Set<string>(Object.values(SETTINGS).map((s) => s.env));
     expect(documented.filter((env) => !known.has(env))).toEqual([]);
+  });
+
+  it('gives every list in the form the schema reads it (issue 50)', () => {
+    const file = readFileSync(new URL('../../docs/settings.md', import.meta.url), 'utf8');
+    for (const s of Object.values(SETTINGS) as readonly {
+      env: string;
+      schema: z.ZodType;
+      example: string;
+    }[]) {
+      const row = file.split('\n').find((l) => l.startsWith(`| \`${s.env}\` |`))!;
+      if (row.includes('a JSON array')) expect(s.schema.safeParse('[]').success, s.env).toBe(true);
+      if (row.includes('a comma-separated list'))
+        expect(s.schema.safeParse('a.example,b.example').success, s.env).toBe(true);
+    }
+    expect(file).toMatch(/\| `PUSH_NOTIFICATION_ALLOWED_HOSTS` \| \(none\) \| a comma-separated list \|/);
   });
 });

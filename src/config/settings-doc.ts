@@ -99,9 +99,20 @@ const MACHINE_DEFAULTS: Readonly<Record<string, string>> = {
 
 type Setting = { readonly env: string; readonly schema: z.ZodType; readonly example: string };
 
-function range(schema: z.ZodType): string {
-  const parsed = schema.safeParse(undefined);
-  if (parsed.success && Array.isArray(parsed.data)) return 'a JSON array';
+/**
+ * A list setting is written as JSON when its example is (MAILBOXES), otherwise comma-separated
+ * (PUSH_NOTIFICATION_ALLOWED_HOSTS: issue 50, the doc said JSON where the code reads commas).
+ */
+function listForm(s: Setting): 'a JSON array' | 'a comma-separated list' | null {
+  const parsed = s.schema.safeParse(undefined);
+  if (!parsed.success || !Array.isArray(parsed.data)) return null;
+  return s.example.trim().startsWith('[') ? 'a JSON array' : 'a comma-separated list';
+}
+
+function range(s: Setting): string {
+  const list = listForm(s);
+  if (list !== null) return list;
+  const schema = s.schema;
   let j: Record<string, unknown>;
   try {
     j = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
@@ -131,10 +142,12 @@ function range(schema: z.ZodType): string {
   return parts.join(', ');
 }
 
-function defaultOf(schema: z.ZodType): string {
-  const parsed = schema.safeParse(undefined);
+function defaultOf(s: Setting): string {
+  const parsed = s.schema.safeParse(undefined);
   if (!parsed.success) return 'required';
   if (parsed.data === undefined) return '(unset)';
+  if (listForm(s) === 'a comma-separated list' && Array.isArray(parsed.data))
+    return parsed.data.length === 0 ? '(none)' : `\`${parsed.data.join(',')}\``;
   return `\`${typeof parsed.data === 'string' ? parsed.data : JSON.stringify(parsed.data)}\``;
 }
 
@@ -144,7 +157,7 @@ const cell = (s: string) => s.replace(/\|/g, '\\|');
 export function renderSettingsDoc(): string {
   const rows = (Object.values(SETTINGS) as readonly Setting[]).map(
     (s) =>
-      `| \`${s.env}\` | ${MACHINE_DEFAULTS[s.env] ?? defaultOf(s.schema)} | ${cell(range(s.schema))} | \`${cell(s.example)}\` | ${cell(SETTING_DOCS[s.env] ?? '**(no description: add one to src/config/settings-doc.ts)**')} |`,
+      `| \`${s.env}\` | ${MACHINE_DEFAULTS[s.env] ?? defaultOf(s)} | ${cell(range(s))} | \`${cell(s.example)}\` | ${cell(SETTING_DOCS[s.env] ?? '**(no description: add one to src/config/settings-doc.ts)**')} |`,
   );
   return [
     '# Settings',
