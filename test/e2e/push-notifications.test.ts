@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SendMessageRequest, TaskState, type Task } from '@a2a-js/sdk';
+import { RequestMalformedError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 import { sdkClient, type SdkClient } from '../support/sdk-client.ts';
 import { startReceiver, type Received, type Receiver } from '../support/receiver.ts';
 import { startInProcess, type Host } from './host.ts';
@@ -157,6 +158,31 @@ describe('A2A push notifications (issue 40)', () => {
       sdk.opts,
     );
     expect(after.configs).toEqual([]);
+  });
+
+  it('answers a config the task does not have as a malformed request naming it, not TASK_NOT_FOUND (issue 50)', async () => {
+    const asked = await sendWithPush(sdk, {
+      parts: [{ raw: mail('ops@fourth-forwarder.example'), mediaType: 'message/rfc822', filename: 'm.eml' }],
+    });
+    const error = await sdk.client
+      .getTaskPushNotificationConfig({ tenant: '', taskId: asked.id, id: 'no-such-config' }, sdk.opts)
+      .then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+    expect(error?.message).toContain(
+      `Task ${asked.id} has no push notification config with id 'no-such-config'`,
+    );
+    expect(error).not.toBeInstanceOf(TaskNotFoundError);
+    expect(error).toBeInstanceOf(RequestMalformedError);
+    // A task that does not exist is still TASK_NOT_FOUND.
+    const gone = await sdk.client
+      .getTaskPushNotificationConfig({ tenant: '', taskId: randomUUID(), id: 'x' }, sdk.opts)
+      .then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+    expect(gone).toBeInstanceOf(TaskNotFoundError);
   });
 
   it.each([
