@@ -424,6 +424,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         allowedHosts: config.pushNotificationAllowedHosts,
         maxAttempts: config.deliveryMaxAttempts,
         retryBaseMs: config.deliveryRetryBaseMs,
+        retentionDays: config.deliveryRetentionDays,
       },
       observability: {
         logger,

@@ -129,11 +129,12 @@ export interface ServerDeps {
   readonly delivery?: DeliverySettings;
 }
 
-/** PUSH_NOTIFICATION_ALLOWED_HOSTS, DELIVERY_MAX_ATTEMPTS and DELIVERY_RETRY_BASE_MS (config.ts). */
+/** PUSH_NOTIFICATION_ALLOWED_HOSTS and the DELIVERY_ settings (config.ts). */
 export interface DeliverySettings {
   readonly allowedHosts: readonly string[];
   readonly maxAttempts: number;
   readonly retryBaseMs: number;
+  readonly retentionDays: number;
 }
 
 export const DEFAULT_DELIVERY: DeliverySettings = { allowedHosts: [], ...DELIVERY_DEFAULTS };
@@ -372,6 +373,7 @@ function deliveryOf(
     log: logger,
     maxAttempts: settings.maxAttempts,
     baseBackoffMs: settings.retryBaseMs,
+    retentionMs: settings.retentionDays * 86_400_000,
     onBacklog: (n) => counted.backlog(n),
     onOutcome: (kind, outcome) => counted.outcome(kind, outcome),
   });

@@ -29,7 +29,7 @@ const documentLimit = (name: keyof DocumentLimits) => ({
   example: String(DEFAULT_DOCUMENT_LIMITS[name]),
 });
 /** DELIVERY_MAX_ATTEMPTS and DELIVERY_RETRY_BASE_MS unset (and a server created without settings). */
-export const DELIVERY_DEFAULTS = { maxAttempts: 12, retryBaseMs: 2000 } as const;
+export const DELIVERY_DEFAULTS = { maxAttempts: 12, retryBaseMs: 2000, retentionDays: 30 } as const;
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
 /**
@@ -129,6 +129,12 @@ export const SETTINGS = {
     env: 'DELIVERY_RETRY_BASE_MS',
     schema: z.coerce.number().int().min(10).max(600000).default(DELIVERY_DEFAULTS.retryBaseMs),
     example: '2000',
+  },
+  /** Days a delivered or given-up delivery is kept (its outcome, for the console) before it is pruned (issue 50). */
+  deliveryRetentionDays: {
+    env: 'DELIVERY_RETENTION_DAYS',
+    schema: z.coerce.number().int().min(1).max(3650).default(DELIVERY_DEFAULTS.retentionDays),
+    example: '30',
   },
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
   role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },

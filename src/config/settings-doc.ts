@@ -28,6 +28,8 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
     'A token of that authority with the `read` role; it decides which tenant this agent serves. Required with AUTHORITY_URL.',
   AUTHORITY_TIMEOUT_MS:
     'How long the agent waits for an answer of its authority, in ms. Past it (or when it is down) new triage carries on under the last version the agent verified; show-back, rules in force and what the agent has never fetched answer 503 AUTHORITY_UNAVAILABLE, naming the authority, to retry.',
+  DELIVERY_RETENTION_DAYS:
+    'Days a delivered or given-up push notification or delivery webhook is kept (its outcome and last error, which the console counts per endpoint) before it is pruned; a delivery still owed is never pruned.',
   PUSH_NOTIFICATION_ALLOWED_HOSTS:
     'Hosts that push notifications and delivery webhooks may reach although they resolve to loopback, private, link-local or reserved addresses, and the only hosts plain `http` may be used for: `host` or `host:port`, comma-separated. Every other delivery URL must be `https` to a public address, checked when the config is stored and again, after DNS, each time it is sent.',
   DELIVERY_MAX_ATTEMPTS:

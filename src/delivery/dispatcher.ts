@@ -23,9 +23,10 @@ export interface DispatcherOptions {
   readonly maxAttempts: number;
   /** One POST's bound, ms. Default 5000 (the SDK's sender's). */
   readonly timeoutMs?: number;
-  /** The first retry's wait, ms; each next doubles, up to `maxBackoffMs`. */
-  readonly baseBackoffMs?: number;
-  readonly maxBackoffMs?: number;
+  /** DELIVERY_RETRY_BASE_MS: the first retry's wait, ms; each next doubles, up to MAX_BACKOFF_MS. */
+  readonly baseBackoffMs: number;
+  /** DELIVERY_RETENTION_DAYS in ms: delivered and given-up rows older than this are pruned. */
+  readonly retentionMs: number;
   /** How often the outbox is read without a kick, ms. Default 5000. */
   readonly pollMs?: number;
   /** Told the backlog after each round (the metric). */
@@ -43,6 +44,10 @@ export interface Dispatcher {
 }
 
 const BATCH = 32;
+/** The longest wait between two tries of one delivery, ms (config.ts says "up to five minutes"). */
+export const MAX_BACKOFF_MS = 300_000;
+/** How often finished rows are pruned, at most, ms. */
+const PRUNE_EVERY_MS = 3_600_000;
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const nowMs = options.nowMs ?? Date.now;
@@ -52,6 +57,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let again = false;
   let stopped = true;
   let timer: NodeJS.Timeout | null = null;
+  let prunedAt = -Infinity;
 
   const schedule = (ms: number): void => {
     if (stopped) return;
@@ -65,6 +71,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const due = await options.outbox.claimDue(nowMs(), timeoutMs + 5000, BATCH);
       await Promise.all(due.map((d) => deliver(d)));
       if (due.length < BATCH) break;
+    }
+    if (nowMs() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = nowMs();
+      const gone = await options.outbox.prune(new Date(nowMs() - options.retentionMs).toISOString());
+      if (gone > 0) options.log.info({ pruned: gone }, 'finished deliveries pruned');
     }
     const pending = await options.outbox.pending();
     options.onBacklog?.(pending.count);
@@ -95,7 +106,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       options.onOutcome?.(d.targetKind, 'failed');
       return;
     }
-    await options.outbox.retryAt(d.tenant, d.id, nowMs() + backoffMs(d.attempts, options), outcome.error);
+    await options.outbox.retryAt(
+      d.tenant,
+      d.id,
+      nowMs() + backoffMs(d.attempts, options.baseBackoffMs),
+      outcome.error,
+    );
     options.log.info({ ...fields, error: outcome.error }, 'delivery will be retried');
     options.onOutcome?.(d.targetKind, 'retry');
   }
@@ -134,13 +150,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
 }
 
-/** The wait before try `attempt + 1`: base × 2^(attempt − 1), capped, ±20 % jitter. */
-export function backoffMs(
-  attempt: number,
-  options: { readonly baseBackoffMs?: number; readonly maxBackoffMs?: number },
-): number {
-  const base = options.baseBackoffMs ?? 1000;
-  const cap = options.maxBackoffMs ?? 300_000;
-  const plain = Math.min(cap, base * 2 ** Math.max(0, attempt - 1));
-  return Math.round(plain * (0.8 + Math.random() * 0.4));
+/** The wait before try `attempt + 1`: base × 2^(attempt − 1), capped at MAX_BACKOFF_MS, ±20 % jitter. */
+export function backoffMs(attempt: number, baseMs: number, random: () => number = Math.random): number {
+  const plain = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(plain * (0.8 + random() * 0.4));
 }

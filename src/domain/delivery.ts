@@ -55,6 +55,11 @@ export interface DeliveryOutbox {
    * due time among them (null when none).
    */
   pending(): Promise<{ count: number; nextDueMs: number | null }>;
+  /**
+   * Issue 50: forgets deliveries delivered or given up before `finishedBefore` (ISO-8601), all
+   * tenants; how many. The console's counts are then those of the retention window.
+   */
+  prune(finishedBefore: string): Promise<number>;
 }
 
 /** What a task's save owes, built by the A2A layer from the task (a2a/delivery-bodies.ts). */

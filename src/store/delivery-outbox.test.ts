@@ -239,4 +239,23 @@ describe.each(STORE_ENGINES)('$name delivery outbox', ({ name }) => {
     expect(configs.map((c) => String(c.id))).toEqual(['c']);
     expect((await new KyselyDeliveryEndpoints(db).overview(ACME)).endpoints).toEqual([]);
   });
+
+  it('prunes deliveries delivered or given up before the cutoff, never one still owed (issue 50)', async () => {
+    const db = await engine.fresh();
+    await pushConfig(db, ACME, 't1', 'c', 1);
+    const at = { ms: 0, iso: '2026-12-05T00:00:00Z' };
+    for (const key of [1, 2, 3])
+      await db
+        .transaction()
+        .execute((trx) => enqueueDeliveries(trx, ACME, 't1', bodies('t1', 'decided', key), at));
+    const outbox = new KyselyDeliveryOutbox(db);
+    const [a, b] = (await outbox.claimDue(1000, 60_000, 10)).map((d) => d.id);
+    await outbox.delivered(ACME, a!, '2026-11-01T00:00:00.000Z');
+    await outbox.gaveUp(ACME, b!, '2026-12-01T00:00:00.000Z', 'refused');
+    expect(await outbox.prune('2026-11-15T00:00:00.000Z')).toBe(1);
+    expect(await outbox.prune('2026-12-06T00:00:00.000Z')).toBe(1);
+    // The third is still owed.
+    expect((await outbox.pending()).count).toBe(1);
+    expect(await outbox.prune('2030-01-01T00:00:00.000Z')).toBe(0);
+  });
 });

@@ -269,6 +269,15 @@ export class KyselyDeliveryOutbox implements DeliveryOutbox {
     return { count: Number(row.n), nextDueMs: row.due === null ? null : Number(row.due) };
   }
 
+  async prune(finishedBefore: string): Promise<number> {
+    const r = await this.#db
+      .deleteFrom('delivery_outbox')
+      .where('state', 'in', ['delivered', 'failed'])
+      .where('finished_at', '<', finishedBefore)
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
   /**
    * How the tenant's deliveries went, per target: every A2A push config together (`PUSH_TARGETS`),
    * each delivery webhook by its id. The last error is that of the target's latest try still not
