@@ -17,6 +17,10 @@ describe('isSharedDomain', () => {
       'eu.amazonses.com',
       'freemail.example',
       'webmail.example',
+      // Issue 49: a free-mail brand under any top-level domain.
+      'gmail.example',
+      'hotmail.co.uk',
+      'icloud.example',
     ])
       expect(isSharedDomain(d), d).toBe(true);
   });

@@ -134,6 +134,7 @@ export function isSharedDomain(domain: string): boolean {
   // Test and demo domains named for what they are ("freemail.example", "webmail.example").
   return (
     labels.some((l) => /^(?:free-?mail|web-?mail|mailbox|e-?mail)$/.test(l)) ||
-    /^(?:yahoo|hotmail|outlook|gmx|live)\./.test(d)
+    // A free-mail brand under any top-level domain (gmail.co.uk, hotmail.fr; issue 49: gmail.example).
+    /^(?:yahoo|hotmail|outlook|gmx|live|gmail|googlemail|ymail|icloud|aol|protonmail|proton|yandex|zoho)\./.test(d)
   );
 }
