@@ -135,6 +135,8 @@ export function isSharedDomain(domain: string): boolean {
   return (
     labels.some((l) => /^(?:free-?mail|web-?mail|mailbox|e-?mail)$/.test(l)) ||
     // A free-mail brand under any top-level domain (gmail.co.uk, hotmail.fr; issue 49: gmail.example).
-    /^(?:yahoo|hotmail|outlook|gmx|live|gmail|googlemail|ymail|icloud|aol|protonmail|proton|yandex|zoho)\./.test(d)
+    /^(?:yahoo|hotmail|outlook|gmx|live|gmail|googlemail|ymail|icloud|aol|protonmail|proton|yandex|zoho)\./.test(
+      d,
+    )
   );
 }

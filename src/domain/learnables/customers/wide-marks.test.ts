@@ -36,3 +36,14 @@ describe('wide marks (issue 26)', () => {
     expect(isWideMark({ mark: boundPlain('origin.example', 'from')!, where: 'from' })).toBe(true);
   });
 });
+
+describe('an address a person typed with its bounds (issue 49)', () => {
+  it('is one address, not a family or a domain', () => {
+    const typed = { mark: '(?:^|[^a-z0-9._%+-])dana@origin\\.example(?:$|[^a-z0-9.-])', where: 'from' };
+    expect(isWideMark(typed)).toBe(false);
+    expect(isWideMark({ mark: '(?:^|[^a-z0-9])BMB\\.\\d', where: 'body' })).toBe(true);
+    expect(
+      isWideMark({ mark: '(?:^|[^a-z0-9._%+-])@origin\\.example(?:$|[^a-z0-9.-])', where: 'from' }),
+    ).toBe(true);
+  });
+});

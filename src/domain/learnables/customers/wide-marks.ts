@@ -21,11 +21,24 @@ export const WIDE_MARK_HOW =
  * (its own list of them: one source, issue 38).
  */
 function withoutAnchors(source: string): string {
-  const head = TOKEN_HEADS.find((h) => h !== '' && source.startsWith(h)) ?? '';
+  const head =
+    TOKEN_HEADS.find((h) => h !== '' && source.startsWith(h)) ?? TYPED_HEAD.exec(source)?.[0] ?? '';
   const rest = source.slice(head.length);
-  const tail = TOKEN_TAILS.find((t) => t !== '' && rest.endsWith(t) && rest.length > t.length) ?? '';
+  const tail =
+    TOKEN_TAILS.find((t) => t !== '' && rest.endsWith(t) && rest.length > t.length) ??
+    TYPED_TAIL.exec(rest)?.[0] ??
+    '';
   return rest.slice(0, rest.length - tail.length);
 }
+
+/**
+ * Issue 49: the bounds a person types around an address, `(?:^|[^a-z0-9._%+-])` and
+ * `(?:$|[^a-z0-9.-])`: a start or end, or one character of a negated class. They match nothing of
+ * the address itself, so `(?:^|[^a-z0-9._%+-])dana@origin\.example(?:$|[^a-z0-9.-])` is one address,
+ * not a family (it was judged by its domain's record).
+ */
+const TYPED_HEAD = /^\(\?:\^\|\[\^[^\]]*\]\)/;
+const TYPED_TAIL = /\(\?:\$\|\[\^[^\]]*\]\)$/;
 
 /** Whether a taught mark can match more than one text: a family (any class or quantifier) or a domain. */
 export function isWideMark(mark: Pick<MarkEvidence, 'mark' | 'where'>): boolean {
