@@ -55,15 +55,30 @@ function keyOf(part: MailPart, text: string): string {
  * of `hits` (the kinds' matched cues) that the sender wrote for this message.
  */
 export function cueKeys(message: MailMessage, hits: readonly MarkHit[] = []): string[] {
-  const speaks = subjectSpeaksForMessage(message);
-  const evidence = speaks ? subjectPhraseEvidence(message) : newTextPhraseEvidence(message);
-  const keys = new Set(evidence.map((e) => keyOf(e.part, e.text)));
+  const { speaks, phrases } = phraseKeys(message);
+  const keys = new Set(phrases);
   for (const h of hits) {
     if (h.part === 'quoted' || (h.part === 'subject' && !speaks)) continue;
     keys.add(keyOf(h.part, h.text));
   }
   return [...keys];
 }
+
+/**
+ * The keys of the words a question would offer, and whether the subject speaks for the message:
+ * worked out once per message (triage asks for them, then each read of the message does).
+ */
+function phraseKeys(message: MailMessage): { speaks: boolean; phrases: readonly string[] } {
+  const known = PHRASE_KEYS.get(message);
+  if (known !== undefined) return known;
+  const speaks = subjectSpeaksForMessage(message);
+  const evidence = speaks ? subjectPhraseEvidence(message) : newTextPhraseEvidence(message);
+  const made = { speaks, phrases: evidence.map((e) => keyOf(e.part, e.text)) };
+  PHRASE_KEYS.set(message, made);
+  return made;
+}
+
+const PHRASE_KEYS = new WeakMap<MailMessage, { speaks: boolean; phrases: readonly string[] }>();
 
 /** Whether a settled reading rests on cues the message's record keys cover (triage then reads the record). */
 export function restsOnCues(report: CollectionReading, input: ReadInput): boolean {
