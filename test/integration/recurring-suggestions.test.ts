@@ -171,7 +171,9 @@ describe('senders who write for others (issue 14)', () => {
   it('never suggests a first-sight address whose domain is not named like the customer its mail names', async () => {
     const tom = { address: 'tom.novak@seamark1.example', name: '' };
     const o = await suggestFor(mail({ from: tom, body: 'Details for our shipment (Al Hamra Trading).' }));
-    expect('suggestion' in o && o.suggestion.suggestionLabel).toBe('the name "Al Hamra Trading" in the body');
+    expect('suggestion' in o && o.suggestion.suggestionLabel).toBe(
+      'the name "Al Hamra Trading" anywhere in the message (here in the body)',
+    );
     expect(JSON.stringify(o)).not.toContain('seamark1');
     // Its own staff, at a domain named like it, still get their address suggested.
     const own = { address: 'rana@alhamra-trading.example', name: '' };
@@ -195,7 +197,7 @@ describe('senders who write for others (issue 14)', () => {
       lessons,
     );
     expect(expectSuggestion(longer).suggestionLabel).toBe(
-      'the name "Acme Trading & Contracting" in the body',
+      'the name "Acme Trading & Contracting" anywhere in the message (here in the body)',
     );
     const shorter = await suggestFor(mail({ from: desk, body: 'For Acme Trading, 3 pieces' }), lessons);
     expect('none' in shorter && shorter.none).toContain(
@@ -323,7 +325,9 @@ describe('a name inside a sibling’s name (issue 14)', () => {
         siblings.slice(0, -2).concat(siblings.slice(-1)),
       ),
     );
-    expect(longer.suggestionLabel).toBe('the name "Acme Trading & Contracting" in the body');
+    expect(longer.suggestionLabel).toBe(
+      'the name "Acme Trading & Contracting" anywhere in the message (here in the body)',
+    );
     const o = await suggestFor(mail({ ...forwarded, from: desk, body: 'For Acme Trading, 3 pieces' }), [
       ...directory,
       { collection: 'customers', entry: 'acme', value: { label: 'Acme Trading' } },

@@ -183,7 +183,7 @@ describe('scope traps (§8, §13.1)', () => {
     const s = expectSuggestion(await suggestFor(m));
     expect(s.forEntry).toBe('alhamra');
     expect(s.suggestionLabel).toBe(
-      'the name "Al Hamra Trading" in the body, as in a message already read as Al Hamra Trading',
+      'the name "Al Hamra Trading" anywhere in the message (here in the body), as in a message already read as Al Hamra Trading',
     );
     const hits = matcherOf(s);
     expect(hits(earlier)).toBe(true);
@@ -307,7 +307,27 @@ describe('scope traps (§8, §13.1)', () => {
       body: 'Shipment for Al Hamra Trading, pieces 3',
     });
     const s = expectSuggestion(await suggestFor(m));
-    expect(s.suggestionLabel).toBe('the name "Al Hamra Trading" in the body');
+    expect(s.suggestionLabel).toBe('the name "Al Hamra Trading" anywhere in the message (here in the body)');
+    // Issue 49: a customer's own full name is looked for in any part, as a careful person types it.
+    expect(s.value).toMatchObject({ where: 'any' });
+    const hits = matcherOf(s);
+    expect(hits(mail({ subject: 'Pre-alert for Al Hamra Trading' }))).toBe(true);
+    expect(hits(mail({ body: 'For Al Hamra Trading: 2 pallets' }))).toBe(true);
+  });
+
+  it('offers no name that mail already read as another customer carries (issue 49)', async () => {
+    await seen(mail({ subject: 'x', body: 'Consignee: Al Hamra Trading' }), 'gulftrade');
+    const o = await suggestFor(
+      mail({
+        from: forwarder,
+        isForward: true,
+        subject: 'Fwd: details',
+        body: 'Shipment for Al Hamra Trading',
+      }),
+    );
+    expect(JSON.stringify(o)).toContain(
+      'the name \\"Al Hamra Trading\\" anywhere in the message (here in the body) also matches messages already read (1 as Gulftrade)',
+    );
   });
 
   it('never offers text an existing mark already matched for another customer (a tie)', async () => {

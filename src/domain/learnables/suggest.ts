@@ -57,6 +57,8 @@ export interface SuggestionEvidence {
   readonly source: string;
   /** The part of the message it was found in, and the narrowest place to look for it. */
   readonly part: MailPart;
+  /** Issue 49: where to look instead of `part` ('any': a customer's own name, in whatever part). */
+  readonly where?: 'any';
 }
 
 /** Turns evidence into a lesson value of the learnable's own vocabulary (§9: only it knows the keys). */
@@ -78,6 +80,11 @@ export interface Evidence {
   readonly text: string;
   readonly shape: TokenShape;
   readonly part: MailPart;
+  /**
+   * Issue 49: looked for anywhere in the new text, not only in `part`: a customer's own full name
+   * names it in any part, and the corpus check below refuses it once mail read as another carries it.
+   */
+  readonly where?: 'any';
   /** In a person's words: "the reference PA-2026-0901 in the subject". */
   readonly label: string;
   /** The re2 source when it is wider than `text` itself (a family); default: `text` anchored by `shape`. */
@@ -104,7 +111,8 @@ export interface Evidence {
   /**
    * For a sender's address (issue 14): the one entry whose mail it may already match, because all
    * mail read from it was that entry's and the address is named like it (customers/evidence.ts).
-   * Without it, an address matching any mail already read is refused.
+   * Without it, an address matching any mail already read is refused. For a customer's name (issue
+   * 49): the customer it names; mail read as anyone else refuses it.
    */
   readonly ownedBy?: string;
 }
@@ -164,7 +172,12 @@ export async function suggest(
 async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> {
   const { learnable, build, probe, message } = input;
   const source = e.source ?? tokenPattern(e.text, e.shape);
-  const value: LessonValue = build({ text: e.text, source, part: e.part });
+  const value: LessonValue = build({
+    text: e.text,
+    source,
+    part: e.part,
+    ...(e.where === undefined ? {} : { where: e.where }),
+  });
 
   // §8: keys of `suggested` MUST be a subset of the lesson fields.
   const fields = new Set(learnable.descriptor(input.settings).lessonFields.map((f) => f.name));
@@ -201,7 +214,9 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
   const read = [...result.settled].map(([name, n]) => `${n} as ${labelOf(input, name)}`);
   if (e.carries !== undefined) return carried(input, e, value, result.settled, read);
   const ownAddress = e.ownedBy !== undefined && result.settled.has(e.ownedBy);
-  if (result.settled.size > 1 || (result.settled.size === 1 && e.shape === 'address' && !ownAddress)) {
+  // A customer's name (issue 49) likewise: mail read as anyone but the customer it names refuses it.
+  const owned = e.shape === 'address' || e.ownedBy !== undefined;
+  if (result.settled.size > 1 || (result.settled.size === 1 && owned && !ownAddress)) {
     return { none: `${e.label} also matches messages already read (${listAnd(read)})` };
   }
   const total = await probe.total();

@@ -173,11 +173,15 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
         `the name "${n.text}" is inside ${sibling}'s name, so a name mark would claim ${sibling}'s mail`,
       );
     } else {
+      // Issue 49: the customer's own full name names it in any part of the new text, as the
+      // careful person types it at first sight; the judge refuses it once mail read as another carries it.
       out.push({
         text: n.text,
         shape: 'words',
         part: n.part,
-        label: `the name "${n.text}" in the ${PART_NAME[n.part]}`,
+        where: 'any',
+        ownedBy: n.entry,
+        label: `the name "${n.text}" anywhere in the message (here in the ${PART_NAME[n.part]})`,
       });
     }
   } else if (named.length > 1) {

@@ -1,6 +1,6 @@
 /**
  * A suggested customer mark (§8): the evidence looked for only in the part it was found in
- * (narrower is safer), as a person would type it when the learnable bounds it the same way
+ * (narrower is safer; a customer's own full name anywhere in the new text, issue 49), as a person would type it when the learnable bounds it the same way
  * (issue 27, ../plain-mark.ts), else its anchored source. The customers vocabulary lives here, not
  * in src/domain/triage.
  */
@@ -9,5 +9,8 @@ import { plainOf } from '../plain-mark.ts';
 import type { SuggestionEvidence } from '../suggest.ts';
 
 export function customerSuggestionValue(evidence: SuggestionEvidence): LessonValue {
-  return { pattern: plainOf(evidence.source, evidence.part) ?? evidence.source, where: evidence.part };
+  return {
+    pattern: plainOf(evidence.source, evidence.part) ?? evidence.source,
+    where: evidence.where ?? evidence.part,
+  };
 }
