@@ -384,13 +384,7 @@ export class KyselyDeliveryOutbox implements DeliveryOutbox {
         .execute()
     ).filter((r) => names(r.url));
     for (const p of pushes) {
-      await this.#db
-        .deleteFrom('delivery_outbox')
-        .where('tenant', '=', tenant)
-        .where('target_kind', '=', 'push')
-        .where('task_id', '=', p.task_id)
-        .where('target_id', '=', p.id)
-        .execute();
+      await this.#dropOwed(tenant, 'push', p.id, p.task_id);
       await this.#db
         .deleteFrom('push_configs')
         .where('tenant', '=', tenant)
@@ -399,12 +393,7 @@ export class KyselyDeliveryOutbox implements DeliveryOutbox {
         .execute();
     }
     for (const h of hooks) {
-      await this.#db
-        .deleteFrom('delivery_outbox')
-        .where('tenant', '=', tenant)
-        .where('target_kind', '=', 'webhook')
-        .where('target_id', '=', h.id)
-        .execute();
+      await this.#dropOwed(tenant, 'webhook', h.id);
       await this.#db
         .deleteFrom('delivery_endpoints')
         .where('tenant', '=', tenant)
@@ -412,6 +401,17 @@ export class KyselyDeliveryOutbox implements DeliveryOutbox {
         .execute();
     }
     return pushes.length + hooks.length;
+  }
+
+  /** Every delivery one target is owed (a push config is one task's). */
+  async #dropOwed(tenant: TenantId, kind: DeliveryTargetKind, id: string, taskId?: string): Promise<void> {
+    let q = this.#db
+      .deleteFrom('delivery_outbox')
+      .where('tenant', '=', tenant)
+      .where('target_kind', '=', kind)
+      .where('target_id', '=', id);
+    if (taskId !== undefined) q = q.where('task_id', '=', taskId);
+    await q.execute();
   }
 
   async #scrubErrors(tenant: TenantId, identifier: string): Promise<void> {

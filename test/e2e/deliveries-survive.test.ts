@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { waitFor } from '../support/ingest.ts';
 import { sdkClient } from '../support/sdk-client.ts';
 import { freePort, startReceiver, type Received, type Receiver } from '../support/receiver.ts';
 import { startChild, type ChildHost } from './host.ts';
@@ -72,14 +73,6 @@ const isPush = (taskId: string, state: string) => (r: Received) =>
 const isHook = (taskId: string, type: string) => (r: Received) =>
   r.path === '/hook' && JSON.parse(r.body).type === type && JSON.parse(r.body).data?.task?.id === taskId;
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('deliveries survive a dead receiver and a SIGKILL (issue 40)', () => {
   it('sends every push notification and signed webhook after a restart, with ids', async () => {
     const port = await freePort();
@@ -124,14 +117,18 @@ describe('deliveries survive a dead receiver and a SIGKILL (issue 40)', () => {
       },
     );
     // Both deliveries have been tried and failed (the receiver is down): the console's numbers say so.
-    await until('a failed try of each delivery', async () => {
-      const list = (await api(first, 'GET', '/authority/v1/deliveries')).body;
-      return (
-        list.endpoints[0]?.pending === 1 &&
-        list.endpoints[0]?.lastError !== null &&
-        list.push.lastError !== null
-      );
-    });
+    await waitFor(
+      'a failed try of each delivery',
+      async () => {
+        const list = (await api(first, 'GET', '/authority/v1/deliveries')).body;
+        return (
+          list.endpoints[0]?.pending === 1 &&
+          list.endpoints[0]?.lastError !== null &&
+          list.push.lastError !== null
+        );
+      },
+      20_000,
+    );
     await first.crash();
 
     await receiver.listen();
@@ -163,9 +160,13 @@ describe('deliveries survive a dead receiver and a SIGKILL (issue 40)', () => {
       [push, hook, ended, decided].map((r) => r.headers['x-a2a-notification-id'] ?? r.headers['webhook-id']),
     );
     expect(ids.size).toBe(4);
-    await until('every delivery counted delivered', async () => {
-      const list = (await api(second, 'GET', '/authority/v1/deliveries')).body;
-      return list.endpoints[0]?.delivered === 2 && list.push.delivered === 2 && list.push.pending === 0;
-    });
+    await waitFor(
+      'every delivery counted delivered',
+      async () => {
+        const list = (await api(second, 'GET', '/authority/v1/deliveries')).body;
+        return list.endpoints[0]?.delivered === 2 && list.push.delivered === 2 && list.push.pending === 0;
+      },
+      20_000,
+    );
   }, 90_000);
 });

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON is read loosely; the assertions check its shape */
 import { afterAll, describe, expect, it } from 'vitest';
 import { SendMessageRequest, type Task } from '@a2a-js/sdk';
+import { waitFor } from '../support/ingest.ts';
 import { sdkClient } from '../support/sdk-client.ts';
 import { freePort, startReceiver, type Receiver } from '../support/receiver.ts';
 import { startInProcess, type Host } from './host.ts';
@@ -61,14 +62,6 @@ async function send(from: string, signature: string, token: string): Promise<Tas
   return r;
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('§14: an erase reaches the notifications still owed (issue 50)', () => {
   it('delivers nothing naming an erased non-ASCII name once the receiver comes up', async () => {
     const port = await freePort();
@@ -102,10 +95,16 @@ describe('§14: an erase reaches the notifications still owed (issue 50)', () =>
     const signed = await send('ops@oezkan-spedition.example', NAME.toUpperCase(), 'plain-token');
     // A config whose token names her, on a mail that does not.
     const tokened = await send('ops@elsewhere.example', 'Regards, Tom', `for ${NAME}`);
-    await until('a failed try of each delivery', async () => {
-      const list = (await api('GET', '/authority/v1/deliveries')).body as any;
-      return list.endpoints[0]?.lastError !== null && list.push.lastError !== null && list.push.pending >= 2;
-    });
+    await waitFor(
+      'a failed try of each delivery',
+      async () => {
+        const list = (await api('GET', '/authority/v1/deliveries')).body as any;
+        return (
+          list.endpoints[0]?.lastError !== null && list.push.lastError !== null && list.push.pending >= 2
+        );
+      },
+      20_000,
+    );
 
     const erased = await api('POST', '/authority/v1/erase', {
       identifier: NAME,
@@ -121,10 +120,14 @@ describe('§14: an erase reaches the notifications still owed (issue 50)', () =>
     await receiver.listen();
     // What does not name her still arrives: the webhook of the second mail.
     await receiver.waitFor((r) => r.path === '/hook' && r.body.includes(tokened.id));
-    await until('nothing left pending', async () => {
-      const list = (await api('GET', '/authority/v1/deliveries')).body as any;
-      return list.endpoints[0]?.pending === 0 && list.push.pending === 0;
-    });
+    await waitFor(
+      'nothing left pending',
+      async () => {
+        const list = (await api('GET', '/authority/v1/deliveries')).body as any;
+        return list.endpoints[0]?.pending === 0 && list.push.pending === 0;
+      },
+      20_000,
+    );
     // Everything owed for her task named her: none of it arrives.
     expect(receiver.received.filter((r) => r.body.includes(signed.id))).toEqual([]);
     const folded = NAME.toLowerCase();

@@ -123,29 +123,34 @@ describe("a colleague's forward (issue 39)", () => {
   });
 });
 
+/** Kinds taught now, and a triage service whose mail comes a day after the lessons. */
+async function kindsTaught(lessons: readonly [string, Record<string, string>][]): Promise<TriageService> {
+  for (const [entry, value] of lessons)
+    await core.authority.absorb(core.tenant, core.teacher, {
+      collection: 'kinds',
+      entry,
+      value,
+      taughtBy: 'dana@warehouse.example',
+    });
+  return createTriageService({
+    definitions: core.authority,
+    corpus,
+    learnables,
+    settings: { identificationMargin: 0.5 },
+    matcherCache: createMatcherCache({ maxVersions: 8 }),
+    clock: steppingClock(Date.UTC(2026, 7, 18, 9)),
+  });
+}
+
+const kindOf = (r: Awaited<ReturnType<TriageService['triage']>>): CollectionReading =>
+  r.reading.readings.get('kinds')!.report as CollectionReading;
+
 describe("a kind's cue keeps its track record (issue 39)", () => {
   it('stops settling alone once a person filed mail carrying it as another kind, and says so', async () => {
-    for (const [entry, value] of [
+    const later = await kindsTaught([
       ['proof-of-delivery', { label: 'Proof of delivery', cue: 'POD', where: 'subject' }],
       ['invoice', { label: 'Invoice' }],
-    ] as const)
-      await core.authority.absorb(core.tenant, core.teacher, {
-        collection: 'kinds',
-        entry,
-        value,
-        taughtBy: 'dana@warehouse.example',
-      });
-    // The mail comes a day after the lesson.
-    const later = createTriageService({
-      definitions: core.authority,
-      corpus,
-      learnables,
-      settings: { identificationMargin: 0.5 },
-      matcherCache: createMatcherCache({ maxVersions: 8 }),
-      clock: steppingClock(Date.UTC(2026, 7, 18, 9)),
-    });
-    const kindOf = (r: Awaited<ReturnType<TriageService['triage']>>): CollectionReading =>
-      r.reading.readings.get('kinds')!.report as CollectionReading;
+    ]);
     const first = northgateMail({ subject: 'POD 4410', messageId: 'pod-1@x', contentHash: 'pod-1' });
     expect(kindOf(await later.triage(core.tenant, first)).winner).toBe('proof-of-delivery');
     // Before any answer against it, the cue settles the next one too.
@@ -174,26 +179,10 @@ describe("a kind's cue keeps its track record (issue 39)", () => {
 
 describe('two kinds in one message (issue 49)', () => {
   it("lets the kind whose cue's record is clearly stronger decide, and asks while neither is", async () => {
-    for (const [entry, value] of [
+    const later = await kindsTaught([
       ['pre-alert', { label: 'Pre-alert', cue: 'pre-alert', where: 'body' }],
       ['proof-of-delivery', { label: 'Proof of delivery', cue: 'POD', where: 'body' }],
-    ] as const)
-      await core.authority.absorb(core.tenant, core.teacher, {
-        collection: 'kinds',
-        entry,
-        value,
-        taughtBy: 'dana@warehouse.example',
-      });
-    const later = createTriageService({
-      definitions: core.authority,
-      corpus,
-      learnables,
-      settings: { identificationMargin: 0.5 },
-      matcherCache: createMatcherCache({ maxVersions: 8 }),
-      clock: steppingClock(Date.UTC(2026, 7, 18, 9)),
-    });
-    const kindOf = (r: Awaited<ReturnType<TriageService['triage']>>): CollectionReading =>
-      r.reading.readings.get('kinds')!.report as CollectionReading;
+    ]);
     let n = 0;
     const answered = async (body: string, kind: string) => {
       n++;
