@@ -301,7 +301,11 @@ export async function runCrash(options: { restarts: number; maxSeconds: number }
       answeredOnPin++;
     else {
       notAnswerable++;
-      problems.push(`answer to ${id}: ${JSON.stringify(a.body).slice(0, 200)}`);
+      // Says what came back: the state and both pins, or the error (the whole body is too long to read).
+      problems.push(
+        `answer to ${id}: ${st ?? JSON.stringify(a.body?.error ?? a.body).slice(0, 300)}, ` +
+          `reading on ${String(reading?.pin?.versionId ?? '-')}, parked on ${String(pinOf(got) ?? '-')}`,
+      );
     }
   }
   await server.child.stop();
