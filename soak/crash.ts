@@ -304,7 +304,8 @@ export async function runCrash(options: { restarts: number; maxSeconds: number }
       // Says what came back: the state and both pins, or the error (the whole body is too long to read).
       problems.push(
         `answer to ${id}: ${st ?? JSON.stringify(a.body?.error ?? a.body).slice(0, 300)}, ` +
-          `reading on ${String(reading?.pin?.versionId ?? '-')}, parked on ${String(pinOf(got) ?? '-')}`,
+          `reading on ${String(reading?.pin?.versionId ?? '-')}, parked on ${String(pinOf(got) ?? '-')}` +
+          `${st === 'TASK_STATE_FAILED' ? `: ${JSON.stringify(t?.status?.message?.parts ?? []).slice(0, 400)}` : ''}`,
       );
     }
   }

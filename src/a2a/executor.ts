@@ -199,10 +199,13 @@ export class TriageExecutor implements AgentExecutor {
       ({ message, outcome } = kept);
     } else {
       message = await this.readMail(input);
+      // Read before the re-read below replaces it: the reading the task parked with.
+      const parked = await this.deps.triage.keptOutcome?.(tenant, task.id);
       outcome = await this.deps.triage.triage(tenant, message, stored.pin, {
         taskId: turn.rc.taskId,
         contextId: turn.rc.contextId,
       });
+      outcome = withParkedQuestion(outcome, parked?.outcome ?? null, stored.asking, stored.pin.versionId);
     }
     const question = outcome.questions.find((q) => q.collection === stored.asking);
     if (question === undefined) {
@@ -524,6 +527,26 @@ function readTaskState(metadata: Task['metadata']): TriageTaskState | null {
 }
 
 /** The entries an answer may name: every entry of the collection in the pinned version, with labels. */
+/**
+ * The re-read on the pinned version with the question the person is answering, when the re-read no
+ * longer asks it: the version is the same, but a mark's track record is live and may have
+ * recovered since the task parked (issue 49), so the rules may now settle what was asked. The
+ * person's answer still counts: it is the answer to the question asked.
+ */
+export function withParkedQuestion(
+  outcome: TriageOutcome,
+  parked: TriageOutcome | null,
+  asking: string,
+  pinnedVersionId: string,
+): TriageOutcome {
+  if (outcome.questions.some((q) => q.collection === asking)) return outcome;
+  const asked =
+    parked?.pin.versionId === pinnedVersionId
+      ? parked.questions.find((q) => q.collection === asking)
+      : undefined;
+  return asked === undefined ? outcome : { ...outcome, questions: [asked, ...outcome.questions] };
+}
+
 function choicesFor(question: TriageQuestion): EntryChoice[] {
   return [...question.choices];
 }
