@@ -11,11 +11,33 @@
  * `trackRecordHow`. Owns: the arithmetic and its words. Does not own: the counts (the corpus
  * store's trigger keeps them) or which messages a mark's record holds (each learnable's keys).
  */
+import type { Carried } from './learnable.ts';
 
 /** What one mark's record says: messages for it, and against it, since it was taught. */
 export interface Tally {
   readonly agreeing: number;
   readonly against: number;
+}
+
+/**
+ * A mark's tally from what its record carried per entry: messages read or answered as `entry` for
+ * it; against it, those read or answered as any other entry whose last message came after the
+ * mark was taught (mail before the lesson was weighed by the lesson check, §13.1). With the other
+ * entries, for the sentence that names them.
+ */
+export function tallyFor(
+  carried: ReadonlyMap<string, Carried> | undefined,
+  entry: string,
+  taughtAt: string,
+): Tally & { readonly others: [string, Carried][] } {
+  const others = [...(carried ?? new Map<string, Carried>())].filter(
+    ([other, c]) => other !== entry && c.lastAt > taughtAt,
+  );
+  return {
+    agreeing: carried?.get(entry)?.messages ?? 0,
+    against: others.reduce((n, [, c]) => n + c.messages, 0),
+    others,
+  };
 }
 
 export const TRACK_RECORD = {

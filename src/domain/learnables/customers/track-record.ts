@@ -15,7 +15,7 @@ import { listAnd, type Candidate, type MarkEvidence } from '../read-marked.ts';
 import { findReferences } from '../references.ts';
 import { referenceFamily } from './families.ts';
 import { isWideMark } from './wide-marks.ts';
-import { decidesAlone } from '../track-record.ts';
+import { decidesAlone, tallyFor } from '../track-record.ts';
 
 /**
  * The lower bound a sender mark's precision must keep (track-record.ts): 1, so one answer against
@@ -62,16 +62,10 @@ export function recordObjection(winner: Candidate, input: ReadInput, learnable: 
     const carried = (wide ? record.byDomain : record.byAddress).get(learnable.collection);
     // Mail read before the mark was taught was weighed by the lesson check (§13.1: a lesson that
     // would move it is refused unless the person re-files it); what came after is the record's news.
-    const others = [...(carried ?? new Map<string, Carried>())].filter(
-      ([entry, c]) => entry !== winner.name && c.lastAt > e.taughtAt,
-    );
-    const tally = {
-      agreeing: carried?.get(winner.name)?.messages ?? 0,
-      against: others.reduce((n, [, c]) => n + c.messages, 0),
-    };
+    const tally = tallyFor(carried, winner.name, e.taughtAt);
     if (decidesAlone(tally, SENDER_MIN_PRECISION)) continue;
     const sender = wide ? `@${record.address.split('@')[1] ?? ''}` : record.address;
-    return sentence(winner, e, sender, wide, others, input, learnable);
+    return sentence(winner, e, sender, wide, tally.others, input, learnable);
   }
   return familyObjection(winner, input, learnable);
 }

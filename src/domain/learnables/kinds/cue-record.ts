@@ -27,7 +27,7 @@ import { subjectPhraseEvidence } from './evidence.ts';
 import { subjectSpeaksForMessage } from './inherited-subject.ts';
 import { newTextPhraseEvidence } from './new-text-evidence.ts';
 import { labelOf } from '../suggest.ts';
-import { decidesAlone, precisionLowerBound, trackRecordHow, type Tally } from '../track-record.ts';
+import { decidesAlone, precisionLowerBound, tallyFor, trackRecordHow, type Tally } from '../track-record.ts';
 
 /**
  * The lower bound a cue's precision must keep to decide alone (track-record.ts). Calibrated on the
@@ -95,15 +95,11 @@ function tallyOf(
   input: ReadInput,
   learnable: Learnable,
 ): Tally & { others: [string, Carried][] } {
-  const carried = input.record?.byKey.get(keyOf(e.part, e.text))?.get(learnable.collection);
-  const others = [...(carried ?? new Map<string, Carried>())].filter(
-    ([other, c]) => other !== entry && c.lastAt > e.taughtAt,
+  return tallyFor(
+    input.record?.byKey.get(keyOf(e.part, e.text))?.get(learnable.collection),
+    entry,
+    e.taughtAt,
   );
-  return {
-    agreeing: carried?.get(entry)?.messages ?? 0,
-    against: others.reduce((n, [, c]) => n + c.messages, 0),
-    others,
-  };
 }
 
 /** The record's objection to a winner none of whose cues its record still lets decide alone, or null. */
