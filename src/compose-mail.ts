@@ -13,7 +13,13 @@ import { mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits, SubmitResult, TaskFiling } from './domain/mail/index.ts';
 import type { Principal } from './domain/authority/index.ts';
 import { tenantId, type TenantId } from './domain/tenant.ts';
-import { createMailIngest, type IngestLog, type MailIngest, type MailSourceRef } from './ingest/index.ts';
+import {
+  createAccessTokens,
+  createMailIngest,
+  type IngestLog,
+  type MailIngest,
+  type MailSourceRef,
+} from './ingest/index.ts';
 import { KyselyMailboxLeaseStore } from './store/mailbox-lease-store.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
 import { withCallContext } from './observability/request-context.ts';
@@ -85,7 +91,9 @@ export function composeMailIngest(options: {
       secure: m.secure,
       ...(m.startTls === undefined ? {} : { startTls: m.startTls }),
       user: m.user,
-      password: m.password.reveal(),
+      ...(m.signIn === undefined
+        ? { password: m.password.reveal() }
+        : { accessTokens: createAccessTokens(m.signIn.reveal(), m.user) }),
       folder: m.folder,
       processedFolder: m.processedFolder,
       failedFolder: m.failedFolder,

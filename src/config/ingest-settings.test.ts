@@ -35,6 +35,99 @@ describe('mail pipeline settings', () => {
     expect(`${String(m.password)}`).toBe('(hidden)');
   });
 
+  describe('OAuth2 sign-in (issue 50)', () => {
+    const { passwordEnv: _p, ...BARE } = MAILBOX;
+    const oauthMailbox = (oauth2: unknown) => JSON.stringify([{ ...BARE, oauth2 }]);
+    const failure = (env: Record<string, string>): ConfigError => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error('loadConfig accepted it');
+    };
+
+    it('reads a Microsoft 365 app with its secret from the named variable, never printing it', () => {
+      const c = loadConfig({
+        MAILBOXES: oauthMailbox({
+          provider: 'microsoft',
+          tenantId: 'contoso.onmicrosoft.com',
+          clientId: 'cid',
+          clientSecretEnv: 'MS_SECRET',
+        }),
+        MS_SECRET: 'entra-secret-value',
+      });
+      expect(c.mailboxes[0]!.signIn?.reveal()).toEqual({
+        provider: 'microsoft',
+        tenantId: 'contoso.onmicrosoft.com',
+        clientId: 'cid',
+        clientSecret: 'entra-secret-value',
+      });
+      expect(JSON.stringify(c)).not.toContain('entra-secret-value');
+      expect(inspect(c, { depth: 10 })).not.toContain('entra-secret-value');
+    });
+
+    it('reads a Google service account key and a stored refresh token', () => {
+      const key = JSON.stringify({
+        client_email: 'sa@p.iam.gserviceaccount.com',
+        private_key: '-----BEGIN PRIVATE KEY-----x',
+      });
+      const sa = loadConfig({
+        MAILBOXES: oauthMailbox({ provider: 'google-service-account', keyEnv: 'SA_KEY' }),
+        SA_KEY: key,
+      });
+      expect(sa.mailboxes[0]!.signIn?.reveal()).toMatchObject({
+        clientEmail: 'sa@p.iam.gserviceaccount.com',
+      });
+      const rt = loadConfig({
+        MAILBOXES: oauthMailbox({
+          provider: 'google-refresh-token',
+          clientId: 'c',
+          clientSecretEnv: 'G_SECRET',
+          refreshTokenEnv: 'G_RT',
+        }),
+        G_SECRET: 's',
+        G_RT: '1//refresh',
+      });
+      expect(rt.mailboxes[0]!.signIn?.reveal()).toMatchObject({
+        refreshToken: '1//refresh',
+        clientSecret: 's',
+      });
+    });
+
+    it('asks for exactly one way to sign in, and names each missing or malformed secret', () => {
+      expect(failure({ MAILBOXES: JSON.stringify([BARE]) }).message).toMatch(
+        /exactly one of passwordEnv .* and oauth2/,
+      );
+      const both = { ...MAILBOX, oauth2: { provider: 'google-service-account', keyEnv: 'K' } };
+      expect(failure({ MAILBOXES: JSON.stringify([both]), PA_PASS: 'x', K: '{}' }).message).toMatch(
+        /exactly one of passwordEnv/,
+      );
+      expect(
+        failure({ MAILBOXES: oauthMailbox({ provider: 'microsoft', tenantId: 't', clientId: 'c' }) }).message,
+      ).toMatch(/exactly one of clientSecretEnv and certificate/);
+      expect(
+        failure({
+          MAILBOXES: oauthMailbox({
+            provider: 'google-refresh-token',
+            clientId: 'c',
+            clientSecretEnv: 'GS',
+            refreshTokenEnv: 'GR',
+          }),
+        }).issues.map((i) => i.setting),
+      ).toEqual(['GS', 'GR']);
+      const bad = failure({
+        MAILBOXES: oauthMailbox({ provider: 'google-service-account', keyEnv: 'SA' }),
+        SA: 'not json',
+      });
+      expect(bad.issues[0]).toMatchObject({
+        setting: 'SA',
+        problem: expect.stringMatching(/not a service account key/),
+      });
+      expect(failure({ MAILBOXES: oauthMailbox({ provider: 'yahoo' }) }).message).toMatch(/MAILBOXES/);
+    });
+  });
+
   it('lists every missing secret and a bad token at once', () => {
     const env = {
       MAILBOXES: JSON.stringify([MAILBOX]),

@@ -6,14 +6,15 @@
  */
 import { inspect } from 'node:util';
 import { z } from 'zod';
+import type { OAuth2SignIn } from '../ingest/imap/access-tokens.ts';
 
 /** A secret from the environment. `reveal()` is the only way to the value; printing it shows "(hidden)". */
-export class Secret {
-  readonly #value: string;
-  constructor(value: string) {
+export class Secret<T = string> {
+  readonly #value: T;
+  constructor(value: T) {
     this.#value = value;
   }
-  reveal(): string {
+  reveal(): T {
     return this.#value;
   }
   toString(): string {
@@ -48,6 +49,40 @@ function jsonArray<T extends z.ZodType>(item: T) {
     .pipe(z.array(item));
 }
 
+/**
+ * OAuth2 sign-in for a mailbox (SASL XOAUTH2 / OAUTHBEARER); every secret from a variable it names.
+ * Microsoft 365: app-only client credentials (a secret or a certificate). Google Workspace: a
+ * service account with domain-wide delegation (its JSON key), or a stored refresh token.
+ */
+const oauth2 = z.discriminatedUnion('provider', [
+  z
+    .strictObject({
+      provider: z.literal('microsoft'),
+      tenantId: z.string().min(1),
+      clientId: z.string().min(1),
+      clientSecretEnv: envName.optional(),
+      certificate: z
+        .strictObject({
+          thumbprintSha256: z
+            .string()
+            .regex(/^[0-9A-Fa-f]{64}$/, "must be the certificate's SHA-256 thumbprint (64 hex digits)"),
+          privateKeyEnv: envName,
+        })
+        .optional(),
+      authorityHost: z.url({ protocol: /^https$/ }).optional(),
+    })
+    .refine((o) => (o.clientSecretEnv === undefined) !== (o.certificate === undefined), {
+      message: 'give exactly one of clientSecretEnv and certificate',
+    }),
+  z.strictObject({ provider: z.literal('google-service-account'), keyEnv: envName }),
+  z.strictObject({
+    provider: z.literal('google-refresh-token'),
+    clientId: z.string().min(1),
+    clientSecretEnv: envName,
+    refreshTokenEnv: envName,
+  }),
+]);
+
 const mailbox = z
   .strictObject({
     /** Names the mailbox in logs and tasks, and keys its stored place: keep it stable. */
@@ -61,7 +96,9 @@ const mailbox = z
     secure: z.boolean().default(true),
     startTls: z.boolean().optional(),
     user: z.string().min(1),
-    passwordEnv: envName,
+    /** Exactly one of passwordEnv and oauth2. */
+    passwordEnv: envName.optional(),
+    oauth2: oauth2.optional(),
     folder: z.string().min(1).default('INBOX'),
     processedFolder: z.string().min(1).default('Processed'),
     failedFolder: z.string().min(1).default('Unreadable'),
@@ -78,7 +115,16 @@ const mailbox = z
     /** With fileBy: where a message that asks waits until its question is answered. */
     questionsFolder: z.string().min(1).default('Questions'),
   })
-  .transform((m) => ({ ...m, port: m.port ?? (m.secure ? 993 : 143), password: UNRESOLVED }));
+  .refine((m) => (m.passwordEnv === undefined) !== (m.oauth2 === undefined), {
+    message: 'give exactly one of passwordEnv (a password) and oauth2 (Microsoft 365, Google Workspace)',
+  })
+  .transform((m) => ({
+    ...m,
+    port: m.port ?? (m.secure ? 993 : 143),
+    password: UNRESOLVED,
+    /** With oauth2: the sign-in with its secrets read (resolveIngestSecrets). */
+    signIn: undefined as Secret<OAuth2SignIn> | undefined,
+  }));
 
 const webhook = z
   .strictObject({
@@ -135,10 +181,14 @@ export function resolveIngestSecrets(
       });
     }
     names.add(m.name);
-    const v = read(m.passwordEnv);
+    if (m.oauth2 !== undefined) {
+      m.signIn = resolveSignIn(m.name, m.oauth2, read, issues);
+      continue;
+    }
+    const v = m.passwordEnv === undefined ? undefined : read(m.passwordEnv);
     if (v === undefined) {
       issues.push({
-        setting: m.passwordEnv,
+        setting: m.passwordEnv ?? 'MAILBOXES',
         problem: `is not set, but mailbox "${m.name}" in MAILBOXES takes its password from it`,
         example: '(the IMAP password)',
       });
@@ -172,6 +222,86 @@ export function resolveIngestSecrets(
         w.mailgunSigningKey = new Secret(key);
       }
     }
+  }
+}
+
+/** The OAuth2 sign-in with its secrets read, or undefined with an issue per missing variable. */
+function resolveSignIn(
+  mailbox: string,
+  o: z.output<typeof oauth2>,
+  read: (name: string) => string | undefined,
+  issues: Issue[],
+): Secret<OAuth2SignIn> | undefined {
+  let complete = true;
+  const need = (name: string, what: string): string => {
+    const v = read(name);
+    if (v !== undefined) return v;
+    complete = false;
+    issues.push({
+      setting: name,
+      problem: `is not set, but mailbox "${mailbox}" in MAILBOXES takes its ${what} from it`,
+      example: `(the ${what})`,
+    });
+    return '';
+  };
+  let signIn: OAuth2SignIn;
+  switch (o.provider) {
+    case 'microsoft':
+      signIn = {
+        provider: 'microsoft',
+        tenantId: o.tenantId,
+        clientId: o.clientId,
+        ...(o.clientSecretEnv === undefined
+          ? {}
+          : { clientSecret: need(o.clientSecretEnv, 'Entra ID client secret') }),
+        ...(o.certificate === undefined
+          ? {}
+          : {
+              certificate: {
+                thumbprintSha256: o.certificate.thumbprintSha256,
+                privateKey: need(o.certificate.privateKeyEnv, 'certificate private key (PEM)'),
+              },
+            }),
+        ...(o.authorityHost === undefined ? {} : { authorityHost: o.authorityHost }),
+      };
+      break;
+    case 'google-service-account': {
+      const key = serviceAccountKey(need(o.keyEnv, 'service account key (JSON)'));
+      if (key === null && complete) {
+        complete = false;
+        issues.push({
+          setting: o.keyEnv,
+          problem: `is not a service account key: mailbox "${mailbox}" needs the JSON key file's contents, with client_email and private_key`,
+          example: '(Google Cloud: IAM → Service accounts → Keys → Add key → JSON)',
+        });
+      }
+      signIn = {
+        provider: 'google-service-account',
+        clientEmail: key?.clientEmail ?? '',
+        privateKey: key?.privateKey ?? '',
+      };
+      break;
+    }
+    case 'google-refresh-token':
+      signIn = {
+        provider: 'google-refresh-token',
+        clientId: o.clientId,
+        clientSecret: need(o.clientSecretEnv, 'Google OAuth client secret'),
+        refreshToken: need(o.refreshTokenEnv, 'Google refresh token'),
+      };
+      break;
+  }
+  return complete ? new Secret(signIn) : undefined;
+}
+
+function serviceAccountKey(json: string): { clientEmail: string; privateKey: string } | null {
+  try {
+    const k = JSON.parse(json) as { client_email?: unknown; private_key?: unknown };
+    return typeof k.client_email === 'string' && typeof k.private_key === 'string'
+      ? { clientEmail: k.client_email, privateKey: k.private_key }
+      : null;
+  } catch {
+    return null;
   }
 }
 

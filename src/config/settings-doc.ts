@@ -56,7 +56,7 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   PARSE_TIMEOUT_MS: 'How long parsing one message may take, in ms.',
   MAX_NESTING_DEPTH: 'How deep forwarded messages (message/rfc822 inside message/rfc822) are opened.',
   MAILBOXES:
-    'IMAP mailboxes to watch: a JSON array of `{name, tenant, host, user, passwordEnv, …}` (docs/mail-pipelines.md). Each password comes from the variable its `passwordEnv` names. `fileBy` (e.g. `"Customers/{customer}"`) files each triaged message in a folder named by the label it was read as, a message that asks in `questionsFolder` (default `Questions`) until it is answered.',
+    'IMAP mailboxes to watch: a JSON array of `{name, tenant, host, user, passwordEnv, …}` (docs/mail-pipelines.md). Each password comes from the variable its `passwordEnv` names. Microsoft 365 and Google Workspace sign in by OAuth2 instead: `oauth2` is `{provider:"microsoft", tenantId, clientId, clientSecretEnv}` (or `certificate: {thumbprintSha256, privateKeyEnv}`), `{provider:"google-service-account", keyEnv}` (the JSON key, domain-wide delegation) or `{provider:"google-refresh-token", clientId, clientSecretEnv, refreshTokenEnv}`. `fileBy` (e.g. `"Customers/{customer}"`) files each triaged message in a folder named by the label it was read as, a message that asks in `questionsFolder` (default `Questions`) until it is answered.',
   INBOUND_WEBHOOKS:
     'Inbound-mail webhook endpoints: a JSON array of `{tenant, tokenEnv, mailgunSigningKeyEnv?, providers?}`. Each token (16+ characters) comes from the variable its `tokenEnv` names; a Mailgun signing key that is a placeholder (`…`) is refused at start.',
   DATABASE_URL:
@@ -174,7 +174,7 @@ export function renderSettingsDoc(): string {
     '|---|---|---|---|---|',
     ...rows,
     '',
-    'Secrets named by `MAILBOXES` (`passwordEnv`) and `INBOUND_WEBHOOKS` (`tokenEnv`,',
+    'Secrets named by `MAILBOXES` (`passwordEnv`, and under `oauth2` `clientSecretEnv`, `privateKeyEnv`, `keyEnv`, `refreshTokenEnv`) and `INBOUND_WEBHOOKS` (`tokenEnv`,',
     '`mailgunSigningKeyEnv`) are variables of your choosing; they never appear in the JSON itself.',
     '',
     '## Metrics and readiness',

@@ -28,6 +28,12 @@ export type { Intake, IntakeOutcome } from './intake.ts';
 export type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmitResult } from './ports.ts';
 export type { InboundEndpoint } from './webhooks/router.ts';
 export { createImapPoller } from './imap/poller.ts';
+export {
+  createAccessTokens,
+  TokenRefused,
+  type AccessTokens,
+  type OAuth2SignIn,
+} from './imap/access-tokens.ts';
 export { createIntake } from './intake.ts';
 export { createInboundRouter } from './webhooks/router.ts';
 

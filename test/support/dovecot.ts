@@ -24,6 +24,12 @@ import { ImapFlow } from 'imapflow';
 export interface DovecotOptions {
   /** Override the advertised capabilities (e.g. without IDLE, to prove the polling fallback). */
   readonly capabilities?: string;
+  /**
+   * Sign-in by OAuth2 bearer token too (SASL XOAUTH2 and OAUTHBEARER): Dovecot's `oauth2` passdb
+   * POSTs each token to this introspection URL (RFC 7662 form, `token=…`) and takes the user from
+   * its answer `{"active": true, "username": "…"}`. Passwords still work for the test's own clients.
+   */
+  readonly oauth2IntrospectionUrl?: string;
 }
 
 export interface Dovecot {
@@ -130,6 +136,19 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
   writeFileSync(join(dir, 'users'), `${user}:{PLAIN}${password}::::::\n`);
   const port = await freePort();
   const conf = join(dir, 'dovecot.conf');
+  const oauth2 = options.oauth2IntrospectionUrl;
+  if (oauth2 !== undefined) {
+    writeFileSync(
+      join(dir, 'dovecot-oauth2.conf.ext'),
+      `introspection_mode = post
+introspection_url = ${oauth2}
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+`,
+    );
+  }
   writeFileSync(
     conf,
     `base_dir = ${dir}/run
@@ -139,13 +158,22 @@ protocols = imap
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login${oauth2 === undefined ? '' : ' xoauth2 oauthbearer'}
 auth_failure_delay = 0
 default_internal_user = ${IU}
 default_internal_group = ${IG}
 default_login_user = ${LU}
 mail_location = maildir:${dir}/mail/%u
-passdb {
+${
+  oauth2 === undefined
+    ? ''
+    : `passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = ${dir}/dovecot-oauth2.conf.ext
+}
+`
+}passdb {
   driver = passwd-file
   args = scheme=PLAIN username_format=%u ${dir}/users
 }

@@ -29,6 +29,7 @@ import { ImapFlow } from 'imapflow';
 import type { TenantId } from '../../domain/tenant.ts';
 import type { Intake } from '../intake.ts';
 import type { IngestLog, IngestStore, MailboxLeaseStore, MailSourceRef } from '../ports.ts';
+import { renewAt, TokenRefused, type AccessTokens } from './access-tokens.ts';
 import { backoffDelayMs, type BackoffOptions } from './backoff.ts';
 import { folderFor, type FilingConfig } from './filing.ts';
 import type { TaskFiling } from '../ports.ts';
@@ -43,8 +44,13 @@ export interface ImapMailboxConfig {
   readonly secure: boolean;
   readonly startTls?: boolean;
   readonly user: string;
-  /** Resolved from the environment variable the configuration names; never logged. */
-  readonly password: string;
+  /**
+   * How it signs in: exactly one of a password (resolved from the environment variable the
+   * configuration names; never logged) and OAuth2 access tokens (access-tokens.ts, SASL XOAUTH2 or
+   * OAUTHBEARER, whichever the server offers).
+   */
+  readonly password?: string;
+  readonly accessTokens?: AccessTokens;
   /** Default 'INBOX'. */
   readonly folder?: string;
   /** Where triaged messages go; created when missing. Default 'Processed'. */
@@ -143,6 +149,8 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   let reconnectTimer: NodeJS.Timeout | null = null;
   let sweepTimer: NodeJS.Timeout | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
+  /** With OAuth2: signs in again before the token runs out. */
+  let renewTimer: NodeJS.Timeout | null = null;
   let draining: Promise<void> | null = null;
   const lease = deps.lease;
   /** Whether this replica holds the mailbox lease, and until when (ms, by this process's clock). */
@@ -157,8 +165,9 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   let faultsValidity = '';
 
   function clearTimers(): void {
-    for (const t of [reconnectTimer, sweepTimer, retryTimer, leaseTimer]) if (t !== null) clearTimeout(t);
-    reconnectTimer = sweepTimer = retryTimer = leaseTimer = null;
+    for (const t of [reconnectTimer, sweepTimer, retryTimer, leaseTimer, renewTimer])
+      if (t !== null) clearTimeout(t);
+    reconnectTimer = sweepTimer = retryTimer = leaseTimer = renewTimer = null;
   }
 
   /** May this poller fetch now: it holds the lease and it has not run out by its own clock. */
@@ -215,8 +224,8 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
     owner = false;
     heldUntilMs = Number.NEGATIVE_INFINITY;
     log.warn({ ...where, holder: lease?.holder, reason }, 'lost the mailbox lease; standing by');
-    for (const t of [reconnectTimer, sweepTimer, retryTimer]) if (t !== null) clearTimeout(t);
-    reconnectTimer = sweepTimer = retryTimer = null;
+    for (const t of [reconnectTimer, sweepTimer, retryTimer, renewTimer]) if (t !== null) clearTimeout(t);
+    reconnectTimer = sweepTimer = retryTimer = renewTimer = null;
     const c = client;
     client = null;
     connected = false;
@@ -254,14 +263,66 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
     }, delayMs);
   }
 
-  async function connect(): Promise<void> {
+  /**
+   * Connects and signs in. With OAuth2, a token the server refuses (AUTHENTICATIONFAILED) is
+   * replaced by a fresh one once, at once; any other failure (the token endpoint refused too) waits
+   * for the reconnect backoff, so a refusing endpoint is asked at most once per backoff step.
+   */
+  async function connect(fresh = false): Promise<void> {
     if (stopped || !owns()) return;
+    for (let retried = false; ; retried = true) {
+      let c: ImapFlow | null = null;
+      try {
+        const auth = await signIn(fresh || retried);
+        if (stopped || !owns()) return;
+        c = newClient(auth.credentials);
+        await open(c);
+        if (auth.token !== null) scheduleRenewal(auth.token.expiresAt);
+        return;
+      } catch (e) {
+        lastError = describe(e);
+        if (c !== null && client === c) {
+          client = null;
+          connected = false;
+          c.close();
+        }
+        if (!retried && config.accessTokens !== undefined && refusedCredentials(e)) {
+          log.warn(
+            { ...where, error: lastError },
+            'the IMAP server refused the access token; fetching a new one',
+          );
+          if (reconnectTimer !== null) clearTimeout(reconnectTimer);
+          reconnectTimer = null;
+          continue;
+        }
+        log.error(
+          { ...where, error: lastError },
+          e instanceof TokenRefused ? 'could not get an access token for the mailbox' : 'IMAP connect failed',
+        );
+        if (c === null || client === null) scheduleReconnect();
+        return;
+      }
+    }
+  }
+
+  type Credentials = { user: string; pass: string } | { user: string; accessToken: string };
+
+  async function signIn(
+    fresh: boolean,
+  ): Promise<{ credentials: Credentials; token: { expiresAt: number } | null }> {
+    if (config.accessTokens === undefined)
+      return { credentials: { user: config.user, pass: config.password ?? '' }, token: null };
+    const token = await config.accessTokens.get(fresh);
+    return { credentials: { user: config.user, accessToken: token.token }, token };
+  }
+
+  function newClient(auth: Credentials): ImapFlow {
     const c = new ImapFlow({
       host: config.host,
       port: config.port,
       secure: config.secure,
       doSTARTTLS: config.secure ? undefined : config.startTls === false ? false : undefined,
-      auth: { user: config.user, pass: config.password },
+      auth,
       logger: false,
       autoIdleDelay: config.idleDelayMs ?? 200,
       // Restart IDLE now and then: some servers drop an IDLE silently (postalsys/imapflow#14).
@@ -286,27 +347,47 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
       }
     });
     c.on('exists', () => requestDrain());
-    try {
-      await c.connect();
-      await ensureFolder(c, processedFolder);
-      await ensureFolder(c, failedFolder);
-      await c.mailboxOpen(folder);
-      idleSupported = c.capabilities.has('IDLE');
-      connected = true;
-      attempt = 0;
-      lastError = null;
-      log.info({ ...where, idle: idleSupported }, 'IMAP mailbox open');
-      requestDrain();
-    } catch (e) {
-      lastError = describe(e);
-      log.error({ ...where, error: lastError }, 'IMAP connect failed');
-      if (client === c) {
-        client = null;
-        connected = false;
-        c.close();
-        scheduleReconnect();
-      }
-    }
+    return c;
+  }
+
+  async function open(c: ImapFlow): Promise<void> {
+    await c.connect();
+    await ensureFolder(c, processedFolder);
+    await ensureFolder(c, failedFolder);
+    await c.mailboxOpen(folder);
+    idleSupported = c.capabilities.has('IDLE');
+    connected = true;
+    attempt = 0;
+    lastError = null;
+    log.info({ ...where, idle: idleSupported }, 'IMAP mailbox open');
+    requestDrain();
+  }
+
+  /**
+   * Signs in again with a fresh token before this one runs out: after the message in hand, the
+   * session is logged out and a new one opened. The stored place makes it lose and double nothing.
+   */
+  function scheduleRenewal(expiresAt: number): void {
+    if (renewTimer !== null) clearTimeout(renewTimer);
+    const now = Date.now();
+    renewTimer = setTimeout(
+      () => {
+        renewTimer = null;
+        void renewSession();
+      },
+      Math.max(0, renewAt({ token: '', expiresAt }, now) - now),
+    );
+  }
+
+  async function renewSession(): Promise<void> {
+    if (stopped || !owns()) return;
+    if (draining !== null) await draining.catch(() => {});
+    const old = client;
+    client = null;
+    connected = false;
+    if (old !== null) void withTimeout(old.logout(), 2_000).catch(() => old.close());
+    log.info(where, 'signing in again with a fresh access token before this one runs out');
+    await connect(true);
   }
 
   /** `reselect`: SELECT the folder again first (sweeps do: a folder deleted and recreated under an open session shows no event). */
@@ -561,6 +642,11 @@ function delimiterOf(c: ImapFlow): string {
 
 async function ensureFolder(c: ImapFlow, path: string): Promise<void> {
   await c.mailboxCreate(path); // ALREADYEXISTS answers { created: false }
+}
+
+/** The server refused the sign-in (a tagged NO to AUTHENTICATE), as opposed to a broken connection. */
+function refusedCredentials(e: unknown): boolean {
+  return (e as { authenticationFailed?: unknown } | null)?.authenticationFailed === true;
 }
 
 function describe(e: unknown): string {
