@@ -100,7 +100,7 @@ export function composeMailIngest(options: {
       pollIntervalMs: m.pollIntervalMs,
       ...(m.fileBy === undefined
         ? {}
-        : { filing: { template: m.fileBy, questionsFolder: m.questionsFolder } }),
+        : { filing: { template: m.fileBy, questionsFolder: m.questionsFolder, mode: m.fileAs } }),
     })),
     webhooks: config.inboundWebhooks.map((w) => ({
       tenant: tenantId(w.tenant),

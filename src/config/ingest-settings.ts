@@ -114,6 +114,11 @@ const mailbox = z
       .optional(),
     /** With fileBy: where a message that asks waits until its question is answered. */
     questionsFolder: z.string().min(1).default('Questions'),
+    /**
+     * With fileBy: move each message into its folder (default), or leave it where it is marked
+     * with an IMAP keyword (`$Customers/Acme`) or a Gmail label (servers with X-GM-EXT-1).
+     */
+    fileAs: z.enum(['folders', 'keywords', 'labels']).default('folders'),
   })
   .refine((m) => (m.passwordEnv === undefined) !== (m.oauth2 === undefined), {
     message: 'give exactly one of passwordEnv (a password) and oauth2 (Microsoft 365, Google Workspace)',

@@ -18,7 +18,21 @@ beforeAll(async () => {
     mailgunSigningKey: 'key-filing',
   });
   const [mailbox] = JSON.parse(env.MAILBOXES!) as Record<string, unknown>[];
-  env.MAILBOXES = JSON.stringify([{ ...mailbox, fileBy: 'Customers/{customer}', pollIntervalMs: 1000 }]);
+  const setup = await dovecot.client();
+  await setup.mailboxCreate('Marked');
+  await setup.logout();
+  env.MAILBOXES = JSON.stringify([
+    { ...mailbox, fileBy: 'Customers/{customer}', pollIntervalMs: 1000 },
+    // Issue 50: the same filing as IMAP keywords, the message left where it came.
+    {
+      ...mailbox,
+      name: 'marking',
+      folder: 'Marked',
+      fileBy: 'Customers/{customer}',
+      fileAs: 'keywords',
+      pollIntervalMs: 1000,
+    },
+  ]);
   host = await startInProcess(env);
   for (const [collection, entry, value] of [
     ['customers', 'kessler', { label: 'Kessler Feinkost GmbH' }],
@@ -60,6 +74,23 @@ async function folders(c: ImapFlow): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const box of await c.list({ statusQuery: { messages: true } }))
     out.set(box.path.split(box.delimiter).join('/'), box.status?.messages ?? 0);
+  return out;
+}
+
+/** The keywords of each message in a folder, by sender address. */
+async function keywords(c: ImapFlow, path: string): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const lock = await c.getMailboxLock(path);
+  try {
+    if (c.mailbox !== false && c.mailbox.exists > 0)
+      for await (const m of c.fetch('1:*', { envelope: true, flags: true }))
+        out.set(
+          m.envelope?.from?.[0]?.address ?? '',
+          [...(m.flags ?? [])].filter((f) => f.startsWith('$')).sort(),
+        );
+  } finally {
+    lock.release();
+  }
   return out;
 }
 
@@ -108,6 +139,41 @@ describe('mail filed where it came from (issue 40)', () => {
       const f = await folders(c);
       return f.get('Questions') === 0 && f.get('Customers/Kessler Feinkost GmbH') === 2;
     });
+    await c.logout();
+  }, 60_000);
+
+  it('marks with IMAP keywords instead, leaves each message where it came, and re-marks the answered one (issue 50)', async () => {
+    const c = await dovecot.client();
+    await c.append('Marked', eml('Omar <omar@kessler-feinkost.example>'));
+    await c.append('Marked', eml('Ops <ops@another-forwarder.example>'));
+    await waitFor('two messages marked', async () => {
+      const k = await keywords(c, 'Marked');
+      return (
+        k.get('omar@kessler-feinkost.example')?.join() === '$Customers/Kessler_Feinkost_GmbH' &&
+        k.get('ops@another-forwarder.example')?.join() === '$Questions'
+      );
+    });
+    const f = await folders(c);
+    expect(f.get('Marked')).toBe(2);
+    expect(f.get('Questions')).toBe(0); // the question of the first test went; nothing of this mailbox moved
+
+    const waiting = (await rpc('ListTasks', { pageSize: 100, status: 'TASK_STATE_INPUT_REQUIRED' })).result
+      .tasks;
+    expect(waiting).toHaveLength(1);
+    const answered = await rpc('SendMessage', {
+      message: {
+        messageId: randomUUID(),
+        role: 'ROLE_USER',
+        taskId: waiting[0].id,
+        parts: [{ data: { entry: 'northgate' } }],
+      },
+    });
+    expect(answered.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    await waitFor('the answered message re-marked', async () => {
+      const k = await keywords(c, 'Marked');
+      return k.get('ops@another-forwarder.example')?.join() === '$Customers/Northgate_Motors_Ltd';
+    });
+    expect((await folders(c)).get('Marked')).toBe(2);
     await c.logout();
   }, 60_000);
 });

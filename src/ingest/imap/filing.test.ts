@@ -1,8 +1,8 @@
 // Invariant (issue 40): a folder is named from a label safely: no separator, IMAP wildcard or control character of the label makes another level or a pattern, and a task that is neither asking nor decided is not filed.
 import { describe, expect, it } from 'vitest';
-import { folderFor, safeFolderName } from './filing.ts';
+import { folderFor, keywordFor, safeFolderName } from './filing.ts';
 
-const config = { template: 'Customers/{customer}', questionsFolder: 'Questions' };
+const config = { template: 'Customers/{customer}', questionsFolder: 'Questions', mode: 'folders' as const };
 
 describe('filing by label', () => {
   it('writes the template in the server separator, one level per label', () => {
@@ -24,5 +24,14 @@ describe('filing by label', () => {
     expect(folderFor(config, { state: 'working', filedAs: new Map() }, '/')).toBeNull();
     expect(folderFor(config, { state: 'failed', filedAs: new Map() }, '/')).toBeNull();
     expect(folderFor(config, { state: 'completed', filedAs: new Map() }, '/')).toBe('Customers/Unsorted');
+  });
+
+  it('makes an IMAP keyword of a place: one ASCII atom, accents dropped, specials and spaces as "_"', () => {
+    expect(keywordFor('Customers/Kessler Feinkost GmbH')).toBe('$Customers/Kessler_Feinkost_GmbH');
+    expect(keywordFor('Customers/Müller-Özkan (Köln) 100%*"\\]{')).toBe(
+      '$Customers/Muller-Ozkan__Koln__100______',
+    );
+    expect(keywordFor('Customers/倉庫')).toBe('$Customers/__');
+    expect(keywordFor('Questions')).toBe('$Questions');
   });
 });

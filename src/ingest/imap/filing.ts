@@ -14,6 +14,8 @@ export interface FilingConfig {
   readonly template: string;
   /** MAILBOXES[].questionsFolder: where a message that asks waits for its answer. */
   readonly questionsFolder: string;
+  /** MAILBOXES[].fileAs: move into folders (default), or mark with IMAP keywords or Gmail labels (filer.ts). */
+  readonly mode: 'folders' | 'keywords' | 'labels';
 }
 
 const MAX_LABEL = 100;
@@ -40,4 +42,19 @@ export function safeFolderName(label: string, delimiter: string): string {
   }
   const trimmed = [...out.replace(/^[\s.]+|[\s.]+$/g, '')].slice(0, MAX_LABEL).join('').trim();
   return trimmed === '' ? UNSORTED : trimmed;
+}
+
+/**
+ * An IMAP keyword for a place (`Customers/Kessler Feinkost GmbH` → `$Customers/Kessler_Feinkost_GmbH`):
+ * a keyword is an ASCII atom (RFC 3501 §9), so accents are dropped, and a space, an atom-special
+ * (`(){%*"\]`) or any other character becomes `_`. Two labels that differ only there share a keyword.
+ */
+export function keywordFor(place: string): string {
+  const ascii = place.normalize('NFKD').replace(/\p{M}/gu, '');
+  let out = '$';
+  for (const ch of ascii) {
+    const code = ch.codePointAt(0) ?? 0;
+    out += code <= 0x20 || code >= 0x7f || '(){%*"\\]'.includes(ch) ? '_' : ch;
+  }
+  return out.slice(0, 200);
 }

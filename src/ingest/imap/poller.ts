@@ -31,7 +31,8 @@ import type { Intake } from '../intake.ts';
 import type { IngestLog, IngestStore, MailboxLeaseStore, MailSourceRef } from '../ports.ts';
 import { renewAt, TokenRefused, type AccessTokens } from './access-tokens.ts';
 import { backoffDelayMs, type BackoffOptions } from './backoff.ts';
-import { folderFor, type FilingConfig } from './filing.ts';
+import { createFiler, ensureFolder } from './filer.ts';
+import type { FilingConfig } from './filing.ts';
 import type { TaskFiling } from '../ports.ts';
 
 export interface ImapMailboxConfig {
@@ -136,6 +137,17 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   const source: MailSourceRef = { kind: 'imap', name: config.name };
   const where = { mailbox: config.name, tenant: config.tenant, host: config.host, user: config.user, folder };
   const log = deps.log;
+  const filer = createFiler({
+    tenant: config.tenant,
+    source,
+    folder,
+    processedFolder,
+    intake: deps.intake,
+    log,
+    where,
+    ...(config.filing === undefined ? {} : { filing: config.filing }),
+    ...(deps.filing === undefined ? {} : { taskFiling: deps.filing }),
+  });
 
   let stopped = true;
   let client: ImapFlow | null = null;
@@ -422,7 +434,7 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   async function drain(reselect: boolean): Promise<void> {
     const c = client;
     if (c === null || !c.usable || !owns()) return;
-    if (reselect) await refileAnswered(c);
+    if (reselect) await filer.refileAnswered(c, () => !stopped && owns());
     if (reselect || c.mailbox === false) await c.mailboxOpen(folder);
     if (c.mailbox === false) return;
     const validity = c.mailbox.uidValidity.toString();
@@ -506,67 +518,9 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
       case 'submitted':
       case 'duplicate':
         await c.messageFlagsAdd(range, ['\\Seen'], { uid: true });
-        await fileMessage(c, range, outcome.taskId);
+        await filer.file(c, range, outcome.taskId);
         submitFaults.delete(uid);
         return 'done';
-    }
-  }
-
-  /** Moves a triaged message to its folder (issue 40), or to processedFolder without filing. */
-  async function fileMessage(c: ImapFlow, range: string, taskId: string): Promise<void> {
-    const target = (await filedFolder(c, taskId)) ?? processedFolder;
-    await moveOrStay(c, range, target, taskId);
-  }
-
-  async function filedFolder(c: ImapFlow, taskId: string): Promise<string | null> {
-    if (config.filing === undefined || deps.filing === undefined) return null;
-    const filing = await deps.filing(config.tenant, taskId, source);
-    return filing === null ? null : folderFor(config.filing, filing, delimiterOf(c));
-  }
-
-  /** Nothing is lost when a folder cannot be made: the message stays where it is, and the log says why. */
-  async function moveOrStay(c: ImapFlow, range: string, target: string, taskId: string): Promise<void> {
-    if (target !== processedFolder) {
-      try {
-        await ensureFolder(c, target);
-      } catch (e) {
-        if (!c.usable) throw e; // the connection broke: the drain stops, the message is read again
-        log.warn(
-          { ...where, uid: range, taskId, target, error: describe(e) },
-          'could not make the folder; the message stays where it is',
-        );
-        return;
-      }
-    }
-    // A failed move throws, as before filing: the place is not advanced past this message.
-    await c.messageMove(range, target, { uid: true });
-  }
-
-  /**
-   * Issue 40: a message that asked waits in the questions folder; once its task is decided (the
-   * answer came by A2A, the console, anywhere), the sweep moves it to its folder. Its task is found
-   * again through the dedupe ledger (intake.ts): the same message is a duplicate of its first task.
-   */
-  async function refileAnswered(c: ImapFlow): Promise<void> {
-    const filing = config.filing;
-    if (filing === undefined || deps.filing === undefined || !owns()) return;
-    const status = await c.status(filing.questionsFolder, { messages: true }).catch(() => null);
-    if (status === null || status === false || (status.messages ?? 0) === 0) return;
-    await c.mailboxOpen(filing.questionsFolder);
-    try {
-      const waiting: { uid: number; source: Buffer }[] = [];
-      for await (const m of c.fetch('1:*', { uid: true, source: true }, {}))
-        if (m.source !== undefined) waiting.push({ uid: m.uid, source: m.source });
-      for (const m of waiting) {
-        if (stopped || !owns()) return;
-        const outcome = await deps.intake.accept(config.tenant, m.source, source);
-        if (outcome.kind !== 'duplicate' && outcome.kind !== 'submitted') continue;
-        const target = await filedFolder(c, outcome.taskId);
-        if (target !== null && target !== filing.questionsFolder)
-          await moveOrStay(c, String(m.uid), target, outcome.taskId);
-      }
-    } finally {
-      await c.mailboxOpen(folder);
     }
   }
 
@@ -632,16 +586,6 @@ function arrivedAt(internalDate: Date | string | undefined): Date | null {
   if (internalDate === undefined) return null;
   const d = internalDate instanceof Date ? internalDate : new Date(internalDate);
   return Number.isNaN(d.getTime()) ? null : d;
-}
-
-/** The server's hierarchy separator (from LIST), "/" until known. */
-function delimiterOf(c: ImapFlow): string {
-  const d = c.mailbox === false ? undefined : c.mailbox.delimiter;
-  return typeof d === 'string' && d !== '' ? d : '/';
-}
-
-async function ensureFolder(c: ImapFlow, path: string): Promise<void> {
-  await c.mailboxCreate(path); // ALREADYEXISTS answers { created: false }
 }
 
 /** The server refused the sign-in (a tagged NO to AUTHENTICATE), as opposed to a broken connection. */
