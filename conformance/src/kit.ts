@@ -1,8 +1,11 @@
 /**
- * One run of the kit against one agent: first whether the adapter fits it (else AdapterMisfit,
- * and no check runs), then the card (§6), activation on every transport (§7, §8), the
+ * One run of the kit against one agent: first the card (§6; a card without the extension stops
+ * the run there), then whether the adapter fits the agent (else AdapterMisfit, and no check after
+ * runs; an answer that fails only with the teach block shown is the agent's §8 failure, not a
+ * misfit), then activation on every transport (§7, §8), the
  * teach block (§8), absorption and pinning (§10) with show-back (§11), the Teach method (§12.2) and
- * authorization (§13.2), in that order, each check recorded as it ends. Only HTTP reaches the
+ * authorization (§13.2), in that order, and last whether every lesson learned in the run rose
+ * (§10.4), each check recorded as it ends. Only HTTP reaches the
  * agent; nothing here knows its domain but the adapter.
  */
 import type { ConformanceAdapter, Wire } from './adapter.ts';
@@ -16,13 +19,13 @@ import {
   type Credentials,
 } from './agent.ts';
 import { checkActivation } from './checks/activation.ts';
-import { checkAbsorption, type Taught } from './checks/absorption.ts';
+import { checkAbsorption, checkMonotonic, type Taught } from './checks/absorption.ts';
 import { checkAuthorization } from './checks/authorization.ts';
 import { checkCard } from './checks/card.ts';
 import { answerOn, checkSameProceeding, checkTeachBlock } from './checks/teach-block.ts';
 import { checkTeachMethod } from './checks/teach-method.ts';
 import { Recorder, words, type CheckResult } from './report.ts';
-import { canTeach, openSession, teach, type Session } from './session.ts';
+import { canTeach, openSession, park, teach, type Session } from './session.ts';
 
 export interface KitOptions {
   /** The agent's base URL: its card is at /.well-known/agent-card.json under it. */
@@ -77,10 +80,24 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
     );
     return r.results;
   }
-  const s = openSession(agent, options.adapter, r, declarationOf(card), options.taughtBy);
-  await checkFit(s, first);
-  const declaration = checkCard(card, r);
-  if (declaration === null) return r.results;
+  // The card's own checks first: a card without the extension fails §6.1, not the adapter's fit.
+  // They are told only once the adapter fits: a misfit checks nothing.
+  const cardChecks = new Recorder();
+  const declaration = checkCard(card, cardChecks);
+  const tell = (): void => {
+    for (const c of cardChecks.results) r.record(c.id, c.section, c.status, c.reason);
+  };
+  if (declaration === null) {
+    tell();
+    return r.results;
+  }
+  const s = openSession(agent, options.adapter, r, declaration, options.taughtBy);
+  const notSame = await checkFit(s, first); // a misfit throws before any check is told
+  tell();
+  if (notSame !== null) {
+    r.fail('teach.same-proceeding', '§8', notSame);
+    return r.results;
+  }
   await stage(r, 'activation', '§7', async () => {
     const parked = await checkActivation(s);
     const q = parked.get(first.name);
@@ -94,6 +111,7 @@ export async function runConformance(options: KitOptions): Promise<CheckResult[]
   });
   await stage(r, 'teach-method', '§12.2', () => checkTeachMethod(s, taught?.draft ?? null));
   await stage(r, 'auth', '§13.2', () => checkAuthorization(s, first, taught));
+  checkMonotonic(s);
   return r.results;
 }
 
@@ -106,9 +124,10 @@ function collectionsOf(card: Wire): string[] {
  * Before any MUST check, the adapter must fit the agent: its `prepare` lessons are taught, its
  * undecidable input, sent activated, leaves a task in input-required with a teach block, and its
  * answer finishes that task. Otherwise every check after would blame the agent for the adapter:
- * AdapterMisfit, naming what did not fit.
+ * AdapterMisfit, naming what did not fit. An answer that finishes its task only when the question
+ * was asked without the teach block is the agent's §8 failure, not a misfit: its words, else null.
  */
-async function checkFit(s: Session, c: Channel): Promise<void> {
+async function checkFit(s: Session, c: Channel): Promise<string | null> {
   const prepared = await prepare(s);
   if (prepared !== null) throw new AdapterMisfit(prepared);
   const id = s.freshId('fit');
@@ -135,10 +154,21 @@ async function checkFit(s: Session, c: Channel): Promise<void> {
   } catch (e) {
     throw new AdapterMisfit(`the adapter's answer to ${id} was refused on ${c.name}: ${words(e)}`);
   }
-  if (stateOf(done) !== 'TASK_STATE_COMPLETED')
-    throw new AdapterMisfit(
-      `the adapter's answer to ${id} did not finish its task: it ended ${stateOf(done) ?? JSON.stringify(done).slice(0, 200)}`,
-    );
+  if (stateOf(done) === 'TASK_STATE_COMPLETED') return null;
+  const ended = stateOf(done) ?? JSON.stringify(done).slice(0, 200);
+  if (await finishesWithoutBlock(s, c))
+    return `the adapter's answer to ${id}, asked with a teach block, ended ${ended}; the same answer to the same input asked without the block (not activated) completed: the task must proceed identically whether or not the block was shown`;
+  throw new AdapterMisfit(`the adapter's answer to ${id} did not finish its task: it ended ${ended}`);
+}
+
+/** Whether the adapter's answer finishes a task when the question was asked without a teach block. */
+async function finishesWithoutBlock(s: Session, c: Channel): Promise<boolean> {
+  try {
+    const q = await park(s, c, 'fit-without', false);
+    return stateOf((await c.send(answerOn(s, q), { activate: false })).value) === 'TASK_STATE_COMPLETED';
+  } catch {
+    return false;
+  }
 }
 
 /** Teaches the adapter's `prepare` lessons; what went wrong, or null. */

@@ -19,8 +19,14 @@ export interface Session {
   readonly seen: {
     /** The version the last result named: the one active now, as far as the kit has seen. */
     active: VersionRef | undefined;
-    /** The highest definitionVersion any result named (§10.4: monotonic). */
+    /**
+     * The highest definitionVersion the kit has seen: in a result, or before the first lesson in the
+     * history, the pin or show-back (§10.4: monotonic).
+     */
     highest: number | undefined;
+    /** Every `learned: true` of the run, and what was wrong with the ones whose definitionVersion did not rise. */
+    learned: number;
+    notRising: string[];
   };
   /** A new input id, unique to this run. */
   freshId(label: string): string;
@@ -41,7 +47,7 @@ export function openSession(
     r,
     declaration,
     taughtBy,
-    seen: { active: undefined, highest: undefined },
+    seen: { active: undefined, highest: undefined, learned: 0, notRising: [] },
     freshId: (label) => `${run}-${label}-${++n}`,
   };
 }
@@ -84,11 +90,26 @@ export async function teach(
     : callTeachMethod(s, lesson, { token, activate: true }));
   if (outcome.ok) {
     const v = resultVersion(outcome.result);
+    if (outcome.result?.learned === true) judgeRise(s, v.definitionVersion, draft);
     if (v.versionId !== undefined || v.definitionVersion !== undefined) s.seen.active = v;
-    if (v.definitionVersion !== undefined)
-      s.seen.highest = Math.max(s.seen.highest ?? v.definitionVersion, v.definitionVersion);
+    seeVersion(s, v.definitionVersion);
   }
   return outcome;
+}
+
+/** Counts a definitionVersion as seen (§10.4: every later `learned: true` must be higher). */
+export function seeVersion(s: Session, n: number | undefined): void {
+  if (n !== undefined) s.seen.highest = Math.max(s.seen.highest ?? n, n);
+}
+
+/** §10.4 monotonic, for every `learned: true` of the run (re-teaching after a rollback included). */
+function judgeRise(s: Session, n: number | undefined, draft: LessonDraft): void {
+  s.seen.learned++;
+  const highest = s.seen.highest;
+  if (n !== undefined && highest !== undefined && n <= highest)
+    s.seen.notRising.push(
+      `the lesson for ${draft.collection}/${draft.entry} came back learned: true with definitionVersion ${n}, not higher than ${highest}, a version seen before it (a definitionVersion is monotonic)`,
+    );
 }
 
 export async function callTeachMethod(

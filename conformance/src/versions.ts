@@ -5,6 +5,12 @@
  */
 import type { Wire } from './adapter.ts';
 
+/** What the kit knew of the versions before the first lesson: the parked task's pin, the highest number seen. */
+export interface Before {
+  readonly pin: VersionRef | undefined;
+  readonly highest: number | undefined;
+}
+
 /** A version as the agent names it: its content id, its number, or both. */
 export interface VersionRef {
   readonly versionId?: string | undefined;

@@ -30,6 +30,25 @@ function cardFault(
 const first = (ext: Wire): Wire => ext.params.learnables[0];
 
 export const cardFaults: readonly NamedFault[] = [
+  {
+    // Issue 50: a build without the extension: its card does not declare it and it never activates
+    // it. The card's own checks come before the adapter's fit, so this fails §6.1, not exit 2.
+    name: 'a card that does not declare the extension',
+    fault: {
+      requestHeaders(headers: Headers) {
+        headers.delete('a2a-extensions');
+        headers.delete('x-a2a-extensions');
+      },
+      response(body: Wire, x: Exchange) {
+        if (x.path !== CARD_PATH) return body as unknown;
+        body.capabilities.extensions = (body.capabilities.extensions ?? []).filter(
+          (e: Wire) => e?.uri !== EXTENSION_URI,
+        );
+        return body as unknown;
+      },
+    },
+    fails: [{ id: 'card.declared', section: '§6.1' }],
+  },
   cardFault(
     'the declaration required',
     (ext) => {

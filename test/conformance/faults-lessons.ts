@@ -4,6 +4,7 @@
  */
 import type { Wire } from '../support/calls.ts';
 import type { Exchange } from './fault-proxy.ts';
+import { EXTENSION_URI } from '../../src/domain/extension.ts';
 import { lessonOf, lessonResult, objects, rpcMethod, sentMessage } from './fault-wire.ts';
 import type { NamedFault } from './faults.ts';
 
@@ -66,8 +67,70 @@ const changedInPlace = (): NamedFault => {
   };
 };
 
+/**
+ * §10.4: an agent that names its versions by id on every task and answers every lesson with
+ * definitionVersion 1 and a fresh versionId (issue 50). Its history still numbers them (this
+ * server's real numbers): that is where the kit reads the version before the first lesson.
+ */
+const neverRising: NamedFault = {
+  name: 'a definitionVersion that never rises, versions named by id',
+  fault: {
+    response(body: Wire, x: Exchange) {
+      const result = lessonResult(body, x);
+      if (result !== undefined) result.definitionVersion = 1;
+      else if (!x.path.includes('/authority/v1/history'))
+        for (const o of objects(body)) if (typeof o.versionId === 'string') delete o.definitionVersion;
+      return body as unknown;
+    },
+  },
+  fails: [
+    { id: 'absorb.result', section: '§10.4' },
+    { id: 'absorb.monotonic', section: '§10.4' },
+  ],
+};
+
+/** The task a show-back (the triage adapter's `recheck`) re-reads, or undefined for any other call. */
+function rechecked(x: Exchange): string | undefined {
+  const id: unknown = sentMessage(x)?.parts?.[0]?.data?.recheck?.taskId;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/**
+ * §11 "MUST NOT be pinned to an earlier version": show-back reads on the version of the last task
+ * that parked, not on the active one (issue 50). The proxy answers a show-back with the reading it
+ * saw of the same input on that version, when it saw one.
+ */
+const showBackOnLastParked = (): NamedFault => {
+  let lastParked: string | undefined;
+  const readings = new Map<string, unknown>();
+  return {
+    name: 'show-back on the version of the last parked task, not the active one',
+    fault: {
+      response(body: Wire, x: Exchange) {
+        const input = rechecked(x);
+        if (input === undefined) {
+          for (const o of objects(body))
+            if ((o.status as Wire)?.state === 'TASK_STATE_INPUT_REQUIRED') {
+              const pin: Wire = (o.metadata as Wire)?.[EXTENSION_URI]?.pin;
+              if (typeof pin?.versionId === 'string') lastParked = pin.versionId;
+            }
+          return body as unknown;
+        }
+        const shownOn = [...objects(body)].find((o) => typeof o.versionId === 'string')?.versionId;
+        if (typeof shownOn === 'string') readings.set(`${input} ${shownOn}`, structuredClone(body));
+        const onParked = readings.get(`${input} ${lastParked}`) as Wire;
+        if (onParked === undefined) return body as unknown;
+        return { ...onParked, ...(body?.jsonrpc === undefined ? {} : { id: body.id }) } as unknown;
+      },
+    },
+    fails: [{ id: 'showback.current-version', section: '§11' }],
+  };
+};
+
 export function lessonFaults(taughtBy: string): readonly NamedFault[] {
   return [
+    neverRising,
+    showBackOnLastParked(),
     {
       name: 'a lesson for an undeclared collection taken as one for a declared collection',
       fault: {

@@ -84,6 +84,19 @@ const blockChangesTheAnswer: NamedFault = {
   fails: [{ id: 'teach.same-proceeding', section: '§8' }],
 };
 
+/**
+ * §8, the other way round (issue 50): an answer to a question asked with its block ends otherwise.
+ * The adapter's own answer fails at the fit check then; that is the agent's §8 failure, not a misfit.
+ */
+const blockShownChangesTheAnswer: NamedFault = {
+  name: 'the answer handled otherwise with the teach block shown',
+  fault: {
+    response: (body: unknown, x: Exchange) =>
+      x.activated && typeof sentMessage(x)?.taskId === 'string' ? setStates(body, 'TASK_STATE_FAILED') : body,
+  },
+  fails: [{ id: 'teach.same-proceeding', section: '§8' }],
+};
+
 /** §11: show-back answers that the lesson was saved, instead of what the agent now makes of the input. */
 const savedShowBack: NamedFault = {
   name: 'show-back answering "saved"',
@@ -163,6 +176,7 @@ export function questionFaults(): readonly NamedFault[] {
       'teach.suggested-keys',
     ),
     blockChangesTheAnswer,
+    blockShownChangesTheAnswer,
     savedShowBack,
     askingShowBack,
     pinnedShowBack(),

@@ -10,8 +10,8 @@
 import type { LessonDraft, Question, TeachOutcome, Wire } from '../adapter.ts';
 import { stateOf, type Channel } from '../agent.ts';
 import { schemaProblems } from '../schema.ts';
-import { canTeach, park, teach, versionOf, type Session } from '../session.ts';
-import { named, resultVersion, sameVersion, type VersionRef } from '../versions.ts';
+import { canTeach, park, seeVersion, teach, versionOf, type Session } from '../session.ts';
+import { named, resultVersion, sameVersion, type Before, type VersionRef } from '../versions.ts';
 import { answerOn } from './teach-block.ts';
 import { checkHistory } from './history.ts';
 import { checkNeedsTaughtBy, checkRefused, keptVersion, undeclared, versionKept } from './refusals.ts';
@@ -36,12 +36,6 @@ export interface Taught {
   readonly questionId: string;
 }
 
-/** What the kit knew of the versions before the first lesson: the parked task's pin, the highest number seen. */
-export interface Before {
-  readonly pin: VersionRef | undefined;
-  readonly highest: number | undefined;
-}
-
 export async function checkAbsorption(s: Session, c: Channel): Promise<Taught | null> {
   if (!canTeach(s)) {
     for (const [id, section] of ABSORPTION_CHECKS)
@@ -55,6 +49,7 @@ export async function checkAbsorption(s: Session, c: Channel): Promise<Taught | 
   const q = await park(s, c, 'lesson', true);
   const before = await showBack(s, c, q, 'before');
   const draft = s.adapter.lesson(q);
+  await seeVersionsBefore(s, q, before?.task);
   const known: Before = { pin: versionOf(s, q.task), highest: s.seen.highest };
   const result = checkResult(s, await teach(s, draft), known);
   if (result === null) {
@@ -62,16 +57,46 @@ export async function checkAbsorption(s: Session, c: Channel): Promise<Taught | 
       s.r.skip(id, section, 'the first lesson was not learned');
     return null;
   }
+  // Show back before any task parks on the new version: an agent that reads on the version of the
+  // last parked task, not the active one, then reads on the version before the lesson (§11).
+  const after = await showBack(s, c, q, 'after');
+  checkShowBackMoved(s, before, after, s.seen.active);
   const idempotent = await checkIdempotent(s, draft, result);
   const probe = (): Promise<string | null> => versionKept(s, draft, result, idempotent);
   await checkRefused(s, 'absorb.refusal', '§10.1', s.adapter.refusedLesson?.(q), probe);
   await checkRefused(s, 'lesson.undeclared-collection', '§9', undeclared(s, draft), probe);
   await checkNeedsTaughtBy(s, c);
-  const after = await showBack(s, c, q, 'after');
-  checkShowBackMoved(s, before, after, s.seen.active);
   await checkPinned(s, c, q);
   await checkHistory(s, draft, result, known);
   return { draft, questionId: q.id };
+}
+
+/**
+ * §10.4 monotonic needs the number before the first lesson, wherever the agent gives it: the
+ * parked task's pin, the show-back before the lesson, the history. An agent that names versions by
+ * id on its tasks still numbers them in its history.
+ */
+async function seeVersionsBefore(s: Session, q: Question, shownBefore: Wire): Promise<void> {
+  seeVersion(s, versionOf(s, q.task)?.definitionVersion);
+  if (shownBefore !== undefined) seeVersion(s, versionOf(s, shownBefore)?.definitionVersion);
+  const entries = await s.adapter.history?.(s.agent.context).catch(() => []);
+  for (const e of entries ?? [])
+    seeVersion(s, Number.isInteger(e.definitionVersion) ? e.definitionVersion : undefined);
+}
+
+/** §10.4 monotonic over the whole run: every `learned: true`, re-teaching after a rollback included. */
+export function checkMonotonic(s: Session): void {
+  const id = 'absorb.monotonic';
+  if (s.seen.learned === 0) {
+    s.r.skip(id, '§10.4', 'no lesson was learned');
+    return;
+  }
+  s.r.verdict(
+    id,
+    '§10.4',
+    s.seen.notRising[0] ?? null,
+    `each of the ${s.seen.learned} lessons learned in the run came back with a definitionVersion above every one seen before it`,
+  );
 }
 
 /**

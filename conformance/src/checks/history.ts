@@ -5,8 +5,7 @@
  */
 import type { HistoryEntry, LessonDraft, Wire } from '../adapter.ts';
 import { teach, type Session } from '../session.ts';
-import { named, resultVersion, type VersionRef } from '../versions.ts';
-import type { Before } from './absorption.ts';
+import { named, resultVersion, type Before, type VersionRef } from '../versions.ts';
 
 /** The history's activation of a version: by versionId where both give one, else by definitionVersion. */
 function activationOf(entries: readonly HistoryEntry[], v: VersionRef): HistoryEntry | undefined {
