@@ -59,6 +59,7 @@ import {
 } from './observability/readiness.ts';
 import { describeStore, openStore } from './store/open-store.ts';
 import { eraseSignal, startChangeFeed, type ChangeFeed } from './store/postgres-change-feed.ts';
+import { createDeliveryBell } from './delivery/bell.ts';
 import { checksMade, createPushedValidity } from './store/read-validity.ts';
 import { isPostgresUrl, postgresRoundTrips } from './store/postgres-database.ts';
 import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
@@ -196,6 +197,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const pushed = onPostgres ? createPushedValidity() : undefined;
     // Split topology: the authority's GET /head?after= long-polls wake at a new activation.
     const headBell = createHeadBell();
+    // A delivery another replica owes wakes this one's dispatcher (migration 016).
+    const deliveryBell = createDeliveryBell();
     let onActivated = (_tenant: TenantId): void => {};
     // Tenants this process resolved definitions for lately: the ones a new activation is compiled for.
     const recentTenants = new Set<TenantId>();
@@ -210,6 +213,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
             headBell.ring(notice.tenant);
             onActivated(notice.tenant);
           },
+          onDeliveriesOwed: () => deliveryBell.ring(),
           ...(pushed === undefined ? {} : { pushed }),
           log: faultLogOf(logger),
         })
@@ -425,6 +429,8 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
         maxAttempts: config.deliveryMaxAttempts,
         retryBaseMs: config.deliveryRetryBaseMs,
         retentionDays: config.deliveryRetentionDays,
+        pollMs: config.deliveryPollMs,
+        bell: deliveryBell,
       },
       observability: {
         logger,

@@ -22,6 +22,7 @@ import { engineOf } from './store/dialect.ts';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
 import { deliveryBodies, deliveryEventOf } from './a2a/delivery-bodies.ts';
 import { principalOfContext } from './a2a/user.ts';
+import type { DeliveryBell } from './delivery/bell.ts';
 import { createDispatcher, type Dispatcher } from './delivery/dispatcher.ts';
 import { createUrlGuard, type UrlGuard } from './delivery/url-guard.ts';
 import { KyselyDeliveryOutbox } from './store/delivery-outbox.ts';
@@ -135,6 +136,10 @@ export interface DeliverySettings {
   readonly maxAttempts: number;
   readonly retryBaseMs: number;
   readonly retentionDays: number;
+  /** DELIVERY_POLL_MS. */
+  readonly pollMs: number;
+  /** Rung when any replica owes a delivery (PostgreSQL); the dispatcher wakes on it. */
+  readonly bell?: DeliveryBell;
 }
 
 export const DEFAULT_DELIVERY: DeliverySettings = { allowedHosts: [], ...DELIVERY_DEFAULTS };
@@ -374,9 +379,11 @@ function deliveryOf(
     maxAttempts: settings.maxAttempts,
     baseBackoffMs: settings.retryBaseMs,
     retentionMs: settings.retentionDays * 86_400_000,
+    pollMs: settings.pollMs,
     onBacklog: (n) => counted.backlog(n),
     onOutcome: (kind, outcome) => counted.outcome(kind, outcome),
   });
+  settings.bell?.listen(() => dispatcher.kick());
   const pushConfigs = new KyselyPushConfigStore(deps.db, {
     tenantOf,
     // The refusal in the caller's transport's shape: INVALID_PARAMS / 400, naming the rule.

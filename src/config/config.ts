@@ -29,7 +29,7 @@ const documentLimit = (name: keyof DocumentLimits) => ({
   example: String(DEFAULT_DOCUMENT_LIMITS[name]),
 });
 /** DELIVERY_MAX_ATTEMPTS and DELIVERY_RETRY_BASE_MS unset (and a server created without settings). */
-export const DELIVERY_DEFAULTS = { maxAttempts: 12, retryBaseMs: 2000, retentionDays: 30 } as const;
+export const DELIVERY_DEFAULTS = { maxAttempts: 12, retryBaseMs: 2000, retentionDays: 30, pollMs: 5000 } as const;
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
 /**
@@ -135,6 +135,15 @@ export const SETTINGS = {
     env: 'DELIVERY_RETENTION_DAYS',
     schema: z.coerce.number().int().min(1).max(3650).default(DELIVERY_DEFAULTS.retentionDays),
     example: '30',
+  },
+  /**
+   * How often the outbox is read without being woken, ms: the net for deliveries owed by another
+   * process (on PostgreSQL each is announced by a notice, migration 016) and for claims a dead one left.
+   */
+  deliveryPollMs: {
+    env: 'DELIVERY_POLL_MS',
+    schema: z.coerce.number().int().min(100).max(3_600_000).default(DELIVERY_DEFAULTS.pollMs),
+    example: '5000',
   },
   /** `all`: agent and embedded authority; `authority`: only /authority/v1 (the agent runs elsewhere). */
   role: { env: 'ROLE', schema: z.enum(['all', 'authority']).default('all'), example: 'authority' },

@@ -30,6 +30,8 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
     'How long the agent waits for an answer of its authority, in ms. Past it (or when it is down) new triage carries on under the last version the agent verified; show-back, rules in force and what the agent has never fetched answer 503 AUTHORITY_UNAVAILABLE, naming the authority, to retry.',
   DELIVERY_RETENTION_DAYS:
     'Days a delivered or given-up push notification or delivery webhook is kept (its outcome and last error, which the console counts per endpoint) before it is pruned; a delivery still owed is never pruned.',
+  DELIVERY_POLL_MS:
+    'How often the outbox of owed deliveries is read without being woken, in ms. A delivery this process owes is sent at once; on PostgreSQL one another replica owes is announced by a notice and sent at once too. The poll is the net for a dropped notice connection and for a delivery a stopped process had claimed.',
   PUSH_NOTIFICATION_ALLOWED_HOSTS:
     'Hosts that push notifications and delivery webhooks may reach although they resolve to loopback, private, link-local or reserved addresses, and the only hosts plain `http` may be used for: `host` or `host:port`, comma-separated. Every other delivery URL must be `https` to a public address, checked when the config is stored and again, after DNS, each time it is sent.',
   DELIVERY_MAX_ATTEMPTS:

@@ -63,6 +63,7 @@ describe('the dispatcher', () => {
       maxAttempts: 2,
       baseBackoffMs: 700,
       retentionMs: 30 * 86_400_000,
+      pollMs: 5000,
       nowMs: () => now,
     });
     dispatcher.start();

@@ -27,8 +27,8 @@ export interface DispatcherOptions {
   readonly baseBackoffMs: number;
   /** DELIVERY_RETENTION_DAYS in ms: delivered and given-up rows older than this are pruned. */
   readonly retentionMs: number;
-  /** How often the outbox is read without a kick, ms. Default 5000. */
-  readonly pollMs?: number;
+  /** DELIVERY_POLL_MS: how often the outbox is read without a kick, ms. */
+  readonly pollMs: number;
   /** Told the backlog after each round (the metric). */
   readonly onBacklog?: (pending: number) => void;
   readonly onOutcome?: (kind: DueDelivery['targetKind'], outcome: 'delivered' | 'retry' | 'failed') => void;
@@ -52,7 +52,7 @@ const PRUNE_EVERY_MS = 3_600_000;
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const nowMs = options.nowMs ?? Date.now;
   const timeoutMs = options.timeoutMs ?? 5000;
-  const pollMs = options.pollMs ?? 5000;
+  const pollMs = options.pollMs;
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = true;

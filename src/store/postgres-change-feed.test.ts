@@ -174,4 +174,40 @@ describe('change feed between replicas', () => {
       .toContain(start + 2);
     expect((await reader.head(demo))?.definitionVersion).toBe(start + 2);
   });
+
+  it('wakes the other replica when a delivery is owed, at commit and once per transaction (migration 016)', async () => {
+    let owed = 0;
+    const feed = await startChangeFeed({
+      url: database.url,
+      db: b,
+      onErased: () => {},
+      onDeliveriesOwed: () => owed++,
+      pollMs: 3_600_000,
+    });
+    feeds.push(feed);
+    const row = (id: string) => ({
+      id,
+      tenant: 'demo',
+      target_kind: 'push',
+      target_id: 'cfg-1',
+      task_id: 'task-1',
+      event: 'input-required',
+      body: '{}',
+      state: 'pending',
+      attempts: 0,
+      due_ms: Date.now(),
+      created_at: new Date().toISOString(),
+    });
+    await a.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('delivery_outbox')
+        .values([row(`d-${Date.now()}-1`), row(`d-${Date.now()}-2`)])
+        .execute();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(owed).toBe(0); // not before the commit
+    });
+    await expect.poll(() => owed, { timeout: 10_000 }).toBe(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(owed).toBe(1);
+  });
 });

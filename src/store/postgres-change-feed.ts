@@ -1,7 +1,7 @@
 /**
- * What replicas on one PostgreSQL push to each other: new activations (issue 15) and erasures
- * (§14). One dedicated LISTEN connection per replica (a pooled one would lose its LISTEN when
- * recycled) on two channels:
+ * What replicas on one PostgreSQL push to each other: new activations (issue 15), erasures (§14)
+ * and owed deliveries. One dedicated LISTEN connection per replica (a pooled one would lose its
+ * LISTEN when recycled) on three channels:
  * - `learnables_activated` (migration 011: a trigger on `activations`, so every writer sends it, in
  *   its own transaction, delivered at commit). The replica drops the tenant's remembered head
  *   (`PushedValidity`) and is told `onActivated`, where the composition root compiles the new
@@ -10,6 +10,9 @@
  *   `erase_generations`, erase-generation.ts, so the count is committed before the notice). The
  *   replica drops the caches that may hold the identifier (`onErased`); the counters, not the
  *   notifications, are the truth (and a server's erase watch reads the same counters per request).
+ * - `learnables_deliveries_owed` (migration 016: a trigger on `delivery_outbox`): the replica wakes
+ *   its dispatcher (`onDeliveriesOwed`), so a delivery another replica owes is sent without waiting
+ *   for the dispatcher's poll, which stays the net for a dropped connection.
  *
  * When the connection drops, the push goes dark at once (`setLive(false)`): remembered heads then
  * fall back to the per-request counter (read-validity.ts), so no stale head is served while it is
@@ -26,9 +29,10 @@ import pg from 'pg';
 import type { Eraser } from '../domain/authority/index.ts';
 import { tenantId, type TenantId } from '../domain/tenant.ts';
 import { ACTIVATION_CHANNEL } from './migrations/011-activation-notify.ts';
+import { DELIVERIES_CHANNEL } from './migrations/016-deliveries-notify.ts';
 import type { PushedValidity } from './read-validity.ts';
 
-export { ACTIVATION_CHANNEL };
+export { ACTIVATION_CHANNEL, DELIVERIES_CHANNEL };
 /** The NOTIFY channel of erasures. */
 export const ERASE_CHANNEL = 'learnables_erased';
 /** How often a replica reads the erase counters even without a notification, in ms. */
@@ -68,6 +72,8 @@ export interface ChangeFeedOptions {
   readonly onErased: (tenant: TenantId) => void;
   /** A new activation was committed (by any replica, this one included). Default: nothing. */
   readonly onActivated?: (notice: ActivationNotice) => void;
+  /** A delivery is owed (migration 016; any replica's commit, this one's included). Default: nothing. */
+  readonly onDeliveriesOwed?: () => void;
   /** The push remembered heads are kept valid by; the feed bumps it and turns it on and off. */
   readonly pushed?: PushedValidity;
   /** Default ERASE_POLL_MS. */
@@ -171,11 +177,13 @@ export async function startChangeFeed(options: ChangeFeedOptions): Promise<Chang
         if (notice === null) return;
         pushed?.bump(notice.tenant);
         options.onActivated?.(notice);
+      } else if (m.channel === DELIVERIES_CHANNEL) {
+        options.onDeliveriesOwed?.();
       }
     });
     try {
       await c.connect();
-      await c.query(`listen ${ERASE_CHANNEL}; listen ${ACTIVATION_CHANNEL}`);
+      await c.query(`listen ${ERASE_CHANNEL}; listen ${ACTIVATION_CHANNEL}; listen ${DELIVERIES_CHANNEL}`);
       if (client !== c) return;
       up = true;
       failures = 0;

@@ -19,6 +19,7 @@ import * as m012 from './012-mailbox-leases.ts';
 import * as m013 from './013-sender-records.ts';
 import * as m014 from './014-delivery.ts';
 import * as m015 from './015-task-mail.ts';
+import * as m016 from './016-deliveries-notify.ts';
 import { advisoryLock } from '../dialect.ts';
 
 export interface Migration {
@@ -43,6 +44,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { name: '013-sender-records', up: m013.up },
   { name: '014-delivery', up: m014.up },
   { name: '015-task-mail', up: m015.up },
+  { name: '016-deliveries-notify', up: m016.up },
 ];
 
 /** The advisory lock every migrating transaction takes on PostgreSQL. */
