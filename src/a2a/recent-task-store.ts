@@ -30,10 +30,11 @@ export interface RecentTaskStoreOptions {
   /** How long a saved copy is served, in ms. Default 1000. */
   readonly ttlMs?: number;
   /**
-   * Other processes write the same task rows (replicas on one PostgreSQL): no saved copy is served,
-   * since another replica may have written the row since. A new task id this process has just made
-   * up is still answered "not found" from memory: nothing elsewhere can know it yet (issue 41: one
-   * round trip less per triage). Default false.
+   * Other processes write the same task rows (replicas on one PostgreSQL): a saved copy is served
+   * only to the call that saved it (the SDK reads back what it has just written, to answer), since
+   * another replica may have written the row since for another call. A new task id this process has
+   * just made up is still answered "not found" from memory: nothing elsewhere can know it yet
+   * (issue 41: one round trip less per triage; issue 51: the read-back, one more). Default false.
    */
   readonly shared?: boolean;
   /** Most copies kept at once. Default 256. */
@@ -76,6 +77,8 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
       setTimeout(sweep, ms).unref();
     });
   const copies = new Map<string, Copy>();
+  /** Shared rows: what each call saved, for that call's own reads (gone with the call's context). */
+  const savedByCall = new WeakMap<ServerCallContext, Map<string, Copy>>();
   let seq = 0;
   let sweepPending = false;
 
@@ -107,8 +110,13 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
     async save(task, context) {
       const key = keyOf(task.id, context);
       if (options.shared === true) {
-        copies.delete(key); // it exists now: every later read goes to the rows
-        return inner.save(task, context);
+        copies.delete(key); // it exists now: every later read of another call goes to the rows
+        const copy = copyTask(task);
+        await inner.save(task, context);
+        const mine = savedByCall.get(context) ?? new Map<string, Copy>();
+        mine.set(key, { task: copy, savedAtMs: nowMs(), seq: ++seq });
+        savedByCall.set(context, mine);
+        return;
       }
       const mine = ++seq;
       const copy = copyTask(task);
@@ -129,6 +137,8 @@ export function recentTaskStore(inner: TaskStore, options: RecentTaskStoreOption
     async load(taskId, context) {
       sweep();
       const key = keyOf(taskId, context);
+      const own = savedByCall.get(context)?.get(key);
+      if (own?.task !== undefined && nowMs() - own.savedAtMs <= ttlMs) return copyTask(own.task);
       const held = copies.get(key);
       if (held !== undefined) {
         if (nowMs() - held.savedAtMs <= ttlMs)
