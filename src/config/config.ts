@@ -29,7 +29,12 @@ const documentLimit = (name: keyof DocumentLimits) => ({
   example: String(DEFAULT_DOCUMENT_LIMITS[name]),
 });
 /** DELIVERY_MAX_ATTEMPTS and DELIVERY_RETRY_BASE_MS unset (and a server created without settings). */
-export const DELIVERY_DEFAULTS = { maxAttempts: 12, retryBaseMs: 2000, retentionDays: 30, pollMs: 5000 } as const;
+export const DELIVERY_DEFAULTS = {
+  maxAttempts: 12,
+  retryBaseMs: 2000,
+  retentionDays: 30,
+  pollMs: 5000,
+} as const;
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, ''));
 
 /**

@@ -101,6 +101,30 @@ describe.each(STORE_ENGINES)('$name sender records', ({ name }) => {
     });
   });
 
+  it('reads the kept row and the record in one statement, as the two reads would (issue 51)', async () => {
+    const family = 'family:AHT-####-####';
+    await keep(1, 'ops@fwd.example', { customers: 'northgate', kinds: 'pre-alert' }, demo, '01', [family]);
+    await keep(2, 'ops@fwd.example', { customers: 'alhamra' }, demo, '02', [family]);
+    await keep(3, 'docs@fwd.example', { customers: 'northgate' }, demo, '03');
+    await keep(4, 'ops@fwd.example', { customers: 'gulftrade' }, other);
+    const keys = new Map([[family, 'customers']]);
+    for (const [key, address] of [
+      ['k2', 'ops@fwd.example'],
+      ['k9', 'ops@fwd.example'], // not kept: no row, the whole record
+      ['k3', 'nobody'], // no sender to read: the row alone
+    ] as const) {
+      const both = await store.getWithSenderRecord(demo, key, address, keys);
+      const existing = await store.get(demo, key);
+      expect(both.existing).toEqual(existing);
+      const own = existing?.lastReading?.decided ?? new Map<string, string>();
+      expect(both.record).toEqual(await store.senderRecord(demo, address, own, keys));
+    }
+    const r = (await store.getWithSenderRecord(demo, 'k2', 'ops@fwd.example', keys)).record;
+    expect(counts(r.byAddress, 'customers')).toEqual({ northgate: 1 }); // k2 itself left out
+    expect(counts(r.byDomain, 'customers')).toEqual({ northgate: 2 });
+    expect(counts(r.byKey.get(family)!, 'customers')).toEqual({ northgate: 1 });
+  });
+
   it('keeps tenants apart, lists senders most messages first, and forgets an erased address (§13.2, §14)', async () => {
     await keep(1, 'ops@fwd.example', { customers: 'northgate' });
     await keep(2, 'ops@fwd.example', { customers: 'alhamra' });

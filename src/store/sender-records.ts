@@ -48,12 +48,20 @@ export async function readSenderRecord(
   own: ReadonlyMap<string, string>,
   keys: ReadonlyMap<string, string>,
 ): Promise<SenderRecord> {
+  const query = recordQuery(db, tenant, address, keys);
+  return recordOf(address, query === null ? [] : await query.execute(), own);
+}
+
+type RecordRow = SenderRecordTables['sender_records'];
+
+/**
+ * The union of index ranges that reads the record of `address`, its domain and `keys`, or null for
+ * an address with nothing to read. One index range per sender and per (key, collection): an OR
+ * across them would scan the tenant.
+ */
+export function recordQuery(db: Db, tenant: TenantId, address: string, keys: ReadonlyMap<string, string>) {
   const [mine, domain] = sendersOf(address);
-  const byAddress = new Map<string, Map<string, Carried>>();
-  const byDomain = new Map<string, Map<string, Carried>>();
-  const byKey = new Map<string, Map<string, Map<string, Carried>>>();
-  if (mine === undefined) return { address, byAddress, byDomain, byKey };
-  // One index range per sender and per (key, collection): an OR across them would scan the tenant.
+  if (mine === undefined) return null;
   const of = (senders: readonly string[], collection?: string) => {
     let q = db
       .selectFrom('sender_records')
@@ -66,7 +74,20 @@ export async function readSenderRecord(
   };
   let query = of([mine, ...(domain === undefined ? [] : [domain])]);
   for (const [key, collection] of keys) query = query.unionAll(of([key], collection));
-  const rows = await query.execute();
+  return query;
+}
+
+/** The record from its rows, less `own` (what the message being read was decided as). */
+export function recordOf(
+  address: string,
+  rows: readonly RecordRow[],
+  own: ReadonlyMap<string, string>,
+): SenderRecord {
+  const [mine, domain] = sendersOf(address);
+  const byAddress = new Map<string, Map<string, Carried>>();
+  const byDomain = new Map<string, Map<string, Carried>>();
+  const byKey = new Map<string, Map<string, Map<string, Carried>>>();
+  if (mine === undefined) return { address, byAddress, byDomain, byKey };
   for (const row of rows) {
     const messages = Number(row.messages) - (own.get(row.collection) === row.entry ? 1 : 0);
     if (messages <= 0) continue;

@@ -25,6 +25,8 @@ import {
   eraseSenderRecords,
   listSenders,
   readSenderRecord,
+  recordOf,
+  recordQuery,
   type SenderRecordTables,
 } from './sender-records.ts';
 
@@ -48,6 +50,32 @@ interface CorpusTables extends SenderRecordTables {
 }
 
 type Row = Selectable<CorpusTables['corpus_messages']>;
+
+/** The kept row's columns, in the order `getWithSenderRecord` reads them. */
+const KEPT_COLUMNS = [
+  'seq',
+  'tenant',
+  'key',
+  'message_id',
+  'from_address',
+  'seen_at',
+  'task_id',
+  'reading',
+  'evidence',
+  'haystack',
+  'text_discarded_at',
+  'outcome',
+  'record_keys',
+] as const satisfies readonly (keyof Row)[];
+/** The record's columns, read as `r_<column>` beside them. */
+const RECORD_COLUMNS = ['sender', 'collection', 'entry', 'messages', 'last_at'] as const;
+interface RecordColumns {
+  r_sender: string | null;
+  r_collection: string | null;
+  r_entry: string | null;
+  r_messages: number | string | null;
+  r_last_at: string | null;
+}
 
 /** The corpus's connection (or transaction) as the track record's (sender-records.ts) schema sees it. */
 function records(db: Kysely<CorpusTables>): Kysely<SenderRecordTables> {
@@ -205,6 +233,45 @@ export class SqliteCorpusStore implements CorpusStore {
     keys: ReadonlyMap<string, string>,
   ): Promise<SenderRecord> {
     return readSenderRecord(records(this.#db), tenant, address, own, keys);
+  }
+
+  /**
+   * `get` and `senderRecord` in one statement (issue 51: one round trip, not two), the record less
+   * what the kept message was last decided as. The kept row comes back padded with nulls where the
+   * record's columns are, and the record's rows padded where the kept row's are.
+   */
+  async getWithSenderRecord(
+    tenant: TenantId,
+    key: string,
+    address: string,
+    keys: ReadonlyMap<string, string>,
+  ): Promise<{ existing: CorpusRecord | null; record: SenderRecord }> {
+    const ranges = recordQuery(records(this.#db), tenant, address, keys);
+    if (ranges === null) {
+      const existing = await this.get(tenant, key);
+      return { existing, record: recordOf(address, [], existing?.lastReading?.decided ?? new Map()) };
+    }
+    const kept = sql.join(KEPT_COLUMNS.map((c) => sql.ref(`c.${c}`)));
+    const none = (n: number) => sql.join(Array.from({ length: n }, () => sql`null`));
+    const noRecord = sql.join(RECORD_COLUMNS.map((c) => sql`null as ${sql.ref(`r_${c}`)}`));
+    const r = await sql<Row & RecordColumns>`select ${kept}, ${noRecord}
+      from corpus_messages c where c.tenant = ${tenant} and c.key = ${key}
+      union all
+      select ${none(KEPT_COLUMNS.length)}, ${sql.join(RECORD_COLUMNS.map((c) => sql.ref(`r.${c}`)))}
+      from (${ranges}) r`.execute(this.#db);
+    const row = r.rows.find((x) => x.key !== null);
+    const existing = row === undefined ? null : toRecord(row);
+    const recordRows = r.rows
+      .filter((x) => x.r_sender !== null)
+      .map((x) => ({
+        tenant,
+        sender: x.r_sender!,
+        collection: x.r_collection!,
+        entry: x.r_entry!,
+        messages: Number(x.r_messages),
+        last_at: x.r_last_at!,
+      }));
+    return { existing, record: recordOf(address, recordRows, existing?.lastReading?.decided ?? new Map()) };
   }
 
   senders(tenant: TenantId, collection: string, limit: number): Promise<SenderRow[]> {

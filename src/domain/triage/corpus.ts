@@ -112,6 +112,16 @@ export interface CorpusStore {
     own: ReadonlyMap<string, string>,
     keys: ReadonlyMap<string, string>,
   ): Promise<SenderRecord>;
+  /**
+   * `get` and `senderRecord` in one read (issue 51: one round trip), the record leaving out what
+   * the kept message was last decided as.
+   */
+  getWithSenderRecord(
+    tenant: TenantId,
+    key: string,
+    address: string,
+    keys: ReadonlyMap<string, string>,
+  ): Promise<{ existing: CorpusRecord | null; record: SenderRecord }>;
   /** Issue 38: every sender's record (the senders view), most messages first, at most `limit` senders. */
   senders(tenant: TenantId, collection: string, limit: number): Promise<readonly SenderRow[]>;
 }

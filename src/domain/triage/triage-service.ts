@@ -181,14 +181,21 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
   /**
    * Read with every matched mark's teacher resolved to a display form first (readers are sync); a
    * reading that rests on its sender's marks alone is read again with the sender's track record
-   * (issue 38), leaving out `own`, what the message itself was last decided as.
+   * (issue 38), leaving out what the message itself was last decided as: `own`, or, given the
+   * message's corpus `key`, what its kept row says, read with the record in one round trip (issue
+   * 51) and returned as `existing`.
    */
   async function read(
     tenant: TenantId,
     pinned: PinnedDefinition,
     message: MailMessage,
-    own: ReadonlyMap<string, string>,
-  ): Promise<MessageReading & { readonly recordKeys: ReadonlyMap<string, string> }> {
+    kept: { readonly own: ReadonlyMap<string, string> } | { readonly key: string },
+  ): Promise<
+    MessageReading & {
+      readonly recordKeys: ReadonlyMap<string, string>;
+      readonly existing?: CorpusRecord | null;
+    }
+  > {
     const matcher = await matcherFor(tenant, pinned.definition);
     const hits = matcher.match(message);
     const keys = recordKeysOf(message, hits);
@@ -211,9 +218,18 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         record,
       );
     const first = readWith();
-    if (!needsSenderRecord(first) || message.from === null) return { ...first, recordKeys: keys };
-    const again = readWith(await deps.corpus.senderRecord(tenant, message.from.address, own, keys));
-    return { ...again, recordKeys: keys };
+    const from = needsSenderRecord(first) ? message.from : null;
+    if ('own' in kept) {
+      if (from === null) return { ...first, recordKeys: keys };
+      return {
+        ...readWith(await deps.corpus.senderRecord(tenant, from.address, kept.own, keys)),
+        recordKeys: keys,
+      };
+    }
+    if (from === null)
+      return { ...first, recordKeys: keys, existing: await deps.corpus.get(tenant, kept.key) };
+    const both = await deps.corpus.getWithSenderRecord(tenant, kept.key, from.address, keys);
+    return { ...readWith(both.record), recordKeys: keys, existing: both.existing };
   }
 
   /**
@@ -339,13 +355,7 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         pinned = { definitionVersion: pin.definitionVersion, definition };
       }
       const key = corpusKey(message);
-      const existing = await deps.corpus.get(tenant, key);
-      const { recordKeys: keys, ...reading } = await read(
-        tenant,
-        pinned,
-        message,
-        existing?.lastReading?.decided ?? NOTHING_DECIDED,
-      );
+      const { recordKeys: keys, existing = null, ...reading } = await read(tenant, pinned, message, { key });
       const questions: TriageQuestion[] = [];
       for (const learnable of deps.learnables) {
         const r = reading.readings.get(learnable.collection);
@@ -401,12 +411,11 @@ export function createTriageService(deps: TriageServiceDeps): TriageService {
         own = record.lastReading?.decided ?? own;
       }
       // §11: under the version active now (asked fresh, never a cached head); never pinned, never asks, never proposes.
-      const { recordKeys: _keys, ...reading } = await read(
-        tenant,
-        await deps.definitions.active(tenant, { fresh: true }),
-        message,
-        own,
-      );
+      const {
+        recordKeys: _keys,
+        existing: _existing,
+        ...reading
+      } = await read(tenant, await deps.definitions.active(tenant, { fresh: true }), message, { own });
       return reading;
     },
 
