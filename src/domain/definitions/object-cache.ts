@@ -6,25 +6,49 @@
  *
  * Does not own: where objects are stored, nor the tenant scope (the getter carries both).
  */
-import { deepFreeze, type JsonValue } from '../json.ts';
+import type { JsonValue } from '../json.ts';
 import { sha256Hex } from './content-address.ts';
 
 /** Default cache capacity, in objects (an entry, a tree node or a root each count as one). */
 const DEFAULT_OBJECT_CACHE_ENTRIES = 400_000;
+/**
+ * Keys whose string values every mark repeats (issue 51): its provenance's `taughtBy` and `at`
+ * (one lesson stamps every mark it writes alike) and `where`. Their values are kept once in
+ * memory, however many objects hold them: 100,000 customers' marks held 200,000 copies of a few
+ * hundred timestamps.
+ */
+const INTERNED_KEYS: ReadonlySet<string> = new Set(['taughtBy', 'at', 'where']);
+/** Most distinct values interned; then the table starts again (values already shared stay shared). */
+const MAX_INTERNED = 100_000;
 
 export interface ObjectCache {
   get(hash: string): JsonValue | undefined;
   set(hash: string, value: JsonValue): void;
   delete(hash: string): void;
-  /** Forgets every object (§14: an erase made elsewhere, whose identifier this process cannot know). */
+  /**
+   * Forgets every object, and every interned value (§14: an erase made elsewhere, whose identifier
+   * this process cannot know).
+   */
   clear(): void;
+  /** The one copy of `value` this cache keeps for objects' repeated strings (INTERNED_KEYS). */
+  intern(value: string): string;
+  /** How many distinct values are interned (tests, diagnostics). */
+  readonly internedValues: number;
   readonly size: number;
 }
 
 /** A least-recently-used cache of parsed objects. */
 export function createObjectCache(maxEntries: number = DEFAULT_OBJECT_CACHE_ENTRIES): ObjectCache {
   const map = new Map<string, JsonValue>();
+  const interned = new Map<string, string>();
   return {
+    intern(value) {
+      const kept = interned.get(value);
+      if (kept !== undefined) return kept;
+      if (interned.size >= MAX_INTERNED) interned.clear();
+      interned.set(value, value);
+      return value;
+    },
     get(hash) {
       const v = map.get(hash);
       if (v !== undefined) {
@@ -47,9 +71,13 @@ export function createObjectCache(maxEntries: number = DEFAULT_OBJECT_CACHE_ENTR
     },
     clear() {
       map.clear();
+      interned.clear();
     },
     get size() {
       return map.size;
+    },
+    get internedValues() {
+      return interned.size;
     },
   };
 }
@@ -103,7 +131,7 @@ export function createObjectReader(getter: ObjectGetter, cache: ObjectCache): Ob
           corrupt.push(h);
           continue;
         }
-        const value = deepFreeze(JSON.parse(body) as JsonValue);
+        const value = frozenInterned(JSON.parse(body) as JsonValue, cache);
         cache.set(h, value);
         out.set(h, value);
       }
@@ -119,7 +147,25 @@ export function createObjectReader(getter: ObjectGetter, cache: ObjectCache): Ob
       return m.get(hash) as JsonValue;
     },
     remember(hash, body) {
-      if (cache.get(hash) === undefined) cache.set(hash, deepFreeze(JSON.parse(body) as JsonValue));
+      if (cache.get(hash) === undefined)
+        cache.set(hash, frozenInterned(JSON.parse(body) as JsonValue, cache));
     },
   };
+}
+
+/** Freezes a freshly parsed object deeply, its INTERNED_KEYS' string values replaced by the cache's copies. */
+export function frozenInterned(value: JsonValue, cache: Pick<ObjectCache, 'intern'>): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (const v of value as readonly JsonValue[]) frozenInterned(v, cache);
+    return Object.freeze(value as JsonValue[]);
+  }
+  const o = value as Record<string, JsonValue>;
+  for (const key of Object.keys(o)) {
+    const v = o[key]!;
+    if (typeof v === 'string') {
+      if (INTERNED_KEYS.has(key)) o[key] = cache.intern(v);
+    } else frozenInterned(v, cache);
+  }
+  return Object.freeze(o);
 }
