@@ -43,7 +43,9 @@ export function byConstructor(s: Snapshot): { name: string; bytes: number; count
 }
 
 /** What the strings are (by their text: the snapshot names a string node by its value), and how much repeats. */
-export function stringKinds(s: Snapshot): { kind: string; bytes: number; count: number; repeatedBytes: number }[] {
+export function stringKinds(
+  s: Snapshot,
+): { kind: string; bytes: number; count: number; repeatedBytes: number }[] {
   const f = s.snapshot.meta.node_fields;
   const width = f.length;
   const [iType, iName, iSize] = [f.indexOf('type'), f.indexOf('name'), f.indexOf('self_size')];
@@ -66,7 +68,7 @@ export function stringKinds(s: Snapshot): { kind: string; bytes: number; count: 
 }
 
 function kindOf(text: string): string {
-  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(text)) return 'ISO time (a mark\'s `at`)';
+  if (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(text)) return "ISO time (a mark's `at`)";
   if (/^(?:sha256:)?[0-9a-f]{64}$/.test(text)) return 'content hash';
   if (/^[^@\s]+@[^@\s]+$/.test(text)) return 'address (`taughtBy`, a sender)';
   if (text.includes('\\')) return 'regex source';
