@@ -76,7 +76,12 @@ export function createVersions(deps: {
     definitions.delete(key);
     held -= entriesOf(d);
   };
-  const validated = new Set<string>();
+  /**
+   * Content hashes judged well formed, by collection: the hash strings the object cache already
+   * holds, not a new `collection + hash` string per entry (issue 51: 2.2 MB at 20,000 customers).
+   */
+  const validated = new Map<string, Set<string>>();
+  let validatedCount = 0;
 
   const readerFor = (tenant: TenantId): ObjectReader =>
     createObjectReader((hashes) => store.getObjects(tenant, hashes), cache);
@@ -102,8 +107,7 @@ export function createVersions(deps: {
     content: EntryContent,
     hash: string,
   ): void {
-    const key = `${collection}\0${hash}`;
-    if (validated.has(key)) return;
+    if (validated.get(collection)?.has(hash) === true) return;
     const l = learnableOf(collection);
     if (l === undefined) return;
     const v = l.validateContent(entry, content);
@@ -113,8 +117,14 @@ export function createVersions(deps: {
         `The stored ${l.entryNoun} "${entry}" in version ${versionId} is not well formed (${v.reason}); restore the store from a backup.`,
       );
     }
-    if (validated.size > MAX_VALIDATED) validated.clear();
-    validated.add(key);
+    if (validatedCount > MAX_VALIDATED) {
+      validated.clear();
+      validatedCount = 0;
+    }
+    const hashes = validated.get(collection) ?? new Set<string>();
+    validated.set(collection, hashes);
+    hashes.add(hash);
+    validatedCount++;
   }
 
   async function load(tenant: TenantId, versionId: VersionId, checkStatus: boolean): Promise<Definition> {
@@ -162,6 +172,7 @@ export function createVersions(deps: {
       definitions.clear();
       held = 0;
       validated.clear();
+      validatedCount = 0;
       cache.clear();
       return forgotten;
     },
