@@ -107,6 +107,22 @@ async function rpc(method: string, params: unknown): Promise<any> {
   return res.json();
 }
 
+/** Answers the one question waiting (over A2A) with `entry`; the task completes. */
+async function answerTheOneQuestion(entry: string): Promise<void> {
+  const waiting = (await rpc('ListTasks', { pageSize: 100, status: 'TASK_STATE_INPUT_REQUIRED' })).result
+    .tasks;
+  expect(waiting).toHaveLength(1);
+  const answered = await rpc('SendMessage', {
+    message: {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      taskId: waiting[0].id,
+      parts: [{ data: { entry } }],
+    },
+  });
+  expect(answered.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+}
+
 describe('mail filed where it came from (issue 40)', () => {
   it('files by customer, parks the question, and moves it once answered', async () => {
     const c = await dovecot.client();
@@ -123,18 +139,7 @@ describe('mail filed where it came from (issue 40)', () => {
       );
     });
 
-    const waiting = (await rpc('ListTasks', { pageSize: 100, status: 'TASK_STATE_INPUT_REQUIRED' })).result
-      .tasks;
-    expect(waiting).toHaveLength(1);
-    const answered = await rpc('SendMessage', {
-      message: {
-        messageId: randomUUID(),
-        role: 'ROLE_USER',
-        taskId: waiting[0].id,
-        parts: [{ data: { entry: 'kessler' } }],
-      },
-    });
-    expect(answered.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    await answerTheOneQuestion('kessler');
     await waitFor('the answered message to move', async () => {
       const f = await folders(c);
       return f.get('Questions') === 0 && f.get('Customers/Kessler Feinkost GmbH') === 2;
@@ -157,18 +162,7 @@ describe('mail filed where it came from (issue 40)', () => {
     expect(f.get('Marked')).toBe(2);
     expect(f.get('Questions')).toBe(0); // the question of the first test went; nothing of this mailbox moved
 
-    const waiting = (await rpc('ListTasks', { pageSize: 100, status: 'TASK_STATE_INPUT_REQUIRED' })).result
-      .tasks;
-    expect(waiting).toHaveLength(1);
-    const answered = await rpc('SendMessage', {
-      message: {
-        messageId: randomUUID(),
-        role: 'ROLE_USER',
-        taskId: waiting[0].id,
-        parts: [{ data: { entry: 'northgate' } }],
-      },
-    });
-    expect(answered.result.task.status.state).toBe('TASK_STATE_COMPLETED');
+    await answerTheOneQuestion('northgate');
     await waitFor('the answered message re-marked', async () => {
       const k = await keywords(c, 'Marked');
       return k.get('ops@another-forwarder.example')?.join() === '$Customers/Northgate_Motors_Ltd';
