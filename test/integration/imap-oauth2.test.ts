@@ -127,6 +127,8 @@ describe('IMAP sign-in by OAuth2 bearer token (issue 50)', () => {
       // Dovecot checked a token at introspection, and it was active: a password never went over the wire.
       expect(auth.introspections.length).toBeGreaterThan(0);
       expect(auth.introspections.every((i) => i.active)).toBe(true);
+      // Offered both (as Gmail does), imapflow takes OAUTHBEARER (RFC 7628).
+      expect(dovecot.log()).toMatch(/Login: user=<agent@example.test>, method=OAUTHBEARER/);
     },
   );
 
@@ -190,4 +192,41 @@ describe('IMAP sign-in by OAuth2 bearer token (issue 50)', () => {
     expect(idsOf(submitter)).toEqual(['before-revoke@shipper.example', 'during-revoke@shipper.example']);
     expect(poller.status().connected).toBe(true);
   }, 30_000);
+
+  it('signs in by XOAUTH2 where the server offers it alone, as Microsoft 365 does', async () => {
+    const xoauth2Only = await startDovecot({
+      oauth2IntrospectionUrl: auth.introspectionUrl,
+      oauth2Mechanisms: ['xoauth2'],
+    });
+    try {
+      const mta = await xoauth2Only.client();
+      await mta.append('INBOX', mail('x-1'));
+      await mta.logout();
+      const submitter = recordingSubmitter();
+      const log = recordingLog();
+      const p = createImapPoller(
+        {
+          name: 'oauth-xoauth2',
+          tenant: tenantId('acme'),
+          host: xoauth2Only.host,
+          port: xoauth2Only.port,
+          secure: false,
+          startTls: false,
+          user: USER,
+          accessTokens: createAccessTokens(MICROSOFT, USER, { microsoftTokenUrl: auth.microsoftTokenUrl }),
+          idleDelayMs: 50,
+          reconnect: { initialMs: 200, maxMs: 1_000 },
+        },
+        { intake: createIntake({ submitter, store, log }), store, log, maxMessageBytes: 1024 * 1024 },
+      );
+      pollers.push(p);
+      await p.start();
+      await waitFor('the message', () => submitter.submissions.length === 1);
+      expect(xoauth2Only.log()).toMatch(/Login: user=<agent@example.test>, method=XOAUTH2/);
+      expect(xoauth2Only.log()).not.toMatch(/method=OAUTHBEARER/);
+    } finally {
+      for (const p of pollers.splice(0)) await p.stop();
+      await xoauth2Only.dispose();
+    }
+  });
 });

@@ -30,6 +30,8 @@ export interface DovecotOptions {
    * its answer `{"active": true, "username": "…"}`. Passwords still work for the test's own clients.
    */
   readonly oauth2IntrospectionUrl?: string;
+  /** The bearer mechanisms offered with it; default both (Gmail's); Microsoft 365 offers XOAUTH2 alone. */
+  readonly oauth2Mechanisms?: readonly ('xoauth2' | 'oauthbearer')[];
 }
 
 export interface Dovecot {
@@ -137,6 +139,7 @@ export async function startDovecot(options: DovecotOptions = {}): Promise<Doveco
   const port = await freePort();
   const conf = join(dir, 'dovecot.conf');
   const oauth2 = options.oauth2IntrospectionUrl;
+  const bearer = (options.oauth2Mechanisms ?? ['xoauth2', 'oauthbearer']).join(' ');
   if (oauth2 !== undefined) {
     writeFileSync(
       join(dir, 'dovecot-oauth2.conf.ext'),
@@ -158,7 +161,7 @@ protocols = imap
 listen = 127.0.0.1
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login${oauth2 === undefined ? '' : ' xoauth2 oauthbearer'}
+auth_mechanisms = plain login${oauth2 === undefined ? '' : ` ${bearer}\nauth_verbose = yes`}
 auth_failure_delay = 0
 default_internal_user = ${IU}
 default_internal_group = ${IG}
@@ -169,7 +172,7 @@ ${
     ? ''
     : `passdb {
   driver = oauth2
-  mechanisms = xoauth2 oauthbearer
+  mechanisms = ${bearer}
   args = ${dir}/dovecot-oauth2.conf.ext
 }
 `
