@@ -1,5 +1,5 @@
 // Invariant (issue 51): objects read through the object cache are parsed, checked against their
-// hash, frozen, and the strings every mark repeats (`taughtBy`, `at`, `where`) are kept once in
+// hash, frozen, and the strings every mark's provenance repeats (`taughtBy`, `at`) are kept once in
 // memory however many objects hold them; an erase's clear forgets the interned values too (§14).
 // One copy of a string is not observable from JavaScript, so a child process counts the copies in
 // a V8 heap snapshot of its own (a few MB).
@@ -89,7 +89,7 @@ describe('the object cache', () => {
   it('forgets every interned value with its objects on clear (§14: an erase made elsewhere)', () => {
     const cache = createObjectCache();
     frozenInterned(JSON.parse(body(4, '2026-10-02T09:00:00.000Z')), cache);
-    expect(cache.internedValues).toBe(3); // where, taughtBy, at
+    expect(cache.internedValues).toBe(2); // taughtBy, at
     cache.clear();
     expect(cache.internedValues).toBe(0);
   });

@@ -13,11 +13,11 @@ import { sha256Hex } from './content-address.ts';
 const DEFAULT_OBJECT_CACHE_ENTRIES = 400_000;
 /**
  * Keys whose string values every mark repeats (issue 51): its provenance's `taughtBy` and `at`
- * (one lesson stamps every mark it writes alike) and `where`. Their values are kept once in
- * memory, however many objects hold them: 100,000 customers' marks held 200,000 copies of a few
- * hundred timestamps.
+ * (one lesson stamps every mark it writes alike). Their values are kept once in memory, however
+ * many objects hold them: 100,000 customers' marks held 200,000 copies of a few hundred
+ * timestamps. Only provenance: a lesson value's own keys are its learnable's (§9).
  */
-const INTERNED_KEYS: ReadonlySet<string> = new Set(['taughtBy', 'at', 'where']);
+const INTERNED_KEYS: ReadonlySet<string> = new Set(['taughtBy', 'at']);
 /** Most distinct values interned; then the table starts again (values already shared stay shared). */
 const MAX_INTERNED = 100_000;
 
