@@ -85,9 +85,9 @@ export function createAccessTokens(
  * When to sign in again: a fifth of the token's life before it runs out, at most five minutes
  * before (a one-hour token is renewed at 55 minutes).
  */
-export function renewAt(token: AccessToken, now: number): number {
-  const margin = Math.min(5 * 60_000, Math.max(0, token.expiresAt - now) / 5);
-  return token.expiresAt - margin;
+export function renewAt(expiresAt: number, now: number): number {
+  const margin = Math.min(5 * 60_000, Math.max(0, expiresAt - now) / 5);
+  return expiresAt - margin;
 }
 
 function microsoftTokens(

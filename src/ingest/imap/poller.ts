@@ -387,7 +387,7 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
         renewTimer = null;
         void renewSession();
       },
-      Math.max(0, renewAt({ token: '', expiresAt }, now) - now),
+      Math.max(0, renewAt(expiresAt, now) - now),
     );
   }
 
