@@ -47,19 +47,31 @@ const customerId = (i: number): string => `k${String(i).padStart(6, '0')}`;
 /** Tenant t's customers' domains are their own: k000042-t17.example. */
 const domain = (t: number, i: number): string => `${customerId(i)}-t${t}.example`;
 
-function directoryOf(t: number, customers: number) {
+/**
+ * A directory's shape: `bench` (a label and a sender's domain per customer, as before) or `rich`
+ * (as the demo directory's: the name in the text, and an order number's regex besides).
+ */
+export type DirectoryShape = 'bench' | 'rich';
+
+function directoryOf(t: number, customers: number, shape: DirectoryShape = 'bench') {
   const entries: Record<string, unknown[]> = {};
   for (let i = 0; i < customers; i++)
     entries[customerId(i)] = [
       { label: `Kestrel ${customerId(i)} Trading` },
       { pattern: `@${domain(t, i).replace(/\./g, '\\.')}`, where: 'from' },
+      ...(shape === 'rich'
+        ? [
+            { pattern: `Kestrel ${customerId(i)} Trading`, where: 'any' },
+            { pattern: `K${i}-PO-\\d{5}`, where: 'any' },
+          ]
+        : []),
     ];
   // A kind the load mail's subject reads as, so each triage settles (as bench/server.ts's directory).
   const kinds = { 'pre-alert': [{ label: 'Pre-alert' }, { cue: 'pre-?alert', where: 'subject' }] };
   return { collections: { customers: entries, kinds } };
 }
 
-function mailFrom(t: number, i: number, n: number, customers: number): string {
+export function mailFrom(t: number, i: number, n: number, customers: number): string {
   const c = (n * 7919 + t) % customers;
   const lines = [
     `From: Operations <ops@${domain(t, c)}>`,
@@ -83,6 +95,7 @@ export async function seeded(
   tenants: number,
   customers: number,
   first = 0,
+  shape: DirectoryShape = 'bench',
 ): Promise<{ dir: string; tokens: string[]; seconds: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'learnables-tenants-'));
   const started = performance.now();
@@ -104,7 +117,7 @@ export async function seeded(
         tenant,
         { id: TEACHER, kind: 'operator', tenant, roles: ['admin'] },
         // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a generated directory, checked by import
-        { directory: directoryOf(t, customers) as any, taughtBy: TEACHER },
+        { directory: directoryOf(t, customers, shape) as any, taughtBy: TEACHER },
       );
       const { token } = await tokenStore.create({
         tenant,
@@ -120,7 +133,7 @@ export async function seeded(
   return { dir, tokens, seconds: (performance.now() - started) / 1000 };
 }
 
-function rssMiB(pid: number): number | null {
+export function rssMiB(pid: number): number | null {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m === null ? null : round(Number(m[1]) / 1024);

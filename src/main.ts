@@ -20,8 +20,8 @@ import {
   createAuthority,
   ensureDemoTenant,
   displayProvenance,
-  type Authority,
   type DirectoryImport,
+  type EmbeddedAuthority,
   type Eraser,
 } from './domain/authority/index.ts';
 import { systemClock } from './domain/clock.ts';
@@ -33,8 +33,11 @@ import {
   cacheEraser,
   checkLessonAtAgent,
   createLessonCheck,
+  matchersByTenant,
+  withinBudget,
   type Colleagues,
 } from './domain/triage/index.ts';
+import { createTenantMemory } from './domain/tenant-memory.ts';
 import { redactForLog } from './domain/log-redaction.ts';
 import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
 import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
@@ -51,6 +54,7 @@ import { createServer, type AppServer, type WorkerIdentity } from './server.ts';
 import { createLogger, faultLogOf, type Logger } from './observability/logger.ts';
 import { createMetrics } from './observability/metrics.ts';
 import { observeMatcherCache } from './observability/observed.ts';
+import { tenantMemoryMetrics } from './observability/tenant-memory-metrics.ts';
 import {
   authorityCheck,
   mailboxCheck,
@@ -136,9 +140,9 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
     const settings = { identificationMargin: config.identificationMargin };
     const learnables = createLearnables(options.learnables);
 
-    let authority: Authority | null = null;
+    let authority: EmbeddedAuthority | null = null;
     let source: DefinitionSource;
-    let remoteRulesInForce: Authority['rulesInForce'] | undefined;
+    let remoteRulesInForce: EmbeddedAuthority['rulesInForce'] | undefined;
     let authorityReachable: (() => Promise<string | null>) | undefined;
     let remoteErase: ForwardedErase | undefined;
     let remoteLesson: ForwardedLesson | undefined;
@@ -304,8 +308,20 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
 
     // The agent's own callers need a token too when the authority is elsewhere: for the tenant it serves.
     const demoToken = await firstStartToken(tokens, tenant, dataDir, announce);
+    // Issue 51: one budget for what every tenant's reading holds (its definitions and objects when the
+    // authority is embedded, its compiled matchers); the least recently used tenant is forgotten whole.
+    const matchersOfTenants = matchersByTenant(matcherCache);
+    const tenantMemory = createTenantMemory({
+      budgetBytes: config.matcherMemoryBudgetMb * 2 ** 20,
+      parts: [...(authority === null ? [] : [authority.memory]), matchersOfTenants],
+    });
+    tenantMemoryMetrics(metrics.registry, () => tenantMemory.stats());
     const triage = createTriageService({
-      definitions: watchedForErasures(source, eraseWatch, db, recentTenants),
+      definitions: withinBudget(
+        watchedForErasures(source, eraseWatch, db, recentTenants),
+        tenantMemory,
+        matchersOfTenants,
+      ),
       corpus,
       learnables,
       settings: {

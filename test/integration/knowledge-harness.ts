@@ -1,6 +1,6 @@
 /** Builds the knowledge core on real SQLite with the real migrations and the real learnables. */
 import type { Kysely } from 'kysely';
-import { createAuthority, type Authority, type Principal } from '../../src/domain/authority/index.ts';
+import { createAuthority, type EmbeddedAuthority, type Principal } from '../../src/domain/authority/index.ts';
 import { createLearnables, type Learnable } from '../../src/domain/learnables/index.ts';
 import { tenantId, type TenantId } from '../../src/domain/tenant.ts';
 import type { Clock } from '../../src/domain/clock.ts';
@@ -18,7 +18,7 @@ export interface Core {
   readonly db: Kysely<any>;
   readonly store: SqliteDefinitionStore;
   readonly corpus: SqliteCorpusStore;
-  readonly authority: Authority;
+  readonly authority: EmbeddedAuthority;
   readonly tenant: TenantId;
   readonly teacher: Principal;
   close(): Promise<void>;

@@ -9,7 +9,6 @@ import type { Clock } from '../clock.ts';
 import type { TenantId } from '../tenant.ts';
 import type { AlreadyRead, EntryContent, Learnable, LearnableSettings } from '../learnables/index.ts';
 import type { Definition, DefinitionStore } from '../definitions/index.ts';
-import { createObjectCache, type ObjectCache } from '../definitions/index.ts';
 import type { Eraser } from './eraser.ts';
 import { createVersions, type Versions } from './versions.ts';
 import { createWrites, type Writes } from './writes.ts';
@@ -42,8 +41,6 @@ export interface AuthorityOptions {
    * such a taughtBy is refused too (§9). Absent: only `servicePrincipals` and the writer itself.
    */
   readonly isServiceAccount?: (tenant: TenantId, name: string) => Promise<boolean>;
-  /** Shared object cache (defaults to a private one). */
-  readonly objectCache?: ObjectCache;
   /** §14: every other store and cache an erase must reach, called in order after the tombstones. */
   readonly erasers?: readonly Eraser[];
   /**
@@ -68,7 +65,6 @@ export function createAuthorityContext(options: AuthorityOptions): AuthorityCont
   const learnableOf = (collection: string) => learnables.find((l) => l.collection === collection);
   const versions = createVersions({
     store,
-    cache: options.objectCache ?? createObjectCache(),
     learnableOf,
   });
   const writes = createWrites({

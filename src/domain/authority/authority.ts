@@ -3,6 +3,7 @@
  * over a DefinitionStore; also reachable over HTTP (/authority/v1) from another process.
  */
 import type { TenantId } from '../tenant.ts';
+import type { TenantMemoryPart } from '../tenant-memory.ts';
 import type { Activation, PinnedDefinition, VersionId } from '../definitions/index.ts';
 import type { LearnableDescriptor } from '../learnables/index.ts';
 import type { Lesson, LessonResult } from './lesson.ts';
@@ -112,4 +113,6 @@ export interface EmbeddedAuthority extends Authority {
    * Returns how many it held.
    */
   forgetMemory(): number;
+  /** Its definitions and objects, by tenant: one part of the process's memory budget (issue 51). */
+  readonly memory: TenantMemoryPart;
 }

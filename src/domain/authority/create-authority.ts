@@ -33,5 +33,6 @@ export function createAuthority(options: AuthorityOptions): EmbeddedAuthority {
     erase: (tenant, principal, input) => erase(ctx, tenant, principal, input),
     import: (tenant, principal, input) => importDirectory(ctx, tenant, principal, input),
     forgetMemory: () => ctx.versions.forgetAll(),
+    memory: ctx.versions.held,
   };
 }

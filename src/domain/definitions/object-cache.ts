@@ -23,7 +23,8 @@ const MAX_INTERNED = 100_000;
 
 export interface ObjectCache {
   get(hash: string): JsonValue | undefined;
-  set(hash: string, value: JsonValue): void;
+  /** Keeps `value`, parsed from a body of `bodyChars` characters (its size estimate: OBJECT_BYTES_PER_CHAR). */
+  set(hash: string, value: JsonValue, bodyChars: number): void;
   delete(hash: string): void;
   /**
    * Forgets every object, and every interned value (§14: an erase made elsewhere, whose identifier
@@ -35,12 +36,30 @@ export interface ObjectCache {
   /** How many distinct values are interned (tests, diagnostics). */
   readonly internedValues: number;
   readonly size: number;
+  /** Estimated bytes of the parsed objects held (issue 51: a tenant's memory). */
+  readonly bytes: number;
 }
+
+/**
+ * Heap bytes of a parsed, frozen object per character of its canonical body, plus a fixed cost per
+ * object (its map entry, hash string and shape): measured on customer entries of one to five marks
+ * (tenant-memory.test.ts checks the sum against a heap measure).
+ */
+export const OBJECT_BYTES_PER_CHAR = 1;
+export const OBJECT_BYTES_EACH = 120;
+const estimate = (bodyChars: number): number => OBJECT_BYTES_EACH + bodyChars * OBJECT_BYTES_PER_CHAR;
 
 /** A least-recently-used cache of parsed objects. */
 export function createObjectCache(maxEntries: number = DEFAULT_OBJECT_CACHE_ENTRIES): ObjectCache {
-  const map = new Map<string, JsonValue>();
+  const map = new Map<string, { readonly value: JsonValue; readonly bytes: number }>();
   const interned = new Map<string, string>();
+  let bytes = 0;
+  const drop = (hash: string): void => {
+    const held = map.get(hash);
+    if (held === undefined) return;
+    map.delete(hash);
+    bytes -= held.bytes;
+  };
   return {
     intern(value) {
       const kept = interned.get(value);
@@ -50,28 +69,32 @@ export function createObjectCache(maxEntries: number = DEFAULT_OBJECT_CACHE_ENTR
       return value;
     },
     get(hash) {
-      const v = map.get(hash);
-      if (v !== undefined) {
+      const held = map.get(hash);
+      if (held !== undefined) {
         map.delete(hash);
-        map.set(hash, v);
+        map.set(hash, held);
       }
-      return v;
+      return held?.value;
     },
-    set(hash, value) {
-      map.delete(hash);
-      map.set(hash, value);
+    set(hash, value, bodyChars) {
+      drop(hash);
+      const held = { value, bytes: estimate(bodyChars) };
+      map.set(hash, held);
+      bytes += held.bytes;
       while (map.size > maxEntries) {
         const oldest = map.keys().next();
         if (oldest.done === true) break;
-        map.delete(oldest.value);
+        drop(oldest.value);
       }
     },
-    delete(hash) {
-      map.delete(hash);
-    },
+    delete: drop,
     clear() {
       map.clear();
       interned.clear();
+      bytes = 0;
+    },
+    get bytes() {
+      return bytes;
     },
     get size() {
       return map.size;
@@ -132,7 +155,7 @@ export function createObjectReader(getter: ObjectGetter, cache: ObjectCache): Ob
           continue;
         }
         const value = frozenInterned(JSON.parse(body) as JsonValue, cache);
-        cache.set(h, value);
+        cache.set(h, value, body.length);
         out.set(h, value);
       }
       if (absent.length > 0) throw new MissingObjectError(absent, 'are missing from the store');
@@ -148,7 +171,7 @@ export function createObjectReader(getter: ObjectGetter, cache: ObjectCache): Ob
     },
     remember(hash, body) {
       if (cache.get(hash) === undefined)
-        cache.set(hash, frozenInterned(JSON.parse(body) as JsonValue, cache));
+        cache.set(hash, frozenInterned(JSON.parse(body) as JsonValue, cache), body.length);
     },
   };
 }

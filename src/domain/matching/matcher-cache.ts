@@ -94,6 +94,10 @@ export interface MatcherCache<V, M extends Mark> {
   readonly versions: () => readonly string[];
   /** What the cache holds now and has evicted (metrics, benchmarks). */
   stats(): MatcherCacheStats;
+  /** Estimated bytes of the compiled matchers these versions run, each counted once (issue 51: one tenant's). */
+  bytesOf(versionIds: Iterable<string>): number;
+  /** Drops these versions (issue 51: a tenant forgotten whole); each compiles again on its next use. */
+  forget(versionIds: Iterable<string>): void;
 }
 
 export interface MatcherCacheStats {
@@ -309,6 +313,16 @@ export function createMatcherCache<V, M extends Mark>(
       return matcher;
     },
     versions: () => [...cache.keys()],
+    bytesOf(versionIds) {
+      const parts = new Set<Matcher<M>>();
+      for (const id of versionIds) for (const part of cache.get(id)?.parts ?? []) parts.add(part);
+      let bytes = 0;
+      for (const part of parts) bytes += sizeOf(part);
+      return bytes;
+    },
+    forget(versionIds) {
+      for (const id of versionIds) drop(id);
+    },
     stats: () => ({
       versions: cache.size,
       bytes: heldBytes(),

@@ -112,6 +112,10 @@ export interface MatcherCache {
   readonly versions: () => readonly string[];
   /** Bytes held within the budget, and evictions (issue 15). */
   readonly stats: () => MatcherCacheStats;
+  /** Estimated bytes these versions' matchers hold, each part once (issue 51). */
+  readonly bytesOf: (versionIds: Iterable<string>) => number;
+  /** Drops these versions' matchers (issue 51: a tenant forgotten whole). */
+  readonly forget: (versionIds: Iterable<string>) => void;
 }
 
 export type { MatcherCacheStats };
@@ -125,5 +129,7 @@ export function createMatcherCache(options: MatcherCacheOptions): MatcherCache {
     prepare: (definition, learnables, keeping) => cache.prepare({ definition, learnables }, keeping),
     versions: cache.versions,
     stats: () => cache.stats(),
+    bytesOf: (versionIds) => cache.bytesOf(versionIds),
+    forget: (versionIds) => cache.forget(versionIds),
   };
 }

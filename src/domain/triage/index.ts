@@ -23,5 +23,7 @@ export { MAX_TEACH_ENTRIES, analysisKeeping, createTriageService } from './triag
 export type { TaskPin, TriageOutcome, TriageQuestion, TriageService } from './triage-service.ts';
 export { discardedMessage } from './corpus.ts';
 export { cacheEraser } from './cache-eraser.ts';
+export { matchersByTenant, withinBudget } from './tenant-budget.ts';
+export type { MatchersByTenant } from './tenant-budget.ts';
 export { scratchDefinition, swapEntryMatcher } from './dry-run.ts';
 export { checkLessonAtAgent, createLessonCheck } from './lesson-check.ts';
