@@ -151,7 +151,7 @@ function withinBudget(b: any): { met: boolean | null; limit: number | null; esti
     num(b?.rssMiB),
     num(b?.idleRssMiB),
     num(b?.budgetMiB),
-    num(b?.cacheMiB),
+    num(b?.memoryMiB) ?? num(b?.cacheMiB),
   ];
   if (rss === null || idle === null || budget === null) return { met: null, limit: null, estimateOff: null };
   const grown = rss - idle;
@@ -168,7 +168,7 @@ function tenantRows(tenants: any): SummaryRow[] {
   if (roomy === undefined || tight === undefined)
     return [
       notRun(
-        'many tenants, roomy matcher budget',
+        'many tenants, roomy memory budget',
         `RSS ≤ budget + the idle process; estimate within ${T.estimateShare * 100} %`,
         'tenants',
       ),
@@ -180,8 +180,8 @@ function tenantRows(tenants: any): SummaryRow[] {
   const [warm, cold] = [num(roomy.warmP50Ms), num(roomy.coldP50Ms)];
   return [
     {
-      measure: `${shape}, matcher budget ${int(num(roomy.budgetMiB))} MiB`,
-      value: `RSS ${int(num(roomy.rssMiB))} MiB (idle ${int(num(roomy.idleRssMiB))}), cache ${int(num(roomy.cacheMiB))} MiB estimated (${r.estimateOff === null ? '?' : `${int(r.estimateOff * 100)} %`} off the RSS it added), ${int(num(roomy.evictions))} evictions`,
+      measure: `${shape}, memory budget ${int(num(roomy.budgetMiB))} MiB`,
+      value: `RSS ${int(num(roomy.rssMiB))} MiB (idle ${int(num(roomy.idleRssMiB))}), ${int(num(roomy.memoryMiB) ?? num(roomy.cacheMiB))} MiB estimated (${r.estimateOff === null ? '?' : `${int(r.estimateOff * 100)} %`} off the RSS it added), ${int(num(roomy.tenantEvictions) ?? num(roomy.evictions))} evictions`,
       target: `RSS ≤ ${int(r.limit)} MiB; estimate within ${T.estimateShare * 100} %`,
       met:
         r.met === null || r.estimateOff === null ? null : r.met && Math.abs(r.estimateOff) <= T.estimateShare,
@@ -196,7 +196,7 @@ function tenantRows(tenants: any): SummaryRow[] {
     },
     {
       measure: `the same with a ${int(num(tight.budgetMiB))} MiB budget`,
-      value: `RSS ${int(num(tight.rssMiB))} MiB, ${int(num(tight.evictions))} evictions, warm p50 ${fmt(num(tight.warmP50Ms))} ms`,
+      value: `RSS ${int(num(tight.rssMiB))} MiB, ${int(num(tight.tenantEvictions) ?? num(tight.evictions))} evictions, warm p50 ${fmt(num(tight.warmP50Ms))} ms`,
       target: `RSS ≤ ${int(t.limit)} MiB`,
       met: t.met,
       load,

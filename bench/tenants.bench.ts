@@ -154,18 +154,24 @@ async function startServer(dir: string, env: Record<string, string>) {
   return child;
 }
 
-/** The matcher cache's gauges from the server's /metrics. */
+/** The matcher cache's and the memory budget's gauges from the server's /metrics. */
 async function cacheMetrics(url: string): Promise<Record<string, number>> {
   const text = await (
     await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
   ).text();
   const out: Record<string, number> = {};
-  for (const name of ['bytes', 'budget_bytes', 'versions']) {
-    const m = new RegExp(`^triage_matcher_cache_${name} (\\S+)$`, 'm').exec(text);
-    if (m !== null) out[name] = Number(m[1]);
+  const gauges = {
+    bytes: 'triage_matcher_cache_bytes',
+    versions: 'triage_matcher_cache_versions',
+    evictions: 'triage_matcher_evictions_total',
+    memoryBytes: 'triage_tenant_memory_bytes',
+    tenantsHeld: 'triage_tenant_memory_tenants',
+    tenantEvictions: 'triage_tenant_memory_evictions_total',
+  };
+  for (const [key, name] of Object.entries(gauges)) {
+    const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+    if (m !== null) out[key] = Number(m[1]);
   }
-  const e = /^triage_matcher_evictions_total (\S+)$/m.exec(text);
-  if (e !== null) out.evictions = Number(e[1]);
   return out;
 }
 
@@ -208,8 +214,9 @@ export async function run(context: BenchContext): Promise<void> {
   const many = await seeded(tenants, customers);
   console.log(`  seeded in ${many.seconds.toFixed(1)} s`);
   try {
-    // Budgets: roomy (every tenant fits) and tight (about a third does).
-    const perTenantMiB = 1.5 * (customers / 1000); // ~1.2 MB per 1,000-mark matcher estimated (matcher-bytes.ts)
+    // Budgets: roomy (every tenant fits) and tight (about a third does). A tenant of 1,000 customers
+    // is estimated at ~2.5 MB: its matcher ~1.9, its definition and objects ~0.6 (tenant-estimate.ts).
+    const perTenantMiB = 2.5 * (customers / 1000);
     const budgets = {
       roomy: Math.max(64, Math.ceil(tenants * perTenantMiB * 1.5)),
       tight: Math.max(16, Math.ceil((tenants * perTenantMiB) / 3)),
@@ -227,15 +234,18 @@ export async function run(context: BenchContext): Promise<void> {
           idleRssMiB: idle,
           rssMiB: rss,
           cacheMiB: cache.bytes === undefined ? null : round(cache.bytes / 2 ** 20),
+          memoryMiB: cache.memoryBytes === undefined ? null : round(cache.memoryBytes / 2 ** 20),
           versionsKept: cache.versions ?? null,
+          tenantsHeld: cache.tenantsHeld ?? null,
           evictions: cache.evictions ?? null,
+          tenantEvictions: cache.tenantEvictions ?? null,
           coldP50Ms: round(median(rr.cold)),
           warmP50Ms: round(median(rr.warm)),
           unsettled: rr.unsettled,
         };
         results[`${name}Budget`] = r;
         console.log(
-          `  ${tenants} tenants × ${customers}, budget ${budgetMb} MiB: RSS ${rss} MiB (idle ${idle}), cache ${r.cacheMiB} MiB in ${r.versionsKept} versions, ${r.evictions} evictions; ` +
+          `  ${tenants} tenants × ${customers}, budget ${budgetMb} MiB: RSS ${rss} MiB (idle ${idle}), ${r.memoryMiB} MiB estimated in ${r.tenantsHeld} tenants (matchers ${r.cacheMiB} MiB in ${r.versionsKept} versions), ${r.tenantEvictions} tenants forgotten; ` +
             `p50 first round (cold) ${r.coldP50Ms} ms, second round ${r.warmP50Ms} ms; ${rr.unsettled} unsettled`,
         );
       } finally {

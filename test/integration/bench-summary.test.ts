@@ -100,7 +100,7 @@ describe('the bench cost table (issue 29)', () => {
     const within = summaryRows((n) =>
       n === 'tenants' ? tenants(budget(600, 360), budget(600, 380)) : undefined,
     );
-    const roomy = row(within, /tenants × .* customers, matcher budget/);
+    const roomy = row(within, /tenants × .* customers, memory budget/);
     expect(roomy.measure).toContain('1,000 tenants × 1,000 customers');
     expect(roomy.met).toBe(true);
     expect(roomy.load).toBe(1.9);
@@ -110,12 +110,12 @@ describe('the bench cost table (issue 29)', () => {
     const over = summaryRows((n) =>
       n === 'tenants' ? tenants(budget(601, 360), budget(700, 300)) : undefined,
     );
-    expect(row(over, /tenants × .* customers, matcher budget/).met).toBe(false);
+    expect(row(over, /tenants × .* customers, memory budget/).met).toBe(false);
     expect(row(over, /with a .* budget/).met).toBe(false);
     const offEstimate = summaryRows((n) =>
       n === 'tenants' ? tenants(budget(500, 180), budget(500, 180)) : undefined,
     );
-    expect(row(offEstimate, /tenants × .* customers, matcher budget/).met).toBe(false);
+    expect(row(offEstimate, /tenants × .* customers, memory budget/).met).toBe(false);
   });
 
   it('judges lesson to effect on every topology that ran, against its own target', () => {
