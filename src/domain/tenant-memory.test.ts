@@ -2,19 +2,23 @@
 // used tenant is forgotten whole (by every part at once), and the tenant just used always stays.
 import { describe, expect, it } from 'vitest';
 import { tenantId, type TenantId } from './tenant.ts';
-import { createTenantMemory, type TenantMemoryPart } from './tenant-memory.ts';
+import { createTenantMemory, RESIDENT_PER_HELD, type TenantMemoryPart } from './tenant-memory.ts';
 
-/** A part holding `bytes` for every tenant it has been given, recording what it was told to forget. */
+/**
+ * A part holding bytes for every tenant it has been given, recording what it was told to forget;
+ * `held.set(t, n)` makes the tenant's resident estimate n (the part holds n / RESIDENT_PER_HELD).
+ */
 function part(name: string) {
-  const held = new Map<TenantId, number>();
+  const live = new Map<TenantId, number>();
+  const held = { set: (t: TenantId, resident: number) => live.set(t, resident / RESIDENT_PER_HELD) };
   const forgotten: TenantId[] = [];
   const self: TenantMemoryPart & { held: typeof held; forgotten: typeof forgotten } = {
     name,
     held,
     forgotten,
-    bytesOf: (t) => held.get(t) ?? 0,
+    bytesOf: (t) => live.get(t) ?? 0,
     forget(t) {
-      held.delete(t);
+      live.delete(t);
       forgotten.push(t);
     },
   };

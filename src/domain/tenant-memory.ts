@@ -16,6 +16,14 @@
  */
 import type { TenantId } from './tenant.ts';
 
+/**
+ * Resident bytes per byte the parts hold: what a process's RSS grows by for a byte of live data
+ * (the collector's free room in its pages, the allocator's, native memory V8 does not count).
+ * Measured with the tenants bench (one server, a round robin over 100 and 200 tenants of 1,000
+ * customers, nothing forgotten): RSS grew 1.35–1.45 × the parts' estimate of what they held.
+ */
+export const RESIDENT_PER_HELD = 1.4;
+
 /** Tenants used last whose holdings are read again at each use (their tasks' compiles done since). */
 const READ_AGAIN_RECENT = 8;
 
@@ -30,7 +38,7 @@ export interface TenantMemoryPart {
 
 export interface TenantMemoryStats {
   readonly tenants: number;
-  /** Estimated bytes held, as last read from the parts. */
+  /** Estimated resident bytes held (the parts' estimates × RESIDENT_PER_HELD), as last read. */
   readonly bytes: number;
   readonly budgetBytes: number;
   /** Tenants forgotten whole to keep within the budget, since the ledger was made. */
@@ -58,7 +66,8 @@ export function createTenantMemory(options: {
   const recent: TenantId[] = [];
   let total = 0;
   let evictions = 0;
-  const read = (tenant: TenantId): number => parts.reduce((sum, part) => sum + part.bytesOf(tenant), 0);
+  const read = (tenant: TenantId): number =>
+    Math.round(RESIDENT_PER_HELD * parts.reduce((sum, part) => sum + part.bytesOf(tenant), 0));
   const set = (tenant: TenantId, bytes: number): void => {
     total += bytes - (held.get(tenant) ?? 0);
     held.delete(tenant);
