@@ -231,10 +231,11 @@ export const SETTINGS = {
     example: String(48 * 1024 * 1024),
   },
   /**
-   * Compiled matchers kept in memory across every tenant this process serves (issue 15), MiB, by
-   * their estimated bytes (src/domain/matching/matcher-bytes.ts); least recently used versions
-   * leave first and compile again on their next task. Default: an eighth of the machine's memory,
-   * between 64 and 4,096 MiB. Measured: ~1.2 MB per 1,000-customer tenant, ~60 MB per 100,000 marks.
+   * What every tenant this process serves may hold for reading, MiB (issue 51,
+   * src/domain/tenant-memory.ts): its definitions, objects and compiled matchers, estimated as
+   * resident memory; the least recently used tenant is forgotten whole and read again on its next
+   * task. The matcher cache alone keeps within it too (issue 15). Default: an eighth of the
+   * machine's memory, between 64 and 4,096 MiB. Measured: ~3.4 MB per 1,000-customer tenant.
    */
   matcherMemoryBudgetMb: {
     env: 'MATCHER_MEMORY_BUDGET_MB',

@@ -79,7 +79,7 @@ export const SETTING_DOCS: Readonly<Record<string, string>> = {
   ADMISSION_MAX_BYTES:
     'Raw request bytes held at once (bodies being received, messages being read), reserved from Content-Length before a body is read.',
   MATCHER_MEMORY_BUDGET_MB:
-    "The memory, in MiB, the compiled matchers of every tenant this process serves may hold together (estimated per matcher); past it the least recently used tenants' matchers are dropped and compiled again on their next task. Default: an eighth of the machine's memory, between 64 and 4,096 MiB.",
+    "The memory, in MiB, every tenant this process serves may hold together for reading its mail: its definitions, their parsed objects and its compiled matchers (estimated, as resident memory); past it the least recently used tenant is forgotten whole and read again from the store on its next task. Default: an eighth of the machine's memory, between 64 and 4,096 MiB.",
   ADMISSION_QUEUE_MS: 'How long an A2A or webhook message waits for a slot before it is answered 503, in ms.',
   ADMISSION_RETRY_AFTER_SECONDS: 'The `Retry-After` a caller turned away by admission is given, in seconds.',
   INGEST_CLAIM_LEASE_MS:
