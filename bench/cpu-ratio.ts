@@ -8,7 +8,7 @@
 import { loadavg } from 'node:os';
 import { median } from './learning/harness.ts';
 import { round } from './options.ts';
-import { load } from './server.ts';
+import { load } from './load.ts';
 
 export interface Driven {
   readonly pid: number;

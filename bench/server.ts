@@ -28,13 +28,11 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import autocannon from 'autocannon';
 import { DATABASE_FILE } from '../src/main.ts';
 import { spawnListening } from '../test/support/listening-child.ts';
 import {
   AgentClient,
   AuthorityClient,
-  EXTENSION_URI,
   median,
   reportOf,
   ROOT,
@@ -43,6 +41,17 @@ import {
   type Host,
 } from './learning/harness.ts';
 import { describeInterleaved, interleavedCpu } from './cpu-ratio.ts';
+import {
+  cpuMs,
+  customerId,
+  load,
+  loadMail,
+  sendMessageBody,
+  THROUGHPUT_CUSTOMERS,
+  type LoadResult,
+} from './load.ts';
+
+export { cpuMs, load, loadMail, sendMessageBody, type LoadResult };
 import { numberOption, round } from './options.ts';
 
 export interface BenchContext {
@@ -50,14 +59,9 @@ export interface BenchContext {
   readonly args: readonly string[];
 }
 
-const THROUGHPUT_CUSTOMERS = 10_000;
 const TRIALS = 20;
 const TEACHER = 'bench@forwarder.example';
 const TARGETS = { ratio: 0.8, embeddedMs: 50, remoteMs: 1000 } as const;
-
-function customerId(i: number): string {
-  return `k${String(i).padStart(6, '0')}`;
-}
 
 /** A directory of `n` customers, each with a label and one mark on its own domain, plus the kinds the load mail uses. */
 function directoryJson(n: number): string {
@@ -107,156 +111,9 @@ function copyDataDir(from: string): string {
   return dir;
 }
 
-const FILLER = [
-  'Please find below the details of the shipment. The cargo was received at origin in good order and condition.',
-  'Kindly arrange customs clearance on arrival and advise the delivery slot at least one day in advance.',
-  'The commercial invoice and packing list are attached to the booking in the portal; originals follow by courier.',
-  'Temperature range 15 to 25 degrees, keep dry, do not stack more than two high, handle with care.',
-  'Should you have any questions about this consignment, reply to this message and quote the reference.',
-];
-
-/** One ~2 KB message, different for every i (its own Message-ID, reference and numbers). */
-export function loadMail(i: number, customers: number, tag: string, from?: string): string {
-  const id = customerId((i * 7919) % customers);
-  const ref = `${id.toUpperCase()}-${tag}-${i}`;
-  const lines = [
-    `From: Operations <${from ?? `ops@${id}.example`}>`,
-    'To: imports@forwarder.example',
-    `Subject: Pre-alert ${ref}`,
-    `Message-ID: <${tag}.${i}@load.example>`,
-    'Date: Mon, 07 Sep 2026 09:00:00 +0000',
-    'MIME-Version: 1.0',
-    'Content-Type: text/plain; charset=utf-8',
-    '',
-    'Hello team,',
-    '',
-  ];
-  let n = 0;
-  while (lines.join('\r\n').length < 1900) {
-    lines.push(
-      `${FILLER[n % FILLER.length]} Line ${n + 1}: ${((i * 31 + n * 17) % 997) + 3} pieces, ${((i * 13 + n) % 4999) + 20} kg, ref ${ref}.`,
-    );
-    n++;
-  }
-  lines.push('', 'Kind regards,', 'Operations', '');
-  return lines.join('\r\n');
-}
-
-export function sendMessageBody(i: number, raw: string, tag: string): string {
-  return JSON.stringify({
-    jsonrpc: '2.0',
-    id: i,
-    method: 'SendMessage',
-    params: {
-      message: {
-        messageId: `${tag}-${i}`,
-        role: 'ROLE_USER',
-        parts: [
-          {
-            raw: Buffer.from(raw, 'utf8').toString('base64'),
-            mediaType: 'message/rfc822',
-            filename: `${i}.eml`,
-          },
-        ],
-      },
-    },
-  });
-}
-
-export interface LoadResult {
-  reqPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  requests: number;
-  completed: number;
-  otherResponses: number;
-  errors: number;
-  non2xx: number;
-  meanRequestBytes: number;
-  /** CPU time the serving process spent per response (all its threads), ms: less sensitive than req/s to other load on the machine. */
-  cpuMsPerRequest: number | null;
-}
-
-/** autocannon against a JSON-RPC endpoint, every request a new message. */
-/** CPU time (user + system, all threads) a process has used so far, in ms (Linux /proc). */
-export function cpuMs(pid: number): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
-}
-
-export async function load(
-  pid: number | undefined,
-  url: string,
-  token: string | null,
-  tag: string,
-  seconds: number,
-  connections: number,
-  expectSettled: boolean,
-): Promise<LoadResult> {
-  let next = 0;
-  let completed = 0;
-  let other = 0;
-  let bytes = 0;
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    'a2a-version': '1.0',
-    'a2a-extensions': EXTENSION_URI,
-  };
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  const cpuBefore = pid === undefined ? null : cpuMs(pid);
-  const result = await autocannon({
-    url: `${url}/a2a/jsonrpc`,
-    connections,
-    duration: seconds,
-    method: 'POST',
-    headers,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          const i = next++;
-          const body = sendMessageBody(i, loadMail(i, THROUGHPUT_CUSTOMERS, tag), tag);
-          bytes += body.length;
-          return { ...req, body };
-        },
-        onResponse: (status, body) => {
-          const ok =
-            status === 200 &&
-            body.includes('"TASK_STATE_COMPLETED"') &&
-            (!expectSettled || body.includes('"settled":true'));
-          if (ok) completed++;
-          else other++;
-        },
-      },
-    ],
-  });
-  return {
-    reqPerSec: round(result.requests.average, 1),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    completed,
-    otherResponses: other,
-    errors: result.errors,
-    non2xx: result.non2xx,
-    meanRequestBytes: Math.round(bytes / Math.max(1, next)),
-    cpuMsPerRequest: cpuPerRequest(pid, cpuBefore, completed + other),
-  };
-}
-
 /** Throughput implied by CPU per request, as a ratio: minimal's CPU per request over the real server's. */
 function cpuRatio(minimal: number | null, real: number | null): number | null {
   return minimal === null || real === null || real === 0 ? null : round(minimal / real, 3);
-}
-
-function cpuPerRequest(pid: number | undefined, before: number | null, responses: number): number | null {
-  const after = pid === undefined ? null : cpuMs(pid);
-  if (before === null || after === null || responses === 0) return null;
-  return round((after - before) / responses, 3);
 }
 
 export async function startMinimalAgentChild(

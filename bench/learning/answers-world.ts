@@ -14,7 +14,7 @@
  *
  * Owns: the shape of those messages. Does not own: the stream's mix (world.ts), references.
  */
-import type { Customer, Kind, Random, Sender, StreamMessage } from './world.ts';
+import type { Customer, Kind, Random, Sender, StreamMessage } from './stream.ts';
 import { plainMail } from './sender-trust-world.ts';
 
 export interface AnswersOptions {

@@ -8,7 +8,7 @@
  * (fixtures/attachments/build.ts), so the same seed gives the same bytes.
  */
 import { minimalXlsx, textPdf } from '../../fixtures/attachments/build.ts';
-import type { Customer, Random, Sender, StreamMessage } from './world.ts';
+import type { Customer, Random, Sender, StreamMessage } from './stream.ts';
 
 export type AttachedDocumentKind = 'invoice-pdf' | 'air-waybill-pdf' | 'manifest-xlsx';
 

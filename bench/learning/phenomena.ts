@@ -10,22 +10,7 @@
  *
  * Owns: the shape of those messages. Does not own: the stream's mix (world.ts decides who sends what).
  */
-import type { Kind, Random } from './world.ts';
-
-/** Which phenomena a message carries, for misroutes and questions by cause. */
-export type Phenomenon =
-  | 'person-forwarder'
-  | 'group-desk'
-  | 'quoted-chain'
-  | 'thread-hijack'
-  | 'reply-other-kind'
-  | 'shared-series'
-  | 'attachment-only'
-  | 'shared-invoice-series'
-  | 'shared-domain'
-  | 'first-client-forwarder'
-  | 'sender-spoof'
-  | 'colleague-forward';
+import type { Kind, Random } from './stream.ts';
 
 const LAST = ['jensen', 'okafor', 'haddad', 'novak', 'silva', 'tanaka', 'moreau', 'kowalski', 'rahman'];
 const AGENCY = ['cargolinx', 'bluewake', 'tradelane', 'portbridge', 'skyroute', 'seamark'];

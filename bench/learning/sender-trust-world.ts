@@ -17,7 +17,7 @@
  * Owns: the shape of those messages. Does not own: the stream's mix (world.ts), references and
  * subjects (world.ts computes them and passes them in).
  */
-import type { Customer, Kind, Random, Sender, StreamMessage } from './world.ts';
+import type { Customer, Kind, Random, Sender, StreamMessage } from './stream.ts';
 
 export interface SenderTrustOptions {
   /** Forwarders whose first messages are one client's (about half of them persons at agencies). */

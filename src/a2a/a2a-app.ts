@@ -26,7 +26,7 @@ import { agentCardHandler, jsonRpcHandler, restHandler, type UserBuilder } from 
 import { legacyAgentCardRouter } from '@a2a-js/sdk/compat/v0_3/server/express';
 import type { Admission } from '../admission/admission.ts';
 import type { Principal } from '../domain/authority/index.ts';
-import { EXTENSION_URI } from '../domain/extension.ts';
+import { EXTENSION_URI, namesLearnables } from '../domain/extension.ts';
 import type { LearnableDescriptor } from '../domain/learnables/index.ts';
 import type { SubmitResult, TaskFiling } from '../domain/mail/index.ts';
 import { agentCardJson, buildAgentCard, type AgentCardInput } from './agent-card.ts';
@@ -120,7 +120,7 @@ const contextBuilder: ServerCallContextBuilder = ({
     tenant,
     state: new Map([[STATE_HEADERS_KEY, headers]]),
   });
-  if (extensions?.includes(EXTENSION_URI) === true) context.addActivatedExtension(EXTENSION_URI);
+  if (namesLearnables(extensions)) context.addActivatedExtension(EXTENSION_URI);
   return context;
 };
 

@@ -24,7 +24,7 @@ import type { Clock } from '../domain/clock.ts';
 import { systemClock } from '../domain/clock.ts';
 import { DomainError, isDomainError } from '../domain/errors.ts';
 import { storageFault } from '../domain/storage-fault.ts';
-import { EXTENSION_URI } from '../domain/extension.ts';
+import { EXTENSION_URI, namesLearnables } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';
 import type { LearnableDescriptor } from '../domain/learnables/index.ts';
 import type { MailMessage } from '../domain/mail/index.ts';
@@ -37,6 +37,7 @@ import type { MailReader, TaskPin, TriageOutcome, TriagePort, TriageQuestion } f
 import { presentReading, readingSummary, withNotes } from './presentation.ts';
 import { teachBlockJson } from './teach-block.ts';
 import { principalOfContext } from './user.ts';
+import { TERMINAL_STATES } from '../domain/task-states.ts';
 
 export interface TriageExecutorDeps {
   readonly triage: TriagePort;
@@ -84,7 +85,7 @@ export class TriageExecutor implements AgentExecutor {
   async execute(rc: RequestContext, bus: ExecutionEventBus): Promise<void> {
     // §7: activate before the first publish so REST streaming echoes it (JSON-RPC streaming is
     // activated earlier, in the context builder).
-    const activated = rc.context.requestedExtensions?.includes(EXTENSION_URI) === true;
+    const activated = namesLearnables(rc.context.requestedExtensions);
     if (activated) rc.context.addActivatedExtension(EXTENSION_URI);
     // No stored task: the request named none, so the SDK has just made this id up.
     if (rc.task === undefined) this.deps.newTask?.(rc.taskId, rc.context);
@@ -363,12 +364,7 @@ export class TriageExecutor implements AgentExecutor {
  * The terminal states: nothing follows them. A new task reaching one in its first turn is published
  * whole; a task entering one is delivered as decided (delivery-bodies.ts).
  */
-export const ENDED: ReadonlySet<TaskState> = new Set([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_REJECTED,
-  TaskState.TASK_STATE_CANCELED,
-]);
+export const ENDED: ReadonlySet<TaskState> = new Set(TERMINAL_STATES.map((name) => TaskState[name]));
 
 /**
  * One call of execute: publishes the SDK's events in the order it requires. A new task's first event

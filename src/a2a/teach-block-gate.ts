@@ -17,12 +17,12 @@
  */
 import type { Message, StreamResponse, Task } from '@a2a-js/sdk';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
-import { EXTENSION_URI } from '../domain/extension.ts';
+import { EXTENSION_URI, namesLearnables } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';
 
 /** True when the call activated the extension (what the response header echoes, §7). */
 function activatedLearnables(context: ServerCallContext): boolean {
-  return context.activatedExtensions?.includes(EXTENSION_URI) === true;
+  return namesLearnables(context.activatedExtensions);
 }
 
 export function gateTeachBlocks(inner: A2ARequestHandler): A2ARequestHandler {

@@ -16,7 +16,7 @@ import type { UserBuilder } from '@a2a-js/sdk/server/express';
 import { hasRole } from '../domain/authority/index.ts';
 import type { Lesson } from '../domain/authority/index.ts';
 import { DomainError } from '../domain/errors.ts';
-import { EXTENSION_URI, TEACH_METHOD } from '../domain/extension.ts';
+import { EXTENSION_URI, namesLearnables, TEACH_METHOD } from '../domain/extension.ts';
 import { isPlainObject } from '../domain/json.ts';
 import { toJsonRpcError } from './errors.ts';
 import type { LessonSink } from './ports.ts';
@@ -50,7 +50,7 @@ export function teachMethodRouter(options: TeachMethodOptions): Router {
         requestedVersion: req.header(A2A_VERSION_HEADER) || undefined,
       });
       validateVersion(context.requestedVersion, options.card, 'JSONRPC');
-      if (context.requestedExtensions?.includes(EXTENSION_URI) !== true) {
+      if (!namesLearnables(context.requestedExtensions)) {
         throw new ExtensionSupportRequiredError(
           `${TEACH_METHOD} is part of the Learnables extension: send the header "${HTTP_EXTENSION_HEADER}: ${EXTENSION_URI}" (§12.2).`,
         );

@@ -15,7 +15,7 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { DELIVERY_EVENTS, type DeliveryEndpoints } from '../domain/delivery.ts';
 import { DomainError } from '../domain/errors.ts';
-import { EXTENSION_URI } from '../domain/extension.ts';
+import { EXTENSION_URI, namesLearnables } from '../domain/extension.ts';
 import type { TokenVerifier } from '../domain/authority/index.ts';
 import { bearerAuth, principalOf, requireRole } from './auth.ts';
 
@@ -61,10 +61,7 @@ export function createDeliveriesRouter(deps: DeliveriesApiDeps): Router {
         details: { fields: ['url'] },
       });
     }
-    const activated = (req.get('A2A-Extensions') ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .includes(EXTENSION_URI);
+    const activated = namesLearnables(req.get('A2A-Extensions'));
     const created = await deps.endpoints.create(principalOf(res).tenant, {
       url: parsed.data.url,
       events: parsed.data.events,

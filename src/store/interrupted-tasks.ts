@@ -12,11 +12,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { knownTenants } from './sqlite-task-mail.ts';
+import { UNFINISHED_STATES } from '../domain/task-states.ts';
 
 export const INTERRUPTED_MESSAGE =
   'The server stopped while it was reading this message, so nothing was decided for it. Send the message again: it starts a new task.';
 
-const UNFINISHED = ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'];
+const UNFINISHED = [...UNFINISHED_STATES];
 
 /** Marks every unfinished task last updated before `beforeMs` failed; returns how many. */
 export async function failInterruptedTasks(

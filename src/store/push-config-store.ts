@@ -15,7 +15,7 @@ import type {
   ServerCallContext,
   StoredPushNotificationConfig,
 } from '@a2a-js/sdk/server';
-import { EXTENSION_URI } from '../domain/extension.ts';
+import { namesLearnables } from '../domain/extension.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import type { DeliveryTables } from './delivery-outbox.ts';
 
@@ -46,7 +46,7 @@ export class KyselyPushConfigStore implements PushNotificationStore {
       token: config.token,
       auth_scheme: config.authentication?.scheme ?? null,
       auth_credentials: config.authentication?.credentials ?? null,
-      activated: context.activatedExtensions?.includes(EXTENSION_URI) === true ? 1 : 0,
+      activated: namesLearnables(context.activatedExtensions) ? 1 : 0,
       wire_version: context.requestedVersion ?? '1.0',
     };
     await this.#db

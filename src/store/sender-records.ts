@@ -1,5 +1,5 @@
 /**
- * The track record of senders (issue 38, ../../shared/notes/track-record.md): per tenant, sender
+ * The track record of senders (docs/learning.md, "Trust a sender only as far as it has earned"): per tenant, sender
  * (an address, and `@` and its domain) and collection, how many messages were last read or
  * answered as each entry. Migration 013's trigger keeps it in the statement that keeps the
  * message's reading (a message counts once, under what it is now: −1 under what it was), so asking
@@ -14,6 +14,7 @@ import type { Carried, SenderRecord } from '../domain/learnables/index.ts';
 import type { SenderRow } from '../domain/triage/index.ts';
 import { textMentions } from '../domain/definitions/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
+import { domainOf, localPartOf } from '../domain/mail/index.ts';
 
 export interface SenderRecordTables {
   sender_records: {
@@ -32,8 +33,7 @@ type Db = Kysely<SenderRecordTables>;
 /** The senders mail from `address` counts under: the address and `@` + its domain (lower-cased). */
 function sendersOf(address: string): string[] {
   const a = address.toLowerCase();
-  const at = a.lastIndexOf('@');
-  return at <= 0 ? [a] : [a, a.slice(at)];
+  return localPartOf(a) === '' || !a.includes('@') ? [a] : [a, `@${domainOf(a)}`];
 }
 
 /**

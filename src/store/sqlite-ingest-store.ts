@@ -23,6 +23,7 @@ import type {
 } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { tenantsTask } from './sqlite-task-pins.ts';
+import type { SettledState } from '../domain/task-states.ts';
 
 interface IngestTables {
   ingest_mailboxes: {
@@ -58,14 +59,16 @@ interface TaskTables {
   tasks: { tenant: string; owner: string; id: string; context_id: string; status_state: string | null };
 }
 
-/** SDK task states (taskStateToJSON) that are an outcome, as the submitter reports them. */
-const OUTCOMES: Readonly<Record<string, SubmittedState>> = {
-  TASK_STATE_COMPLETED: 'completed',
-  TASK_STATE_INPUT_REQUIRED: 'input-required',
-  TASK_STATE_FAILED: 'failed',
-  TASK_STATE_REJECTED: 'failed',
-  TASK_STATE_CANCELED: 'failed',
-};
+/** Task states that are an outcome, as the submitter reports them (every settled state, task-states.ts). */
+const OUTCOMES: ReadonlyMap<string, SubmittedState> = new Map(
+  Object.entries({
+    TASK_STATE_COMPLETED: 'completed',
+    TASK_STATE_INPUT_REQUIRED: 'input-required',
+    TASK_STATE_FAILED: 'failed',
+    TASK_STATE_REJECTED: 'failed',
+    TASK_STATE_CANCELED: 'failed',
+  } satisfies Record<SettledState, SubmittedState>),
+);
 
 export interface SqliteIngestStoreOptions {
   /** Milliseconds since the epoch; tests fix it to expire leases. Default Date.now. */
@@ -173,7 +176,7 @@ export class SqliteIngestStore implements IngestStore, SpentTokenStore {
       .where((eb) => tenantsTask(eb, tenant))
       .execute();
     for (const r of rows) {
-      const state = OUTCOMES[r.status_state ?? ''];
+      const state = OUTCOMES.get(r.status_state ?? '');
       if (state !== undefined) return { taskId: r.id, state };
     }
     return null;

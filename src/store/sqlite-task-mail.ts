@@ -19,6 +19,7 @@ import { mentionsEncoded, scrubJson, scrubText } from '../domain/definitions/ind
 import type { TenantId } from '../domain/tenant.ts';
 import { tenantsTask } from './sqlite-task-pins.ts';
 import { dropTaskMail, mailRefOf, taskMailBytes } from './task-mail-blobs.ts';
+import { SETTLED_STATES } from '../domain/task-states.ts';
 
 interface TaskRow {
   readonly tenant: string;
@@ -38,14 +39,7 @@ interface TaskTables {
 }
 /** Rows read per page while sweeping. */
 const PAGE_ROWS = 50;
-/** Task states in which nothing is writing the task from memory (parked or finished). */
-const SETTLED_STATES = [
-  'TASK_STATE_INPUT_REQUIRED',
-  'TASK_STATE_COMPLETED',
-  'TASK_STATE_FAILED',
-  'TASK_STATE_REJECTED',
-  'TASK_STATE_CANCELED',
-];
+
 /** The data-part key of a part whose content was dropped. */
 export const INCINERATED_KEY = 'incinerated';
 
@@ -165,7 +159,7 @@ async function* taskRows(
       // A task still being worked on is saved again from the SDK's memory: only settled ones.
       q = q
         .where('status_last_updated', '<', settled.updatedBeforeMs)
-        .where('status_state', 'in', SETTLED_STATES);
+        .where('status_state', 'in', [...SETTLED_STATES]);
     }
     if (after !== null) {
       const a = after;

@@ -29,6 +29,7 @@ export type {
   SuggestOutcome,
   Suggestion,
 } from './learnable.ts';
+export { labelOf } from './learnable.ts';
 export { createLearnables } from './registry.ts';
 export { decidedReport } from './read-marked.ts';
 export type { CollectionReading } from './read-marked.ts';

@@ -416,3 +416,16 @@ export interface Reader {
   /** The reading once a question was answered by a person, or (decision undefined) by nobody. */
   decided?(reading: Reading, decision: PersonDecision | undefined): Reading;
 }
+
+/**
+ * How readings name `entry`: its label (the learnable's `label`) in `entries`, the collection of the
+ * version read, else its name. The one rule; every reading, question and view names entries by it.
+ */
+export function labelOf(
+  learnable: Pick<Learnable, 'label'>,
+  entries: ReadonlyMap<string, EntryContent> | undefined,
+  entry: string,
+): string {
+  const content = entries?.get(entry);
+  return content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry;
+}

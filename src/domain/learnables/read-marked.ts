@@ -18,6 +18,7 @@
  * from (the learnable's reader), or display names of people (the caller's `resolvePerson`).
  */
 import type { EntryContent, Learnable, LearnableSettings } from './learnable.ts';
+import { labelOf as entryLabel } from './learnable.ts';
 import { MAIL_PARTS, type MailPart } from '../mail/index.ts';
 import { displayText } from './literal-pattern.ts';
 import { setAsideQuoted, setAsideSentence, type SetAside, type WeighedHits } from './set-aside.ts';
@@ -180,10 +181,7 @@ function scoreHits(input: Parameters<typeof readMarkedCollection>[0]): Collectio
     else list.push(hit);
   }
 
-  const labelOf = (entry: string): string => {
-    const content = entries?.get(entry);
-    return content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry;
-  };
+  const labelOf = (entry: string): string => entryLabel(learnable, entries, entry);
 
   // Every matching mark scores one point, however many parts it matched in.
   const total = [...tallies.values()].reduce((n, t) => n + t.marks.size, 0);

@@ -24,6 +24,7 @@
  */
 import RE2 from 're2';
 import type { EntryContent, Learnable, LearnableSettings, LessonValue, MarkSource } from './learnable.ts';
+import { labelOf as entryLabel } from './learnable.ts';
 import type { MailMessage, MailPart } from '../mail/index.ts';
 import { partText } from '../mail/index.ts';
 import { displayText, tokenPattern, type TokenShape } from './literal-pattern.ts';
@@ -305,8 +306,5 @@ function overlaps(a: string, b: string): boolean {
 
 /** The entry's display name (its label), or its name. */
 export function labelOf(input: Pick<SuggestInput, 'entries' | 'learnable'>, entry: string): string {
-  const content = input.entries?.get(entry);
-  return content !== undefined && input.learnable.label !== undefined
-    ? input.learnable.label(entry, content)
-    : entry;
+  return entryLabel(input.learnable, input.entries, entry);
 }

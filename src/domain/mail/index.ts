@@ -18,6 +18,7 @@ export type { MailboxLease, MailboxLeaseStore } from './mailbox-lease.ts';
 export { DEFAULT_MAIL_LIMITS, formatNumber, limitExceeded, resolveMailLimits } from './limits.ts';
 export type { MailLimits } from './limits.ts';
 export { MAIL_PARTS } from './mail-message.ts';
+export { domainOf, localPartOf } from './address.ts';
 export type {
   MailAddress,
   MailAttachment,

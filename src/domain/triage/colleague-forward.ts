@@ -15,6 +15,7 @@
 import { isSharedDomain } from '../learnables/index.ts';
 import { forwardedPart, subjectPrefixes, withMailText, type MailMessage } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
+import { domainOf } from '../mail/index.ts';
 
 /** The handles of the tenant's people (an address, or any other name a lesson was signed with). */
 export type Colleagues = (tenant: TenantId) => Promise<readonly string[]>;
@@ -22,12 +23,12 @@ export type Colleagues = (tenant: TenantId) => Promise<readonly string[]>;
 /** Whether `address` is one of `handles`, or at the own (not free-mail) domain of one. */
 export function isColleague(address: string, handles: readonly string[]): boolean {
   const lower = address.toLowerCase();
-  const domain = lower.slice(lower.lastIndexOf('@') + 1);
+  const domain = domainOf(lower);
   if (domain === '' || !lower.includes('@')) return false;
   for (const handle of handles) {
     const h = handle.trim().toLowerCase();
     if (h === lower) return true;
-    if (!isSharedDomain(domain) && h.includes('@') && h.slice(h.lastIndexOf('@') + 1) === domain) return true;
+    if (!isSharedDomain(domain) && h.includes('@') && domainOf(h) === domain) return true;
   }
   return false;
 }

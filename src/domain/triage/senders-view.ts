@@ -9,6 +9,7 @@
  */
 import type { PinnedDefinition } from '../definitions/index.ts';
 import type { Learnable, LearnableSettings, SenderRecord } from '../learnables/index.ts';
+import { labelOf as entryLabel } from '../learnables/index.ts';
 import type { MailMessage } from '../mail/index.ts';
 import type { TenantId } from '../tenant.ts';
 import { discardedMessage, type CorpusStore, type SenderRow } from './corpus.ts';
@@ -59,10 +60,7 @@ export async function sendersView(
   const learnable = deps.learnables.find((l) => l.collection === collection);
   if (learnable === undefined) return [];
   const entries = pinned.definition.collections.get(collection);
-  const labelOf = (entry: string): string => {
-    const content = entries?.get(entry);
-    return content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry;
-  };
+  const labelOf = (entry: string): string => entryLabel(learnable, entries, entry);
   const rows = await deps.corpus.senders(tenant, collection, limit);
   const out: SenderView[] = [];
   for (const row of rows) out.push(await viewOf(deps, tenant, pinned, matcher, learnable, row, labelOf));

@@ -5,6 +5,7 @@
  * It does not decide anything about customers.
  */
 import { isForwardSeparator, subjectPrefixes } from '../../domain/mail/index.ts';
+import { localPartOf } from '../../domain/mail/index.ts';
 
 /** Whether the subject's leading chain of Re:/Fwd:-style prefixes contains a forward prefix (the prefixes: domain/mail/subject-prefix.ts). */
 export function hasForwardPrefix(subject: string): boolean {
@@ -24,9 +25,7 @@ export function isForward(subject: string, body: string): boolean {
 const NO_REPLY_LOCAL = /^(?:no[-_.]?reply|do[-_.]?not[-_.]?reply|mailer-daemon)(?:$|[-_.+])/i;
 
 export function isNoReplyAddress(address: string): boolean {
-  const at = address.lastIndexOf('@');
-  const local = at < 0 ? address : address.slice(0, at);
-  return NO_REPLY_LOCAL.test(local);
+  return NO_REPLY_LOCAL.test(localPartOf(address));
 }
 
 /** Header values by lower-cased name (first occurrence), as plain strings. */

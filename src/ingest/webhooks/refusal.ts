@@ -1,6 +1,6 @@
 /**
  * Why a webhook request was refused, and the one place that turns a refusal into an HTTP status in each
- * provider's retry conventions (../shared/notes/field-anchors.md §5):
+ * provider's retry conventions (from each provider's webhook documentation):
  * - Postmark retries anything but 200, and stops on 403.
  * - Mailgun retries anything but 2xx, and stops on 406.
  * - SendGrid retries anything but 2xx for three days; nothing stops it.

@@ -21,6 +21,7 @@ import { referenceFamily } from './families.ts';
 import { domainNamedLike, namedCustomers, siblingContaining } from './names.ts';
 import { clientNamed, senderWritesForOthers } from './senders.ts';
 import { isSharedDomain } from './shared-domains.ts';
+import { domainOf, localPartOf } from '../../mail/index.ts';
 
 /** Evidence for a customer, best first; `notes` collects why the sender's address is not offered. */
 export async function customerEvidence(input: SuggestInput, notes: string[]): Promise<Evidence[]> {
@@ -73,7 +74,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
   // staff of a known customer. The only objection to the sender that still allows it is its own
   // history, when that history is the same customer.
   if (message.from !== null && (sender.reason === null || sender.historyOnly)) {
-    const domain = message.from.address.split('@')[1] ?? '';
+    const domain = domainOf(message.from.address);
     if (domain !== '' && !isSharedDomain(domain)) {
       const seen = await input.probe.domain(domain, input.learnable.collection);
       const [owner, more] = [...seen.settled.keys()];
@@ -112,7 +113,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
   if (sender.historyOnly === true && only !== undefined && message.from !== null) {
     const owner = labelOf(input, only);
     const earlier = sender.history?.messages ?? 0;
-    const domain = message.from.address.split('@')[1] ?? '';
+    const domain = domainOf(message.from.address);
     if (likeSender().includes(owner)) {
       ownOffered = true;
       out.push({
@@ -130,7 +131,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     // Issue 14: nothing decided from this address yet, so all that is known of it is its name. When
     // its domain (or, at free-mail, the address itself) is named like a known customer, the label
     // says whom; at free-mail named like nobody it is not offered.
-    const domain = message.from.address.split('@')[1] ?? '';
+    const domain = domainOf(message.from.address);
     const likeNames = likeSender();
     const seen =
       earlier === 0
@@ -235,9 +236,8 @@ const MAX_NAMED_LIKE = 3;
  * Ltd); none when more than MAX_NAMED_LIKE.
  */
 export function customersNamedLikeAddress(input: SuggestInput, address: string): string[] {
-  const at = address.lastIndexOf('@');
-  const domain = address.slice(at + 1);
-  const local = address.slice(0, Math.max(0, at));
+  const domain = domainOf(address);
+  const local = address.includes('@') ? localPartOf(address) : '';
   // The local part read like a domain's labels ("dana.northvale7" -> "dana", "northvale7").
   const named = isSharedDomain(domain) ? `${local}.local` : domain;
   if (domain === '' || local === '') return [];

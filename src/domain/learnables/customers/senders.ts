@@ -12,6 +12,7 @@ import { listAnd } from '../read-marked.ts';
 import { labelOf, MIN_EVIDENCE_CHARS, type SuggestInput } from '../suggest.ts';
 import { domainNamedLike, namedCustomers, siblingContaining, siblingInside } from './names.ts';
 import { isSharedDomain } from './shared-domains.ts';
+import { domainOf, localPartOf } from '../../mail/index.ts';
 
 /** Local parts that send for many (no-reply and platform senders). */
 const PLATFORM_LOCAL =
@@ -63,7 +64,7 @@ export async function senderWritesForOthers(input: SuggestInput): Promise<Sender
   const { message, reading, probe } = input;
   const from = message.from;
   if (from === null || from.address === '') return { reason: 'the message has no sender address' };
-  const local = from.address.split('@')[0] ?? '';
+  const local = localPartOf(from.address);
   if (message.isAutomated)
     return { reason: `${from.address} sends automated mail (a platform writes for many customers)` };
   if (PLATFORM_LOCAL.test(local))
@@ -75,7 +76,7 @@ export async function senderWritesForOthers(input: SuggestInput): Promise<Sender
   // Issue 14: a sender who names a customer its domain is not named like, or one of two sibling
   // companies, may write for others (a forwarder's person, a group desk), even on first sight.
   const named = namedCustomers(input);
-  const domain = from.address.split('@')[1] ?? '';
+  const domain = domainOf(from.address);
   const notLike = named.filter((n) => !domainNamedLike(domain, labelOf(input, n.entry)));
   if (named.length > 0 && notLike.length === named.length && domain !== '' && !isSharedDomain(domain)) {
     // Issue 38: the name as written ("Brightway Furniture" for Brightway Furniture LLC) counts too.

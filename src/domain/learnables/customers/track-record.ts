@@ -1,6 +1,6 @@
 /**
- * A sender's marks decide only as far as their track record allows (issue 38,
- * ../../../../../shared/notes/track-record.md, §13.1): a customer's address or domain mark settles a
+ * A sender's marks decide only as far as their track record allows (§13.1; docs/learning.md, "Trust
+ * a sender only as far as it has earned"): a customer's address or domain mark settles a
  * message alone only while the mail from that address (that domain, for a domain mark) has been
  * finally read or answered as that one customer. Once any of it was read or answered as another
  * customer, the sender writes for more than one: the reading asks, naming both customers, when the
@@ -11,11 +11,13 @@
  */
 import { partText, type MailMessage } from '../../mail/index.ts';
 import type { Carried, Learnable, ReadInput } from '../learnable.ts';
+import { labelOf as entryLabel } from '../learnable.ts';
 import { listAnd, type Candidate, type MarkEvidence } from '../read-marked.ts';
 import { findReferences } from '../references.ts';
 import { referenceFamily } from './families.ts';
 import { isWideMark } from './wide-marks.ts';
 import { decidesAlone, tallyFor } from '../track-record.ts';
+import { domainOf } from '../../mail/index.ts';
 
 /**
  * The lower bound a sender mark's precision must keep (track-record.ts): 1, so one answer against
@@ -64,7 +66,7 @@ export function recordObjection(winner: Candidate, input: ReadInput, learnable: 
     // would move it is refused unless the person re-files it); what came after is the record's news.
     const tally = tallyFor(carried, winner.name, e.taughtAt);
     if (decidesAlone(tally, SENDER_MIN_PRECISION)) continue;
-    const sender = wide ? `@${record.address.split('@')[1] ?? ''}` : record.address;
+    const sender = wide ? `@${domainOf(record.address)}` : record.address;
     return sentence(winner, e, sender, wide, tally.others, input, learnable);
   }
   return familyObjection(winner, input, learnable);
@@ -102,8 +104,7 @@ function messagesWord(n: number): string {
 
 /** How readings name `entry`: its label in the version read, else its name. */
 export function labelOf(input: ReadInput, learnable: Learnable, entry: string): string {
-  const content = input.entries?.get(entry);
-  return content !== undefined && learnable.label !== undefined ? learnable.label(entry, content) : entry;
+  return entryLabel(learnable, input.entries, entry);
 }
 
 function sentence(
