@@ -22,14 +22,9 @@ import { engineOf } from './store/dialect.ts';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
 import { deliveryBodies, deliveryEventOf } from './a2a/delivery-bodies.ts';
 import { principalOfContext } from './a2a/user.ts';
-import type { DeliveryBell } from './delivery/bell.ts';
-import { createDispatcher, type Dispatcher } from './delivery/dispatcher.ts';
-import { createUrlGuard, type UrlGuard } from './delivery/url-guard.ts';
-import { KyselyDeliveryOutbox } from './store/delivery-outbox.ts';
-import { deliveringTaskStore } from './store/delivering-task-store.ts';
+import type { Dispatcher } from './delivery/dispatcher.ts';
+import { createDelivery, type Delivery, type DeliverySettings } from './compose-delivery.ts';
 import { oneCheckPerCall } from './store/read-validity.ts';
-import { mailBlobTaskStore } from './store/task-mail-blobs.ts';
-import { KyselyPushConfigStore } from './store/push-config-store.ts';
 import { deliveryMetrics } from './observability/delivery-metrics.ts';
 import type { Admission } from './admission/admission.ts';
 import type { AuthThrottle } from './admission/auth-throttle.ts';
@@ -51,7 +46,6 @@ import {
 import { authorityCors, CONSOLE_PATH, consoleRouter } from './http/console.ts';
 import { createEntriesRouter, ENTRIES_PATH, type EntriesApiDeps } from './http/entries-api.ts';
 import { createDeliveriesRouter, DELIVERIES_PATH } from './http/deliveries-api.ts';
-import { KyselyDeliveryEndpoints } from './store/delivery-endpoint-store.ts';
 import { errorHandler, notFoundHandler, type FaultLog } from './http/errors.ts';
 import { healthRouter } from './http/health.ts';
 import { openApiRouter } from './http/openapi.ts';
@@ -130,17 +124,7 @@ export interface ServerDeps {
   readonly delivery?: DeliverySettings;
 }
 
-/** PUSH_NOTIFICATION_ALLOWED_HOSTS and the DELIVERY_ settings (config.ts). */
-export interface DeliverySettings {
-  readonly allowedHosts: readonly string[];
-  readonly maxAttempts: number;
-  readonly retryBaseMs: number;
-  readonly retentionDays: number;
-  /** DELIVERY_POLL_MS. */
-  readonly pollMs: number;
-  /** Rung when any replica owes a delivery (PostgreSQL); the dispatcher wakes on it. */
-  readonly bell?: DeliveryBell;
-}
+export type { DeliverySettings };
 
 export const DEFAULT_DELIVERY: DeliverySettings = { allowedHosts: [], ...DELIVERY_DEFAULTS };
 
@@ -223,18 +207,7 @@ export function createServer(deps: ServerDeps): AppServer {
       descriptors: agent.descriptors(),
       triage: observeTriage(agent.triage, logger, metrics),
       mail: agent.mail,
-      taskStore: (ownerResolver) =>
-        mailBlobTaskStore(
-          deliveringTaskStore(deps.db, {
-            ownerResolver,
-            tenantOf,
-            delivered: (task) => deliveryEventOf(task) !== null,
-            bodiesOf: deliveryBodies,
-            enqueued: () => delivery.dispatcher.kick(),
-          }),
-          deps.db,
-          tenantOf,
-        ),
+      taskStore: (ownerResolver) => delivery.taskStore(ownerResolver),
       pushNotifications: delivery.pushConfigs,
       lessons: authority,
       principalOf: (req: Request) => principalOf(req.res!),
@@ -357,45 +330,21 @@ export function createServer(deps: ServerDeps): AppServer {
 
 const tenantOf = (context: Parameters<typeof principalOfContext>[0]) => principalOfContext(context).tenant;
 
-/** Issue 40: the URL guard, the outbox and its dispatcher, and the durable push configs. */
-function deliveryOf(
-  deps: ServerDeps,
-  logger: Logger,
-  metrics: Metrics,
-): {
-  guard: UrlGuard;
-  dispatcher: Dispatcher;
-  pushConfigs: KyselyPushConfigStore;
-  endpoints: KyselyDeliveryEndpoints;
-} {
-  const settings = deps.delivery ?? DEFAULT_DELIVERY;
-  const guard = createUrlGuard({ allowedHosts: settings.allowedHosts });
-  const outbox = new KyselyDeliveryOutbox(deps.db);
+/** Delivery (src/compose-delivery.ts) with this server's wire wording, bodies and metrics. */
+function deliveryOf(deps: ServerDeps, logger: Logger, metrics: Metrics): Delivery {
   const counted = deliveryMetrics(metrics.registry);
-  const dispatcher = createDispatcher({
-    outbox,
-    guard,
+  return createDelivery({
+    db: deps.db,
+    settings: deps.delivery ?? DEFAULT_DELIVERY,
     log: logger,
-    maxAttempts: settings.maxAttempts,
-    baseBackoffMs: settings.retryBaseMs,
-    retentionMs: settings.retentionDays * 86_400_000,
-    pollMs: settings.pollMs,
+    tenantOf,
+    delivered: (task) => deliveryEventOf(task) !== null,
+    bodiesOf: deliveryBodies,
+    // The refusal in the caller's transport's shape: INVALID_PARAMS / 400, naming the rule.
+    refused: (message) => new RequestMalformedError(message),
     onBacklog: (n) => counted.backlog(n),
     onOutcome: (kind, outcome) => counted.outcome(kind, outcome),
   });
-  settings.bell?.listen(() => dispatcher.kick());
-  const pushConfigs = new KyselyPushConfigStore(deps.db, {
-    tenantOf,
-    // The refusal in the caller's transport's shape: INVALID_PARAMS / 400, naming the rule.
-    checkUrl: async (url) => {
-      try {
-        await guard.checkUrl(url);
-      } catch (e) {
-        throw new RequestMalformedError(e instanceof Error ? e.message : String(e));
-      }
-    },
-  });
-  return { guard, dispatcher, pushConfigs, endpoints: new KyselyDeliveryEndpoints(deps.db) };
 }
 
 /** The path v0.3 clients found the card at before A2A v1.0 (served as the v0.3 card). */

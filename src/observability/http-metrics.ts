@@ -5,6 +5,7 @@
  * away, whichever part of it decided so.
  */
 import type { RequestHandler } from 'express';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import type { ServiceMetrics } from './metrics.ts';
 
 const GROUPS: readonly (readonly [string, string])[] = [
@@ -34,5 +35,37 @@ export function httpMetrics(metrics: ServiceMetrics): RequestHandler {
         metrics.admissionRejected(route, res.statusCode);
     });
     next();
+  };
+}
+
+/**
+ * Request time by route group and status class, and admission rejections by route (the series the
+ * middleware above records). Registered on the server's registry by createMetrics.
+ */
+export function httpRequestMetrics(
+  registry: Registry,
+): Pick<ServiceMetrics, 'admissionRejected' | 'httpRequest'> {
+  const registers = [registry];
+  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
+    new Counter<L>({ name, help, labelNames, registers });
+  const admission = counter(
+    'http_admission_rejections_total',
+    'Requests turned away because the server is at capacity (429 or 503), by route.',
+    ['route', 'status'] as const,
+  );
+  const http = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP requests by route group and status class.',
+    labelNames: ['route', 'status'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers,
+  });
+  return {
+    admissionRejected(route, status) {
+      admission.inc({ route, status: String(status) });
+    },
+    httpRequest(route, status, seconds) {
+      http.observe({ route, status: `${Math.floor(status / 100)}xx` }, seconds);
+    },
   };
 }

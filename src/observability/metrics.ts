@@ -1,7 +1,10 @@
 /**
  * The service's Prometheus metrics (prom-client), on a registry of their own (one per server, so two
- * servers in a test never share counters). Owns the metric names, their labels and the one bound on
- * label cardinality; adapters record through the small `ServiceMetrics` port and never see prom-client.
+ * servers in a test never share counters). Owns the triage metrics, the one bound on label
+ * cardinality, and the port; each other area is a file of its own on the same registry
+ * (matcher-metrics.ts, http-metrics.ts, imap-metrics.ts, delivery-metrics.ts,
+ * tenant-memory-metrics.ts). Adapters record through the small `ServiceMetrics` port and never see
+ * prom-client.
  *
  * Label cardinality: `tenant` takes at most `maxTenants` distinct values (default 50) per process; the
  * tenants after those are counted under `tenant="_other"`. `path` is `a2a`, `imap`, or `webhook:<provider>`;
@@ -12,6 +15,9 @@
  * readiness.ts are the HTTP edges).
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { httpRequestMetrics } from './http-metrics.ts';
+import { imapMetrics, type ScrapeSetters } from './imap-metrics.ts';
+import { matcherMetrics, type MatcherCacheGauges } from './matcher-metrics.ts';
 
 export const OTHER_TENANTS = '_other';
 /** The rolling window of `triage_questions_per_hundred_messages`, ms. */
@@ -45,19 +51,7 @@ export interface ServiceMetrics {
   onScrape(read: (set: ScrapeSetters) => void): void;
 }
 
-export interface MatcherCacheGauges {
-  readonly versions: number;
-  readonly bytes: number;
-  readonly budgetBytes: number | null;
-  readonly evictions: number;
-}
-
-export interface ScrapeSetters {
-  mailbox(
-    name: string,
-    status: { connected: boolean; reconnects: number; lagSeconds: number | null; backlog: number },
-  ): void;
-}
+export type { MatcherCacheGauges, ScrapeSetters };
 
 export interface Metrics extends ServiceMetrics {
   readonly registry: Registry;
@@ -82,8 +76,6 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
   const registers = [registry];
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     new Counter<L>({ name, help, labelNames, registers });
-  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-    new Gauge<L>({ name, help, labelNames, registers });
   const read = counter(
     'triage_messages_read_total',
     'Messages triaged, by tenant and by the path they arrived on (a2a, imap, webhook:<provider>).',
@@ -142,53 +134,6 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
   const rollbacks = counter('triage_rollbacks_total', 'Rollbacks.', ['tenant'] as const);
   const reverts = counter('triage_reverts_total', 'Reverts.', ['tenant'] as const);
   const erasures = counter('triage_erasures_total', 'Erasures (§14).', ['tenant'] as const);
-  const compileSeconds = new Histogram({
-    name: 'triage_matcher_compile_seconds',
-    help: 'Time to compile a definition version into its matcher.',
-    buckets: [0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers,
-  });
-  const marks = new Gauge({
-    name: 'triage_matcher_marks',
-    help: 'Marks in the matcher compiled last.',
-    registers,
-  });
-  let readCache: (() => MatcherCacheGauges) | null = null;
-  const cacheGauge = (name: string, help: string, value: (g: MatcherCacheGauges) => number | null) =>
-    new Gauge({
-      name,
-      help,
-      registers,
-      collect() {
-        const v = readCache === null ? null : value(readCache());
-        if (v !== null) this.set(v);
-      },
-    });
-  cacheGauge(
-    'triage_matcher_cache_bytes',
-    'Estimated bytes of the compiled matchers kept, all tenants.',
-    (g) => g.bytes,
-  );
-  cacheGauge(
-    'triage_matcher_cache_budget_bytes',
-    'MATCHER_MEMORY_BUDGET_MB, in bytes.',
-    (g) => g.budgetBytes,
-  );
-  cacheGauge(
-    'triage_matcher_cache_versions',
-    'Definition versions kept compiled, all tenants.',
-    (g) => g.versions,
-  );
-  new Counter({
-    name: 'triage_matcher_evictions_total',
-    help: 'Compiled versions dropped to stay within the matcher memory budget (compiled again on their next task).',
-    registers,
-    collect() {
-      if (readCache === null) return;
-      this.reset();
-      this.inc(readCache().evictions);
-    },
-  });
   let readTrips: (() => { readonly all: number; readonly transactionControl: number }) | null = null;
   new Counter({
     name: 'triage_database_round_trips_total',
@@ -203,67 +148,6 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
       this.inc({ kind: 'transaction' }, t.transactionControl);
     },
   });
-  const matchSeconds = new Histogram({
-    name: 'triage_match_duration_seconds',
-    help: 'Time to match one message against the compiled marks.',
-    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1],
-    registers,
-  });
-  const admission = counter(
-    'http_admission_rejections_total',
-    'Requests turned away because the server is at capacity (429 or 503), by route.',
-    ['route', 'status'] as const,
-  );
-  const http = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP requests by route group and status class.',
-    labelNames: ['route', 'status'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-    registers,
-  });
-  const scrapeSources: ((set: ScrapeSetters) => void)[] = [];
-  // Read the pollers just before an exposition (prom-client awaits every metric's collect, in the
-  // order they were registered: this one first, so the mailbox gauges below show this scrape's state).
-  new Gauge({
-    name: 'imap_mailboxes',
-    help: 'Configured IMAP mailboxes.',
-    registers,
-    collect() {
-      let n = 0;
-      const counting: ScrapeSetters = {
-        mailbox: (name, s) => {
-          n++;
-          setters.mailbox(name, s);
-        },
-      };
-      for (const source of scrapeSources) source(counting);
-      this.set(n);
-    },
-  });
-  const connected = gauge('imap_connected', '1 while the mailbox is connected and its folder open.', [
-    'mailbox',
-  ] as const);
-  const reconnects = gauge('imap_reconnects', 'Reconnects since start (a counter kept by the poller).', [
-    'mailbox',
-  ] as const);
-  const lag = gauge(
-    'imap_lag_seconds',
-    "Seconds from the last handled message's arrival on the IMAP server (INTERNALDATE) to its triage.",
-    ['mailbox'] as const,
-  );
-  const backlog = gauge(
-    'imap_backlog',
-    'Messages waiting in the folder, found by the last sweep and not yet handled.',
-    ['mailbox'] as const,
-  );
-  const setters: ScrapeSetters = {
-    mailbox(name, s) {
-      connected.set({ mailbox: name }, s.connected ? 1 : 0);
-      reconnects.set({ mailbox: name }, s.reconnects);
-      if (s.lagSeconds !== null) lag.set({ mailbox: name }, s.lagSeconds);
-      backlog.set({ mailbox: name }, s.backlog);
-    },
-  };
 
   return {
     registry,
@@ -294,27 +178,11 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
       if (action === 'revert') reverts.inc({ tenant: t });
       if (action === 'erase') erasures.inc({ tenant: t });
     },
-    matcherCompiled(seconds, n) {
-      compileSeconds.observe(seconds);
-      marks.set(n);
-    },
-    matcherCacheFrom(read) {
-      readCache = read;
-    },
-    matched(seconds) {
-      matchSeconds.observe(seconds);
-    },
     databaseRoundTripsFrom(read) {
       readTrips = read;
     },
-    admissionRejected(route, status) {
-      admission.inc({ route, status: String(status) });
-    },
-    httpRequest(route, status, seconds) {
-      http.observe({ route, status: `${Math.floor(status / 100)}xx` }, seconds);
-    },
-    onScrape(source) {
-      scrapeSources.push(source);
-    },
+    ...matcherMetrics(registry),
+    ...httpRequestMetrics(registry),
+    ...imapMetrics(registry),
   };
 }

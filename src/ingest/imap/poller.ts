@@ -13,25 +13,27 @@
  * submit that keeps failing) goes to the failed folder with the reason logged: never retried forever,
  * never dropped silently.
  *
- * One owner per mailbox (issue 15): with `deps.lease`, the poller connects and polls only while this
- * replica holds the mailbox's lease in the shared database. It renews it every `renewMs`; a standby
- * tries to take it at the same pace, so a dead owner's mailbox is taken over within
- * `leaseMs + renewMs` (plus a connect). A renew that fails (another replica holds it now), or that
- * cannot reach the database until the lease has run out, loses it: the poller fetches nothing more
- * (it checks before every fetch and before every message), lets the message in hand finish and
+ * One owner per mailbox (issue 15, lease-holder.ts): with `deps.lease`, the poller connects and
+ * polls only while this replica holds the mailbox's lease in the shared database. It renews it every
+ * `renewMs`; a standby tries to take it at the same pace, so a dead owner's mailbox is taken over
+ * within `leaseMs + renewMs` (plus a connect). A renew that fails (another replica holds it now), or
+ * that cannot reach the database until the lease has run out, loses it: the poller fetches nothing
+ * more (it checks before every fetch and before every message), lets the message in hand finish and
  * closes the connection. A message in hand at a handover is guarded by its own claim in the ingest
  * ledger (intake.ts): the new owner finds it `busy`, waits, and retakes it after its claim lease if
- * the old owner died, or reads it as done. A clean stop releases the lease so a standby takes over at once.
+ * the old owner died, or reads it as done. A clean stop releases the lease so a standby takes over
+ * at once.
  *
  * Deliberately not here: reading the environment (the password arrives resolved, and is never logged).
  */
 import { ImapFlow } from 'imapflow';
 import type { TenantId } from '../../domain/tenant.ts';
 import type { Intake } from '../intake.ts';
-import type { IngestLog, IngestStore, MailboxLeaseStore, MailSourceRef } from '../ports.ts';
+import type { IngestLog, IngestStore, MailSourceRef } from '../ports.ts';
 import { renewAt, TokenRefused, type AccessTokens } from './access-tokens.ts';
 import { backoffDelayMs, type BackoffOptions } from './backoff.ts';
 import { createFiler, ensureFolder } from './filer.ts';
+import { createLeaseHolder, type MailboxLeasing } from './lease-holder.ts';
 import type { FilingConfig } from './filing.ts';
 import type { TaskFiling } from '../ports.ts';
 
@@ -72,16 +74,7 @@ export interface ImapMailboxConfig {
   readonly filing?: FilingConfig;
 }
 
-/** The mailbox lease a poller polls under when replicas share a database (issue 15). */
-export interface MailboxLeasing {
-  readonly store: MailboxLeaseStore;
-  /** This replica's id, unique per process start. */
-  readonly holder: string;
-  /** How long a taken or renewed lease holds, ms (MAILBOX_LEASE_MS). */
-  readonly leaseMs: number;
-  /** How often the owner renews and a standby tries to take it, ms (MAILBOX_LEASE_RENEW_MS); below leaseMs. */
-  readonly renewMs: number;
-}
+export type { MailboxLeasing };
 
 export interface ImapPollerDeps {
   readonly intake: Intake;
@@ -164,80 +157,24 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
   /** With OAuth2: signs in again before the token runs out. */
   let renewTimer: NodeJS.Timeout | null = null;
   let draining: Promise<void> | null = null;
-  const lease = deps.lease;
-  /** Whether this replica holds the mailbox lease, and until when (ms, by this process's clock). */
-  let owner = lease === undefined;
-  let heldUntilMs = Number.POSITIVE_INFINITY;
-  let leaseTimer: NodeJS.Timeout | null = null;
-  let leaseTick: Promise<void> | null = null;
   let drainAgain = false;
   let reselectAgain = false;
   /** Submit faults per UID in this session (a reconnect into a new UIDVALIDITY clears it). */
   const submitFaults = new Map<number, number>();
   let faultsValidity = '';
 
+  /** Every timer of this poller's own (the lease holder keeps its own). */
   function clearTimers(): void {
-    for (const t of [reconnectTimer, sweepTimer, retryTimer, leaseTimer, renewTimer])
-      if (t !== null) clearTimeout(t);
-    reconnectTimer = sweepTimer = retryTimer = leaseTimer = renewTimer = null;
-  }
-
-  /** May this poller fetch now: it holds the lease and it has not run out by its own clock. */
-  function owns(): boolean {
-    return owner && Date.now() < heldUntilMs;
-  }
-
-  function scheduleLeaseTick(): void {
-    if (stopped || lease === undefined || leaseTimer !== null) return;
-    leaseTimer = setTimeout(() => {
-      leaseTimer = null;
-      leaseTick = tickLease().finally(() => {
-        leaseTick = null;
-        scheduleLeaseTick();
-      });
-    }, lease.renewMs);
-  }
-
-  /** The owner renews; a standby tries to take the lease (free, or run out: its owner died). */
-  async function tickLease(): Promise<void> {
-    if (stopped || lease === undefined) return;
-    const askedAt = Date.now();
-    try {
-      if (owner) {
-        if (await lease.store.renew(config.tenant, config.name, lease.holder, lease.leaseMs)) {
-          heldUntilMs = askedAt + lease.leaseMs;
-        } else {
-          loseLease('another replica holds the mailbox lease now');
-        }
-        return;
-      }
-      if (!(await lease.store.acquire(config.tenant, config.name, lease.holder, lease.leaseMs))) return;
-      if (stopped) {
-        await lease.store.release(config.tenant, config.name, lease.holder);
-        return;
-      }
-      owner = true;
-      heldUntilMs = askedAt + lease.leaseMs;
-      log.info({ ...where, holder: lease.holder }, 'took the mailbox lease; polling this mailbox');
-      await connect();
-    } catch (e) {
-      lastError = describe(e);
-      log.warn({ ...where, error: lastError }, 'mailbox lease: the database did not answer');
-      if (owner && Date.now() >= heldUntilMs) loseLease(`could not renew the mailbox lease: ${lastError}`);
-    }
+    for (const t of [reconnectTimer, sweepTimer, retryTimer, renewTimer]) if (t !== null) clearTimeout(t);
+    reconnectTimer = sweepTimer = retryTimer = renewTimer = null;
   }
 
   /**
-   * Stops polling at once: no fetch after this (drain checks `owns()`); the message in hand
-   * finishes on its own connection, which is closed after it.
+   * The lease was lost: no fetch after this (drain checks `owns()`); the message in hand finishes on
+   * its own connection, which is closed after it.
    */
-  function loseLease(reason: string): void {
-    if (!owner) return;
-    owner = false;
-    heldUntilMs = Number.NEGATIVE_INFINITY;
-    log.warn({ ...where, holder: lease?.holder, reason }, 'lost the mailbox lease; standing by');
-    for (const t of [reconnectTimer, sweepTimer, retryTimer, renewTimer]) if (t !== null) clearTimeout(t);
-    reconnectTimer = sweepTimer = retryTimer = renewTimer = null;
+  function standBy(): void {
+    clearTimers();
     const c = client;
     client = null;
     connected = false;
@@ -249,8 +186,23 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
       .catch(() => c.close());
   }
 
+  const holder = createLeaseHolder({
+    lease: deps.lease,
+    tenant: config.tenant,
+    mailbox: config.name,
+    where,
+    log,
+    gained: () => connect(),
+    lost: standBy,
+    failed: (error) => {
+      lastError = error;
+    },
+    describe,
+  });
+  const owns = (): boolean => holder.owns();
+
   function scheduleReconnect(): void {
-    if (stopped || !owner || reconnectTimer !== null) return;
+    if (stopped || !holder.holds() || reconnectTimer !== null) return;
     const delay = backoffDelayMs(attempt++, reconnect);
     log.warn({ ...where, delayMs: delay, lastError }, 'IMAP connection lost; reconnecting');
     reconnectTimer = setTimeout(() => {
@@ -537,21 +489,12 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
     async start() {
       if (!stopped) return;
       stopped = false;
-      if (lease === undefined) {
-        await connect();
-        return;
-      }
-      // The first try at once (it connects when this replica takes the lease), then every renewMs.
-      leaseTick = tickLease().finally(() => {
-        leaseTick = null;
-        scheduleLeaseTick();
-      });
-      await leaseTick;
+      await holder.start();
     },
     async stop() {
       stopped = true;
       clearTimers();
-      if (leaseTick !== null) await leaseTick.catch(() => {});
+      await holder.halt();
       if (draining !== null) await draining.catch(() => {});
       const c = client;
       client = null;
@@ -563,19 +506,11 @@ export function createImapPoller(config: ImapMailboxConfig, deps: ImapPollerDeps
           c.close();
         }
       }
-      if (lease !== undefined && owner) {
-        owner = false;
-        // A clean stop hands the mailbox over at once instead of after the lease runs out.
-        await lease.store.release(config.tenant, config.name, lease.holder).catch((e: unknown) => {
-          log.warn(
-            { ...where, error: describe(e) },
-            'could not release the mailbox lease; it runs out by itself',
-          );
-        });
-      }
+      // A clean stop hands the mailbox over at once instead of after the lease runs out.
+      await holder.release();
     },
     status() {
-      const role = owner ? 'owner' : 'standby';
+      const role = holder.holds() ? 'owner' : 'standby';
       return { connected, idleSupported, reconnects, lastError, lagSeconds, backlog, role };
     },
   };
