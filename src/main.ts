@@ -7,83 +7,39 @@
  * `compose(config)` builds everything without listening (tests and the card check use it);
  * running this file listens and stops cleanly on SIGINT/SIGTERM.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Kysely } from 'kysely';
+import { pathToFileURL } from 'node:url';
 import type { MailReader } from './a2a/ports.ts';
 import { createAdmission, type Admission } from './admission/admission.ts';
 import { createAuthThrottle } from './admission/auth-throttle.ts';
 import { admissionLimitsOf, loadConfig, mailLimitsOf, type Config } from './config/config.ts';
 import type { MailLimits } from './domain/mail/index.ts';
-import {
-  createAuthority,
-  ensureDemoTenant,
-  displayProvenance,
-  type DirectoryImport,
-  type EmbeddedAuthority,
-  type Eraser,
-} from './domain/authority/index.ts';
-import { systemClock } from './domain/clock.ts';
 import { createLearnables, type Learnable } from './domain/learnables/index.ts';
-import {
-  analysisKeeping,
-  createMatcherCache,
-  createTriageService,
-  cacheEraser,
-  checkLessonAtAgent,
-  createLessonCheck,
-  matchersByTenant,
-  withinBudget,
-  type Colleagues,
-} from './domain/triage/index.ts';
-import { createTenantMemory } from './domain/tenant-memory.ts';
+import type { TriageService } from './domain/triage/index.ts';
 import { redactForLog } from './domain/log-redaction.ts';
-import { createMatchingRuntime, type MarkAnalysisStore } from './domain/matching/index.ts';
-import { DEMO_TENANT, type TenantId } from './domain/tenant.ts';
-import { createRemoteDefinitionSource, type DefinitionSource } from './http/remote-authority.ts';
-import { createHeadBell } from './http/head-bell.ts';
-import type { Definition } from './domain/definitions/index.ts';
-import { createForwardedErase, remoteCacheEraser, type ForwardedErase } from './http/remote-erase.ts';
-import { createForwardedLesson, type ForwardedLesson } from './http/forwarded-lesson.ts';
+import type { TenantId } from './domain/tenant.ts';
 import { messageFromFields } from './ingest/mail/from-fields.ts';
 import { parseMail } from './ingest/mail/parse.ts';
 import { runCluster } from './cluster.ts';
+import { composeDefinitions, type Topology } from './compose-definitions.ts';
 import { composeMailIngest } from './compose-mail.ts';
-import { createServer, type AppServer, type WorkerIdentity } from './server.ts';
+import { composeProcess, type ProcessParts } from './compose-process.ts';
+import { composeTriage } from './compose-triage.ts';
+import { createServer, type AppServer, type ServerDeps, type WorkerIdentity } from './server.ts';
 import { createLogger, faultLogOf, type Logger } from './observability/logger.ts';
-import { createMetrics } from './observability/metrics.ts';
-import { observeMatcherCache } from './observability/observed.ts';
-import { tenantMemoryMetrics } from './observability/tenant-memory-metrics.ts';
-import {
-  authorityCheck,
-  mailboxCheck,
-  matcherCheck,
-  type ReadinessCheck,
-} from './observability/readiness.ts';
-import { describeStore, openStore } from './store/open-store.ts';
-import { eraseSignal, startChangeFeed, type ChangeFeed } from './store/postgres-change-feed.ts';
-import { createDeliveryBell } from './delivery/bell.ts';
-import { checksMade, createPushedValidity } from './store/read-validity.ts';
-import { isPostgresUrl, postgresRoundTrips } from './store/postgres-database.ts';
-import { SqliteCorpusStore } from './store/sqlite-corpus-store.ts';
-import { bytesGone, sqliteErasers } from './store/sqlite-erasure.ts';
-import { createEraseWatch, type EraseWatch } from './store/erase-generation.ts';
-import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { authorityCheck, mailboxCheck, type ReadinessCheck } from './observability/readiness.ts';
+import { describeStore, openStore, serverDatabase } from './store/open-store.ts';
 import { failInterruptedTasks } from './store/interrupted-tasks.ts';
 import { createRawMailRetention } from './store/raw-mail-retention.ts';
-import { createSqliteDefinitionStore } from './store/sqlite-definition-store.ts';
-import { createColleagues } from './store/people-store.ts';
-import { createSqliteMarkAnalyses } from './store/sqlite-mark-analyses.ts';
 import { createSqliteTaskPins } from './store/sqlite-task-pins.ts';
-import { createSqliteTokenStore } from './store/sqlite-token-store.ts';
+import type { createSqliteTokenStore } from './store/sqlite-token-store.ts';
 
 /** The demo directory imported on first start. */
-export const DEMO_DIRECTORY_FILE = fileURLToPath(new URL('../fixtures/directory/demo.json', import.meta.url));
+export { DEMO_DIRECTORY_FILE } from './compose-definitions.ts';
 /** The database file under DATA_DIR. */
 export { DATABASE_FILE_NAME as DATABASE_FILE } from './store/database.ts';
-/** Tenants whose new activations this process compiles as they are announced (the most recently served). */
-const MAX_RECENT_TENANTS = 64;
 /** Where the first-start token is written (mode 0600). */
 export const DEMO_TOKEN_FILE = 'demo-token';
 
@@ -121,7 +77,6 @@ export interface ComposeOptions {
 }
 
 export async function compose(config: Config, options: ComposeOptions = {}): Promise<Composition> {
-  const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
   const logger = options.logger ?? createLogger({ level: config.logLevel });
   const metrics = createMetrics({ maxTenants: config.metricsMaxTenants });
   warnWithoutPublicUrl(config, logger);
@@ -129,235 +84,33 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
   mkdirSync(dataDir, { recursive: true });
   // DATABASE_URL: PostgreSQL, shared by every replica; else the SQLite file under DATA_DIR.
   const db = await openStore({ databaseUrl: config.databaseUrl, dataDir });
-  let eraseFeed: ChangeFeed | null = null;
-  let closeRemote = (): void => {};
+  const closing = closers(() => db.destroy());
   try {
     // A task a killed process left submitted or working is told so, not left waiting forever.
     if (options.worker === undefined) await failInterruptedTasks(db, Date.now());
-    const polling = options.worker?.pollsMailboxes ?? true;
-    const polledMailboxes = polling ? config.mailboxes : [];
-    const tokens = createSqliteTokenStore(db);
-    const settings = { identificationMargin: config.identificationMargin };
+    const parts = await composeProcess({ config, db, logger, metrics });
+    closing.add(() => parts.close());
     const learnables = createLearnables(options.learnables);
-
-    let authority: EmbeddedAuthority | null = null;
-    let source: DefinitionSource;
-    let remoteRulesInForce: EmbeddedAuthority['rulesInForce'] | undefined;
-    let authorityReachable: (() => Promise<string | null>) | undefined;
-    let remoteErase: ForwardedErase | undefined;
-    let remoteLesson: ForwardedLesson | undefined;
-    // Readings name who taught each matched mark (§13.4): the handle behind the stable person id (§14).
-    let resolvePerson: ((t: TenantId, id: string) => Promise<string | null>) | undefined;
-    let colleagues: Colleagues | undefined;
-    let tenant = DEMO_TENANT;
-    // Kept regex analyses live beside the definitions, whose §14 erase clears them; an agent against
-    // a remote authority keeps them in memory only (an erase there could not reach its rows).
-    let analyses: MarkAnalysisStore | undefined;
-    const corpus = new SqliteCorpusStore(db);
-    // The server's matching runtime: its analyses, buffers and matchers, which a §14 erase clears.
-    const matchingRuntime = createMatchingRuntime();
-    // Issue 15: one byte budget for every tenant's compiled matchers, least recently used out.
-    const versionedMatchers = createMatcherCache({
-      budgetBytes: config.matcherMemoryBudgetMb * 2 ** 20,
-      runtime: matchingRuntime,
-    });
-    metrics.matcherCacheFrom(() => versionedMatchers.stats());
-    const matcherCache = observeMatcherCache(versionedMatchers, metrics);
-    // §14: what an erase must reach in this process: every store in its file, its memory, and last
-    // the bytes themselves (the WAL folded in and truncated).
-    // An erase made by another process on this database (the CLI) is noticed on the next read,
-    // and this process then forgets what it holds in memory, as a restart would (§14).
-    let forgetMemory = (): void => matchingRuntime.forgetEverything();
-    // The A2A app, once the server is made (the mail pipelines and the erasers reach it late).
-    let a2a: AppServer['a2a'] = null;
-    const eraseWatch = await createEraseWatch(db, () => {
-      forgetMemory();
-      a2a?.forgetRecentTasks();
-      options.onMemoryForgotten?.();
-    });
-    const onPostgres = isPostgresUrl(config.databaseUrl);
-    if (onPostgres) metrics.databaseRoundTripsFrom(postgresRoundTrips);
-    // §14: the task copies the A2A app keeps for a moment after a save are dropped by an erase, so
-    // none from before it is served. Memory, not a store: the erase reports nothing for it.
-    const recentTaskCopies: Eraser = {
-      erase: () => {
-        a2a?.forgetRecentTasks();
-        return Promise.resolve([]);
-      },
-    };
-    const processErasers = (memory: readonly Eraser[] = []): Eraser[] => [
-      ...sqliteErasers({ db, corpus, ingest: new SqliteIngestStore(db), now: () => systemClock.now() }),
-      cacheEraser(matchingRuntime, matcherCache),
-      recentTaskCopies,
-      ...memory,
-      eraseWatch.eraser,
-      // On PostgreSQL, every other replica drops its reading caches too (postgres-change-feed.ts).
-      ...(onPostgres ? [eraseSignal(db)] : []),
-      bytesGone(db),
-    ];
-    // Issue 15: on PostgreSQL the active head is kept valid by the change feed's push (a NOTIFY per
-    // activation, migration 011), and each new version's matcher is compiled once when it is
-    // announced, before the next task asks (set below, once the triage path exists).
-    const pushed = onPostgres ? createPushedValidity() : undefined;
-    // Split topology: the authority's GET /head?after= long-polls wake at a new activation.
-    const headBell = createHeadBell();
-    // A delivery another replica owes wakes this one's dispatcher (migration 016).
-    const deliveryBell = createDeliveryBell();
-    let onActivated = (_tenant: TenantId): void => {};
-    // Tenants this process resolved definitions for lately: the ones a new activation is compiled for.
-    const recentTenants = new Set<TenantId>();
-    // §14 across replicas: an erase on any replica (or by the CLI) empties this one's reading caches;
-    // the feed carries only the tenant, so every remembered analysis goes (the next task compiles again).
-    eraseFeed = onPostgres
-      ? await startChangeFeed({
-          url: config.databaseUrl,
-          db,
-          onErased: () => void matchingRuntime.forgetSourcesMentioning(() => true),
-          onActivated: (notice) => {
-            headBell.ring(notice.tenant);
-            onActivated(notice.tenant);
-          },
-          onDeliveriesOwed: () => deliveryBell.ring(),
-          ...(pushed === undefined ? {} : { pushed }),
-          log: faultLogOf(logger),
-        })
-      : null;
-    if (config.authorityUrl !== undefined) {
-      // §12.1: definitions come from another process; this agent keeps none of its own.
-      // Issue 15: the agent follows the authority's head by long-poll (a push), falling back to
-      // the short TTL when the follow is down; each new version is compiled as it is announced.
-      let compileAnnounced = (_definition: Definition): void => {};
-      const remote = await createRemoteDefinitionSource({
-        url: config.authorityUrl,
-        token: config.authorityToken ?? '',
-        follow: true,
-        onActivated: (definition) => compileAnnounced(definition),
-        log: faultLogOf(logger),
-        timeoutMs: config.authorityTimeoutMs,
-      });
-      closeRemote = () => remote.close();
-      compileAnnounced = (definition) => {
-        if (!recentTenants.has(remote.tenant)) return;
-        matcherCache
-          .matcherFor(definition, learnables)
-          .catch((e: unknown) => faultLogOf(logger)('compiling a newly activated version failed', e));
-      };
-      source = remote;
-      remoteRulesInForce = (t, versionId) => remote.rulesInForce(t, versionId);
-      resolvePerson = (t, id) => remote.personHandle(t, id);
-      authorityReachable = () => remote.reachable();
-      tenant = remote.tenant;
-      // §14: an erase posted to this agent goes to the authority, then reaches this agent's own
-      // stores and caches too (the corpus, its tasks, its ingest ledger, its memory), bytes included.
-      forgetMemory = () => {
-        matchingRuntime.forgetEverything();
-        remote.forget();
-      };
-      remoteErase = createForwardedErase({
-        remote,
-        erasers: processErasers([remoteCacheEraser(remote)]),
-      });
-      // Issue 26 (§13.1): this agent holds the corpus, so a lesson posted here is checked against it
-      // (under the version the authority has active now) before it is forwarded.
-      remoteLesson = createForwardedLesson({
-        remote,
-        check: (t, body) =>
-          checkLessonAtAgent(
-            { corpus, learnables, settings, matcherCache, definitions: remote, clock: systemClock },
-            t,
-            body,
-          ),
-      });
-    } else {
-      const stored = createSqliteDefinitionStore(db, pushed === undefined ? {} : { pushed });
-      // Its own commits wake the long-polls at once (another replica's come by NOTIFY, above).
-      const definitionStore: typeof stored = {
-        ...stored,
-        async commit(t, request) {
-          const result = await stored.commit(t, request);
-          if (result === 'committed') headBell.ring(t);
-          return result;
-        },
-      };
-      analyses = createSqliteMarkAnalyses(db);
-      // Issue 39: the tenant's people, whose forwards are read as the message they forward.
-      colleagues = createColleagues(db);
-      // A lesson an application wrote for a person reads "dana@…, via app:…" (§13.4).
-      resolvePerson = (t, id) => displayProvenance(id, (person) => definitionStore.personHandle(t, person));
-      const embedded = createAuthority({
-        store: definitionStore,
-        learnables,
-        settings,
-        clock: systemClock,
-        // §9: an application's or service's own name is never a taughtBy.
-        isServiceAccount: (t, name) => tokens.isServiceAccount(t, name),
-        // §14: an erase reaches every store and cache of this process, then the bytes leave the file.
-        erasers: processErasers(),
-        // §13.1 (issue 26): every lesson is tried on this process's corpus before it is absorbed.
-        checkLesson: createLessonCheck({ corpus, learnables, settings, matcherCache }),
-      });
-      authority = embedded;
-      source = embedded;
-      forgetMemory = () => {
-        matchingRuntime.forgetEverything();
-        embedded.forgetMemory();
-      };
-      const directory = JSON.parse(readFileSync(DEMO_DIRECTORY_FILE, 'utf8')) as DirectoryImport;
-      await ensureDemoTenant(authority, directory);
-    }
-
+    const settings = { identificationMargin: config.identificationMargin };
+    const topology = await composeDefinitions({ config, parts, learnables, settings, logger });
+    closing.add(() => topology.close());
+    parts.forgetting.add(() => parts.recentTasksDropped.call());
+    if (options.onMemoryForgotten !== undefined) parts.forgetting.add(options.onMemoryForgotten);
+    const announce = options.announce ?? ((line: string) => process.stdout.write(`${line}\n`));
     // The agent's own callers need a token too when the authority is elsewhere: for the tenant it serves.
-    const demoToken = await firstStartToken(tokens, tenant, dataDir, announce);
-    // Issue 51: one budget for what every tenant's reading holds (its definitions and objects when the
-    // authority is embedded, its compiled matchers); the least recently used tenant is forgotten whole.
-    const matchersOfTenants = matchersByTenant(matcherCache);
-    const tenantMemory = createTenantMemory({
-      budgetBytes: config.matcherMemoryBudgetMb * 2 ** 20,
-      parts: [...(authority === null ? [] : [authority.memory]), matchersOfTenants],
-    });
-    tenantMemoryMetrics(metrics.registry, () => tenantMemory.stats());
-    const triage = createTriageService({
-      definitions: withinBudget(
-        watchedForErasures(source, eraseWatch, db, recentTenants),
-        tenantMemory,
-        matchersOfTenants,
-      ),
-      corpus,
+    const demoToken = await firstStartToken(parts.tokens, topology.tenant, dataDir, announce);
+    const { triage, matchers } = composeTriage({
+      config,
+      parts,
+      topology,
       learnables,
-      settings: {
-        ...settings,
-        rawMailRetentionDays: config.rawMailRetentionDays,
-        ...(config.corpusRetentionDays === undefined
-          ? {}
-          : { corpusRetentionDays: config.corpusRetentionDays }),
-      },
-      matcherCache,
-      ...(analyses === undefined ? {} : { analyses }),
-      clock: systemClock,
-      ...(resolvePerson === undefined ? {} : { resolvePerson }),
-      ...(colleagues === undefined ? {} : { colleagues }),
+      settings,
+      logger,
+      metrics,
     });
-    if (config.role !== 'authority') {
-      const log = faultLogOf(logger);
-      // One compile per new version: the matcher cache shares a compile in progress for a version
-      // with every task that asks for it meanwhile, and answers later ones from the cache.
-      onActivated = (t) => {
-        if (!recentTenants.has(t)) return; // a tenant this process does not serve now compiles on its first task
-        void source
-          .active(t)
-          .then(({ definition }) =>
-            matcherCache.matcherFor(definition, learnables, analysisKeeping(analyses, t)),
-          )
-          .catch((e: unknown) => log('compiling a newly activated version failed', e));
-      };
-    }
-    const agent =
-      config.role === 'authority'
-        ? null
-        : { triage, mail: mailReaderFor(mailLimitsOf(config)), descriptors: () => source.descriptors() };
-    // Mail pipelines (MAILBOXES, INBOUND_WEBHOOKS): the same in-process path as triage_inbound.
-    // One admission gate for every path mail comes in by (issue 16): A2A, webhooks, IMAP.
+    // One admission gate for every path mail comes in by: A2A, webhooks (INBOUND_WEBHOOKS), IMAP (MAILBOXES).
     const admission = createAdmission(admissionLimitsOf(config));
+    let a2a: AppServer['a2a'] = null; // the mail pipelines reach the A2A app, made after them
     const mail = composeMailIngest({
       config,
       db,
@@ -366,156 +119,148 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       log: logger,
       admission,
     });
-    // /readyz: each part by name (the database check is the server's own).
-    const servedTenants = [
-      ...new Set<TenantId>([
-        tenant,
-        ...config.mailboxes.map((m) => m.tenant as TenantId),
-        ...config.inboundWebhooks.map((w) => w.tenant as TenantId),
-      ]),
-    ];
-    const matchers =
-      agent === null
-        ? []
-        : servedTenants.map((t) =>
-            matcherCheck(t, {
-              active: async () => {
-                const a = await source.active(t);
-                return { definitionVersion: a.definitionVersion, versionId: a.definition.versionId };
-              },
-              compiled: () => matcherCache.versions(),
-              // The path a task takes (sliced, reading and keeping the tenant's analyses).
-              compile: async () =>
-                matcherCache.matcherFor(
-                  (await source.active(t)).definition,
-                  learnables,
-                  analysisKeeping(analyses, t),
-                ),
-            }),
-          );
-    for (const m of matchers) m.warm(); // the first task of each tenant served need not wait for it
-    const readiness: ReadinessCheck[] = [
-      ...matchers,
-      ...polledMailboxes.map((m, i) => mailboxCheck(m.name, () => mail.pollers[i]!.status())),
-      ...(authorityReachable === undefined ? [] : [authorityCheck(authorityReachable)]),
-    ];
-    metrics.onScrape((set) =>
-      polledMailboxes.forEach((m, i) => {
-        const s = mail.pollers[i]!.status();
-        set.mailbox(m.name, {
-          connected: s.connected,
-          reconnects: s.reconnects,
-          lagSeconds: s.lagSeconds,
-          backlog: s.backlog,
-        });
-      }),
-    );
-    const server = createServer({
-      config,
-      db,
-      headBell,
-      verifier: tokens,
-      authority,
-      taskPins: createSqliteTaskPins(db),
-      dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
-      // Issue 38: the senders of a collection whose learnable keeps a record (default: the first).
-      senders: async (t, collection, limit) => {
-        const l = learnables.find(
-          (x) => x.recordKeys !== undefined && (collection === undefined || x.collection === collection),
-        );
-        return l === undefined
-          ? null
-          : { collection: l.collection, senders: await triage.senders(t, l.collection, limit) };
-      },
-      entryLabels: learnables,
-      agent,
-      admission,
-      authThrottle: createAuthThrottle({
-        burst: config.authFailureBurst,
-        perMinute: config.authFailuresPerMinute,
-      }),
-      ...(remoteRulesInForce === undefined ? {} : { remoteRulesInForce }),
-      ...(remoteErase === undefined ? {} : { remoteErase }),
-      ...(remoteLesson === undefined ? {} : { remoteLesson }),
-      ...(agent === null ? {} : { inbound: mail.router }),
-      ...(config.authorityUrl === undefined ? {} : { remoteAuthorityUrl: config.authorityUrl }),
-      ...(options.worker === undefined ? {} : { worker: options.worker }),
-      delivery: {
-        allowedHosts: config.pushNotificationAllowedHosts,
-        maxAttempts: config.deliveryMaxAttempts,
-        retryBaseMs: config.deliveryRetryBaseMs,
-        retentionDays: config.deliveryRetentionDays,
-        pollMs: config.deliveryPollMs,
-        bell: deliveryBell,
-      },
-      observability: {
+    closing.add(() => mail.stop());
+    const server = createServer(
+      serverDeps({
+        config,
+        options,
+        parts,
+        topology,
+        triage,
+        learnables,
+        admission,
+        mail,
         logger,
         metrics,
-        ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
-        ...(config.metricsPort === undefined ? {} : { metricsPort: config.metricsPort }),
-        readiness: () => readiness,
-      },
-    });
+        matchers,
+      }),
+    );
+    closing.add(() => server.close());
     a2a = server.a2a;
+    parts.recentTasksDropped.add(() => server.a2a?.forgetRecentTasks());
     // §14: raw mail is kept RAW_MAIL_RETENTION_DAYS, then incinerated (swept now and periodically).
     const retention = createRawMailRetention({
       db,
-      corpus,
+      corpus: parts.corpus,
       days: config.rawMailRetentionDays,
       log: faultLogOf(logger),
     });
     await retention.start();
+    closing.add(() => retention.stop());
     // Pollers retry unreachable mailboxes in the background; with WORKERS, one worker polls (cluster.ts).
-    if (agent !== null && polling) await mail.start();
-    return {
-      server,
-      demoToken,
-      admission,
-      async close() {
-        await retention.stop();
-        await mail.stop();
-        closeRemote();
-        await server.close();
-        await eraseFeed?.stop();
-        await db.destroy();
-      },
-    };
+    if (config.role !== 'authority' && (options.worker?.pollsMailboxes ?? true)) await mail.start();
+    return { server, demoToken, admission, close: () => closing.run() };
   } catch (e) {
-    closeRemote();
-    await eraseFeed?.stop();
-    await db.destroy();
+    await closing.run();
     throw e;
   }
 }
 
-/**
- * The definitions triage reads, each read first asking whether another process erased since (§14):
- * every task, show-back and dry run resolves its version through here before it uses the memory.
- */
-function watchedForErasures(
-  source: DefinitionSource,
-  watch: EraseWatch,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the migrated database is untyped
-  db: Kysely<any>,
-  recentTenants: Set<TenantId>,
-): DefinitionSource {
+/** What to close on the way out, the last added first (a part closes before what it was made on). */
+function closers(first: () => Promise<void>) {
+  const fns: (() => unknown)[] = [first];
   return {
-    descriptors: () => source.descriptors(),
-    async active(tenant, options) {
-      recentTenants.delete(tenant);
-      recentTenants.add(tenant);
-      if (recentTenants.size > MAX_RECENT_TENANTS) recentTenants.delete(recentTenants.values().next().value!);
-      // The head read asks the database whether another process committed; the watch reuses that
-      // answer (one pragma per task, not two). Found an erase: memory is forgotten, resolve again.
-      const before = checksMade(db);
-      const pinned = await source.active(tenant, options);
-      return (await watch.check(before)) ? source.active(tenant, options) : pinned;
-    },
-    async load(tenant, versionId) {
-      await watch.check();
-      return source.load(tenant, versionId);
+    add: (fn: () => unknown) => void fns.push(fn),
+    run: async (): Promise<void> => {
+      for (const fn of fns.splice(0).reverse()) await fn();
     },
   };
+}
+
+/** The server's dependencies, read from the parts compose made (one field per part; no topology branch but the tagged one). */
+function serverDeps(c: {
+  readonly config: Config;
+  readonly options: ComposeOptions;
+  readonly parts: ProcessParts;
+  readonly topology: Topology;
+  readonly triage: TriageService;
+  readonly learnables: readonly Learnable[];
+  readonly admission: Admission;
+  readonly mail: ReturnType<typeof composeMailIngest>;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly matchers: readonly ReadinessCheck[];
+}): ServerDeps {
+  const { config, parts, topology, triage, learnables } = c;
+  const agent =
+    config.role === 'authority'
+      ? null
+      : {
+          triage,
+          mail: mailReaderFor(mailLimitsOf(config)),
+          descriptors: () => topology.source.descriptors(),
+        };
+  return {
+    config,
+    database: serverDatabase(parts.db),
+    headBell: parts.headBell,
+    verifier: parts.tokens,
+    authority: topology.kind === 'embedded' ? topology.authority : null,
+    ...(topology.kind === 'remote' ? { remote: topology.remote } : {}),
+    taskPins: createSqliteTaskPins(parts.db),
+    dryRun: (t, _principal, lesson) => triage.dryRun(t, lesson),
+    // The senders of a collection whose learnable keeps a record (default: the first).
+    senders: async (t, collection, limit) => {
+      const l = learnables.find(
+        (x) => x.recordKeys !== undefined && (collection === undefined || x.collection === collection),
+      );
+      return l === undefined
+        ? null
+        : { collection: l.collection, senders: await triage.senders(t, l.collection, limit) };
+    },
+    entryLabels: learnables,
+    agent,
+    admission: c.admission,
+    authThrottle: createAuthThrottle({
+      burst: config.authFailureBurst,
+      perMinute: config.authFailuresPerMinute,
+    }),
+    ...(agent === null ? {} : { inbound: c.mail.router }),
+    ...(c.options.worker === undefined ? {} : { worker: c.options.worker }),
+    delivery: {
+      allowedHosts: config.pushNotificationAllowedHosts,
+      maxAttempts: config.deliveryMaxAttempts,
+      retryBaseMs: config.deliveryRetryBaseMs,
+      retentionDays: config.deliveryRetentionDays,
+      pollMs: config.deliveryPollMs,
+      bell: parts.deliveryBell,
+    },
+    observability: {
+      logger: c.logger,
+      metrics: c.metrics,
+      ...(config.metricsToken === undefined ? {} : { metricsToken: config.metricsToken }),
+      ...(config.metricsPort === undefined ? {} : { metricsPort: config.metricsPort }),
+      readiness: readinessOf(c),
+    },
+  };
+}
+
+/**
+ * /readyz beside the database (the server's own check): each served tenant's matcher, each mailbox
+ * this process polls, the remote authority. The mailboxes are scraped into the metrics too.
+ */
+function readinessOf(c: {
+  readonly config: Config;
+  readonly options: ComposeOptions;
+  readonly topology: Topology;
+  readonly mail: ReturnType<typeof composeMailIngest>;
+  readonly metrics: Metrics;
+  readonly matchers: readonly ReadinessCheck[];
+}): () => readonly ReadinessCheck[] {
+  const polled = (c.options.worker?.pollsMailboxes ?? true) ? c.config.mailboxes : [];
+  const status = (i: number) => c.mail.pollers[i]!.status();
+  const readiness: ReadinessCheck[] = [
+    ...c.matchers,
+    ...polled.map((m, i) => mailboxCheck(m.name, () => status(i))),
+    ...(c.topology.kind === 'remote' ? [authorityCheck(c.topology.reachable)] : []),
+  ];
+  c.metrics.onScrape((set) =>
+    polled.forEach((m, i) => {
+      const { connected, reconnects, lagSeconds, backlog } = status(i);
+      set.mailbox(m.name, { connected, reconnects, lagSeconds, backlog });
+    }),
+  );
+  return () => readiness;
 }
 
 /** The A2A adapter's MailReader over the ingest parsers (mailparser; data-part fields), with the configured limits. */

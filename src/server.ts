@@ -18,13 +18,11 @@ import express, { type Express, type Request, type Router } from 'express';
 import type { Kysely } from 'kysely';
 import { AGENT_CARD_PATH } from '@a2a-js/sdk';
 import { RequestMalformedError } from '@a2a-js/sdk/errors';
-import { engineOf } from './store/dialect.ts';
 import { createA2AApp, type A2AApp } from './a2a/a2a-app.ts';
 import { deliveryBodies, deliveryEventOf } from './a2a/delivery-bodies.ts';
 import { principalOfContext } from './a2a/user.ts';
 import type { Dispatcher } from './delivery/dispatcher.ts';
 import { createDelivery, type Delivery, type DeliverySettings } from './compose-delivery.ts';
-import { oneCheckPerCall } from './store/read-validity.ts';
 import { deliveryMetrics } from './observability/delivery-metrics.ts';
 import type { Admission } from './admission/admission.ts';
 import type { AuthThrottle } from './admission/auth-throttle.ts';
@@ -89,9 +87,8 @@ export interface ServerDeps {
   readonly admission?: Admission;
   /** Wrong tokens throttled per source (src/admission/auth-throttle.ts); none: not throttled. */
   readonly authThrottle?: AuthThrottle;
-  /** The migrated database (tasks, tokens, …). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
-  readonly db: Kysely<any>;
+  /** The migrated database (tasks, tokens, …) and what the server asks of it. */
+  readonly database: ServerDatabase;
   readonly verifier: TokenVerifier;
   /** The embedded authority: mounts /authority/v1 and makes the agent self-owning (§12.2). Null: definitions come from elsewhere. */
   readonly authority: Authority | null;
@@ -101,18 +98,8 @@ export interface ServerDeps {
   readonly senders?: SendersView;
   /** Null: an authority-only process. */
   readonly agent: AgentDeps | null;
-  /**
-   * With a remote authority (§12.1): the rules in force at a version, asked of that authority. The
-   * agent then serves GET /authority/v1/rules-in-force?taskId=… itself, since it holds the task pins,
-   * and POST /authority/v1/lessons:dry-run (with `dryRun`), since it holds the corpus.
-   */
-  readonly remoteRulesInForce?: Authority['rulesInForce'];
-  /** AUTHORITY_URL: named when a lesson is posted to this agent instead of to its authority. */
-  readonly remoteAuthorityUrl?: string;
-  /** With a remote authority: POST /authority/v1/erase forwarded, then this agent's copies erased (§14). */
-  readonly remoteErase?: AgentSideRouterDeps['erase'];
-  /** Issue 26, split topology: lessons checked against this agent's corpus, then forwarded. */
-  readonly remoteLesson?: AgentSideRouterDeps['lesson'];
+  /** Set with a remote authority (§12.1, AUTHORITY_URL): what the agent serves on its behalf. */
+  readonly remote?: RemoteAuthoritySide;
   readonly log?: FaultLog;
   /** With the embedded authority: the learnables that label entries for GET /authority/v1/entries. */
   readonly entryLabels?: EntriesApiDeps['learnables'];
@@ -125,6 +112,29 @@ export interface ServerDeps {
 }
 
 export type { DeliverySettings };
+
+/** The database as the server uses it (store/open-store.ts `serverDatabase` makes one). */
+export interface ServerDatabase {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
+  readonly db: Kysely<any>;
+  /** Replicas on one PostgreSQL write the same task rows. */
+  readonly shared: boolean;
+  /** Runs a request so it asks the database once whether another process committed (read-validity.ts). */
+  oneCheckPerCall<T>(fn: () => T): T;
+}
+
+/**
+ * What an agent against a remote authority (§12.1) serves itself: GET /authority/v1/rules-in-force
+ * (it holds the task pins), asked of that authority; POST /authority/v1/erase and /lessons,
+ * forwarded (§14, §13.1); and the authority's URL, named when a caller posts here what only the
+ * authority takes.
+ */
+export interface RemoteAuthoritySide {
+  readonly authorityUrl: string;
+  readonly rulesInForce: Authority['rulesInForce'];
+  readonly erase: NonNullable<AgentSideRouterDeps['erase']>;
+  readonly lesson: NonNullable<AgentSideRouterDeps['lesson']>;
+}
 
 export const DEFAULT_DELIVERY: DeliverySettings = { allowedHosts: [], ...DELIVERY_DEFAULTS };
 
@@ -183,9 +193,9 @@ export function createServer(deps: ServerDeps): AppServer {
   if (deps.authThrottle !== undefined) app.use(deps.authThrottle.middleware);
   app.use(requestLog(logger), httpMetrics(metrics));
   // Issue 41: a request asks the database once whether another process committed (read-validity.ts).
-  app.use((_req, _res, next) => oneCheckPerCall(next));
+  app.use((_req, _res, next) => deps.database.oneCheckPerCall(next));
   app.use(healthRouter());
-  const db = deps.db;
+  const { db } = deps.database;
   const checks = (): readonly ReadinessCheck[] => [
     databaseCheck(() => sql`select 1`.execute(db)),
     ...(obs.readiness?.() ?? []),
@@ -217,7 +227,7 @@ export function createServer(deps: ServerDeps): AppServer {
       ...(deps.admission === undefined ? {} : { admission: deps.admission }),
       log,
       // Replicas on one PostgreSQL write the same task rows.
-      sharedTasks: engineOf(deps.db) === 'postgres',
+      sharedTasks: deps.database.shared,
     });
     // Public (§7: the declaration is data-only). A GET without A2A-Version gets the v1.0 card; a v0.3
     // client asks with A2A-Version: 0.3 or at the pre-1.0 path (card-version.ts).
@@ -266,20 +276,21 @@ export function createServer(deps: ServerDeps): AppServer {
       }),
     );
   }
-  if (authority === null && deps.remoteRulesInForce !== undefined && deps.taskPins !== undefined) {
+  if (authority === null && deps.remote !== undefined && deps.taskPins !== undefined) {
     // §13.4: "which rules were in force when task X was decided" stays one call against the agent;
     // §13.1: so does a dry run, against the corpus this agent keeps.
+    const { remote } = deps;
     app.use(
       AUTHORITY_API_PATH,
       createAgentSideRouter({
         verifier: deps.verifier,
         taskPins: deps.taskPins,
-        rulesInForce: deps.remoteRulesInForce,
-        ...(deps.remoteAuthorityUrl === undefined ? {} : { authorityUrl: deps.remoteAuthorityUrl }),
+        rulesInForce: remote.rulesInForce,
+        authorityUrl: remote.authorityUrl,
+        erase: remote.erase,
+        lesson: remote.lesson,
         ...(deps.dryRun === undefined ? {} : { dryRun: deps.dryRun }),
         ...(deps.senders === undefined ? {} : { senders: deps.senders }),
-        ...(deps.remoteErase === undefined ? {} : { erase: deps.remoteErase }),
-        ...(deps.remoteLesson === undefined ? {} : { lesson: deps.remoteLesson }),
         log,
       }),
     );
@@ -334,7 +345,7 @@ const tenantOf = (context: Parameters<typeof principalOfContext>[0]) => principa
 function deliveryOf(deps: ServerDeps, logger: Logger, metrics: Metrics): Delivery {
   const counted = deliveryMetrics(metrics.registry);
   return createDelivery({
-    db: deps.db,
+    db: deps.database.db,
     settings: deps.delivery ?? DEFAULT_DELIVERY,
     log: logger,
     tenantOf,

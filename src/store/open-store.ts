@@ -7,7 +7,9 @@
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { DATABASE_FILE_NAME, openDatabase } from './database.ts';
+import { engineOf } from './dialect.ts';
 import { isPostgresUrl, openPostgres } from './postgres-database.ts';
+import { oneCheckPerCall } from './read-validity.ts';
 
 export interface StoreLocation {
   /** DATABASE_URL: a `postgres://` URL, or undefined for SQLite. */
@@ -28,4 +30,14 @@ export function describeStore(location: StoreLocation): string {
   const u = new URL(location.databaseUrl);
   u.password = '';
   return `PostgreSQL ${u.host}${u.pathname}`;
+}
+
+/**
+ * The database as the server uses it (server.ts `ServerDatabase`): whether replicas share its task
+ * rows (PostgreSQL), and the per-request scope in which a remembered read asks once whether another
+ * process committed (read-validity.ts).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the schema is defined by the migrations
+export function serverDatabase(db: Kysely<any>) {
+  return { db, shared: engineOf(db) === 'postgres', oneCheckPerCall } as const;
 }

@@ -14,6 +14,7 @@ import { createLogger } from '../../src/observability/logger.ts';
 import { createMetrics } from '../../src/observability/metrics.ts';
 import { createServer, type AppServer } from '../../src/server.ts';
 import { openDatabase } from '../../src/store/database.ts';
+import { serverDatabase } from '../../src/store/open-store.ts';
 import { createSqliteDefinitionStore } from '../../src/store/sqlite-definition-store.ts';
 import { createSqliteTaskPins } from '../../src/store/sqlite-task-pins.ts';
 import { createSqliteTokenStore, type TokenStore } from '../../src/store/sqlite-token-store.ts';
@@ -57,7 +58,7 @@ export async function openAuthorityHarness(
   const faults: unknown[] = [];
   const server = createServer({
     config: { host: '127.0.0.1', port: 0, publicUrl: undefined },
-    db,
+    database: serverDatabase(db),
     verifier: tokens,
     authority,
     taskPins: createSqliteTaskPins(db),

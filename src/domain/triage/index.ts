@@ -14,13 +14,17 @@ export type {
   ReadingSummary,
 } from './corpus.ts';
 export { createMatcherCache, definitionMarks } from './definition-marks.ts';
+export type { MatcherCache } from './definition-marks.ts';
 export type { MarkHit } from './definition-marks.ts';
 export { readMessage } from './read-message.ts';
 export { isColleague, readAs } from './colleague-forward.ts';
 export type { Colleagues } from './colleague-forward.ts';
 export type { MessageReading, TeachBlock } from './reading.ts';
-export { MAX_TEACH_ENTRIES, analysisKeeping, createTriageService } from './triage-service.ts';
-export type { TaskPin, TriageOutcome, TriageQuestion, TriageService } from './triage-service.ts';
+export { createTriageService } from './triage-service.ts';
+export type { TriageService } from './triage-service.ts';
+export type { TaskPin, TriageOutcome, TriageQuestion } from './outcome.ts';
+export { analysisKeeping } from './read-at.ts';
+export { MAX_TEACH_ENTRIES } from './questions.ts';
 export { discardedMessage } from './corpus.ts';
 export { cacheEraser } from './cache-eraser.ts';
 export { matchersByTenant, withinBudget } from './tenant-budget.ts';
