@@ -1,5 +1,5 @@
 /**
- * WORKERS (issue 15, "use every core of one machine"): `npm start` with WORKERS=N > 1 runs a
+ * WORKERS ("use every core of one machine"): `npm start` with WORKERS=N > 1 runs a
  * primary process that serves nothing itself and N worker processes on one port (node:cluster: the
  * primary accepts and hands connections round-robin). The workers share DATA_DIR (SQLite in WAL
  * serves several processes; each worker has its own connection, and SQLite's data_version makes

@@ -1,5 +1,5 @@
 /**
- * Delivery put together (issues 40 and 52), beside compose-mail.ts: adapters never import each
+ * Delivery put together, beside compose-mail.ts: adapters never import each
  * other, so the delivery adapter (src/delivery) and its stores (src/store) meet here. The URL guard,
  * the outbox and the dispatcher that sends from it (woken by this process's saves and by the bell),
  * the durable push-notification configs, the tenant's delivery webhooks, and the task-store stack

@@ -2,7 +2,7 @@
  * Composition of the mail pipelines (part of the composition root, beside main.ts): the IMAP pollers of
  * MAILBOXES and the webhook endpoints of INBOUND_WEBHOOKS, submitting through the agent's in-process
  * triage_inbound (A2AApp.submitMail) for a mailbox principal of the tenant, with the ingest store on the
- * server's database, each poller under its mailbox's lease (issue 15: one owner among replicas). Secrets
+ * server's database, each poller under its mailbox's lease (one owner among replicas). Secrets
  * are revealed here, handed to the adapters, and never logged.
  */
 import { randomUUID } from 'node:crypto';
@@ -43,7 +43,7 @@ export function composeMailIngest(options: {
   readonly db: Kysely<any>;
   /** Late-bound: the A2A app exists only once the server is created. */
   readonly submitMail: () => SubmitMail | null;
-  /** Late-bound likewise: a task's state and what it was decided as (issue 40). */
+  /** Late-bound likewise: a task's state and what it was decided as. */
   readonly taskFiling: () => ((principal: Principal, taskId: string) => Promise<TaskFiling | null>) | null;
   /** The process's JSON log (src/observability/logger.ts): a pino logger is an IngestLog. */
   readonly log: IngestLog;
@@ -75,7 +75,7 @@ export function composeMailIngest(options: {
     log: options.log,
     ...(options.admission === undefined ? {} : { admission: options.admission }),
     ...(config.ingestClaimLeaseMs === undefined ? {} : { leaseMs: config.ingestClaimLeaseMs }),
-    // Issue 15: one owner per mailbox among the replicas sharing the database; the holder id is
+    // One owner per mailbox among the replicas sharing the database; the holder id is
     // unique per process start, so a restarted replica never mistakes a dead one's lease for its own.
     mailboxLease: {
       store: new KyselyMailboxLeaseStore(options.db),

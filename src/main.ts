@@ -320,7 +320,7 @@ async function main(): Promise<void> {
   const where = `data in ${describeStore({ databaseUrl: config.databaseUrl, dataDir: resolve(config.dataDir) })}`;
   const role = config.role === 'authority' ? 'authority' : 'agent';
   if (config.workers > 1) {
-    // WORKERS (issue 15): one port, N processes on one store (src/cluster.ts).
+    // WORKERS: one port, N processes on one store (src/cluster.ts).
     await runCluster({
       workers: config.workers,
       log: logger,

@@ -76,7 +76,7 @@ export interface WorkerIdentity {
 }
 
 export interface ServerDeps {
-  /** Wakes the authority's GET /head?after= long-polls at a new activation (issue 15). Default: they re-read every second. */
+  /** Wakes the authority's GET /head?after= long-polls at a new activation. Default: they re-read every second. */
   readonly headBell?: HeadBell;
   /** Set when this process is one of several workers on one port. */
   readonly worker?: WorkerIdentity;
@@ -94,7 +94,7 @@ export interface ServerDeps {
   readonly authority: Authority | null;
   readonly taskPins?: TaskPinReader;
   readonly dryRun?: LessonDryRun;
-  /** Issue 38: GET /authority/v1/senders, from the corpus this agent keeps. */
+  /** GET /authority/v1/senders, from the corpus this agent keeps. */
   readonly senders?: SendersView;
   /** Null: an authority-only process. */
   readonly agent: AgentDeps | null;
@@ -107,7 +107,7 @@ export interface ServerDeps {
   readonly inbound?: Router;
   /** Logs, metrics and readiness. Default: a log at `info` on stderr, metrics off, readiness of the database. */
   readonly observability?: Observability;
-  /** Issue 40: how push notifications and delivery webhooks are sent. Default: DEFAULT_DELIVERY. */
+  /** How push notifications and delivery webhooks are sent. Default: DEFAULT_DELIVERY. */
   readonly delivery?: DeliverySettings;
 }
 
@@ -192,7 +192,7 @@ export function createServer(deps: ServerDeps): AppServer {
   }
   if (deps.authThrottle !== undefined) app.use(deps.authThrottle.middleware);
   app.use(requestLog(logger), httpMetrics(metrics));
-  // Issue 41: a request asks the database once whether another process committed (read-validity.ts).
+  // A request asks the database once whether another process committed (read-validity.ts).
   app.use((_req, _res, next) => deps.database.oneCheckPerCall(next));
   app.use(healthRouter());
   const { db } = deps.database;
@@ -240,7 +240,7 @@ export function createServer(deps: ServerDeps): AppServer {
     // parsers then find them read (left alone, they cap a body at 100 KB, the Teach router's at 1 MB).
     app.use(JSONRPC_PATH, ...guard, ...a2a.jsonRpcRouters);
     app.use(REST_PATH, ...guard, a2a.restRouter);
-    // Issue 40: the tenant's delivery webhooks, beside the tasks they report on.
+    // The tenant's delivery webhooks, beside the tasks they report on.
     app.use(
       DELIVERIES_PATH,
       createDeliveriesRouter({

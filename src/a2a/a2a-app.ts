@@ -65,14 +65,14 @@ export interface A2AAppDeps {
    */
   readonly sharedTasks?: boolean;
   /**
-   * Issue 40: the durable push-notification configs (store/push-config-store.ts). With it the card
+   * The durable push-notification configs (store/push-config-store.ts). With it the card
    * says `pushNotifications: true`; what a task owes is sent from the outbox its task store writes
    * (store/delivering-task-store.ts), never by the SDK's fire-and-forget sender. None: off.
    */
   readonly pushNotifications?: PushNotificationStore;
 }
 
-/** The SDK's sender is not used: the outbox, written with the task's state, sends (issue 40). */
+/** The SDK's sender is not used: the outbox, written with the task's state, sends. */
 const OUTBOX_SENDS: PushNotificationSender = { send: () => Promise.resolve() };
 
 export interface A2AApp {
@@ -96,7 +96,7 @@ export interface A2AApp {
     /** The A2A context the task is created in (the intake's, one per message: ingest/intake.ts). */
     contextId?: string,
   ): Promise<SubmitResult>;
-  /** Issue 40: the task's state now and what it was decided as (a mailbox files the mail by it). */
+  /** The task's state now and what it was decided as (a mailbox files the mail by it). */
   taskFiling(principal: Principal, taskId: string): Promise<TaskFiling | null>;
   /** §14: forgets the copies of tasks saved in the last moment (an erase rewrote their rows). */
   forgetRecentTasks(): void;
@@ -153,7 +153,7 @@ export function createA2AApp(deps: A2AAppDeps): A2AApp {
   });
   // §7: every route the transports serve goes through the gate, so a teach block reaches only a
   // request that activated the extension, whoever parked the task and however it is read.
-  // Issue 16: no enum number reaches a person ("terminal state (3)"): worded-errors.ts.
+  // No enum number reaches a person ("terminal state (3)"): worded-errors.ts.
   const requestHandler = gateTeachBlocks(
     wordedErrors(
       new DefaultRequestHandler(

@@ -29,7 +29,7 @@ export interface AgentCardInput {
   readonly selfOwning: boolean;
   /** Also declare v0.3 interfaces, served through the SDK's compatibility layer. */
   readonly legacyCompat: boolean;
-  /** Push notifications are stored and delivered (issue 40). Default true. */
+  /** Push notifications are stored and delivered. Default true. */
   readonly pushNotifications?: boolean;
 }
 

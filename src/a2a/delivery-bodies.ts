@@ -1,5 +1,5 @@
 /**
- * What a task's save owes to those who asked to be told (issue 40): the bodies of its push
+ * What a task's save owes to those who asked to be told: the bodies of its push
  * notifications and of the tenant's delivery webhooks, built once when the task enters
  * input-required or ends, and stored with the state (store/delivering-task-store.ts).
  *

@@ -526,7 +526,7 @@ function readTaskState(metadata: Task['metadata']): TriageTaskState | null {
 /**
  * The re-read on the pinned version with the question the person is answering, when the re-read no
  * longer asks it: the version is the same, but a mark's track record is live and may have
- * recovered since the task parked (issue 49), so the rules may now settle what was asked. The
+ * recovered since the task parked, so the rules may now settle what was asked. The
  * person's answer still counts: it is the answer to the question asked.
  */
 export function withParkedQuestion(

@@ -45,7 +45,7 @@ export function classifyInput(parts: readonly Part[]): MailInput {
     }
   }
   // One e-mail per task: every part that is a mail counts, so a second one is refused by name
-  // instead of silently ignored (issue 16).
+  // instead of silently ignored.
   const mails: { readonly label: string; readonly input: MailInput }[] = [];
   for (const p of parts) {
     const c = p.content;
@@ -57,7 +57,7 @@ export function classifyInput(parts: readonly Part[]): MailInput {
         if (RFC822_MEDIA_TYPES.has(type) || /\.eml$/i.test(p.filename)) {
           const notMail = notAMail(c.value);
           if (notMail !== null) seen.push(`${label}, which ${notMail}`);
-          // a view of the part's bytes, not a copy: a 25 MB mail is held once (issue 16)
+          // a view of the part's bytes, not a copy: a 25 MB mail is held once
           else mails.push({ label, input: { kind: 'raw', bytes: bytesView(c.value) } });
           break;
         }

@@ -188,7 +188,7 @@ function sendsMessage(transport: BodyTransport, req: Request, parsed: unknown): 
 /**
  * The body's bytes, or 'too-large' as soon as it passes `limit` (the rest is not kept). With a
  * declared length the bytes go straight into one buffer of that size: a 35 MB body is held once,
- * not as chunks and then their concatenation (issue 16).
+ * not as chunks and then their concatenation.
  */
 function readLimited(req: Request, limit: number, declared: number | null): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {

@@ -13,7 +13,7 @@
  *
  * A copy past its age is dropped, not only skipped: each call sweeps the expired ones from the
  * oldest end, and a timer (unref'd) sweeps once the store falls idle, so a burst of large mail does
- * not leave its tasks' raw bytes held in memory after it (issue 16: 16 parked 24.6 MB mails kept
+ * not leave its tasks' raw bytes held in memory after it (16 parked 24.6 MB mails kept
  * ~30 MiB each until the process restarted).
  *
  * Deliberately does not: cache misses (a task not found is asked of the inner store, except an id
@@ -34,7 +34,7 @@ export interface RecentTaskStoreOptions {
    * only to the call that saved it (the SDK reads back what it has just written, to answer), since
    * another replica may have written the row since for another call. A new task id this process has
    * just made up is still answered "not found" from memory: nothing elsewhere can know it yet
-   * (issue 41: one round trip less per triage; issue 51: the read-back, one more). Default false.
+   * (one round trip less per triage; issue 51: the read-back, one more). Default false.
    */
   readonly shared?: boolean;
   /** Most copies kept at once. Default 256. */
@@ -178,7 +178,7 @@ const NOT_PLAIN = new NotPlainData('not plain data');
  *
  * The bytes of a raw part are shared, not copied: nothing writes into them (the SDK's codecs and
  * the executor only read them; an erase or retention rewrites the stored row, not these bytes), and
- * copying them on every save and every read held a 25 MB mail several times over (issue 16).
+ * copying them on every save and every read held a 25 MB mail several times over.
  * Everything around them (the part, the message, the history array) is copied, so the SDK may
  * replace any of it in its copy without touching ours.
  */

@@ -1,6 +1,6 @@
 /**
  * Rewords the SDK's request-handler errors that leak enum numbers ("Task … is in a terminal state
- * (3) and cannot be modified", issue 16) into a sentence a person can act on, on every route and
+ * (3) and cannot be modified") into a sentence a person can act on, on every route and
  * transport: the wrapper sits around the request handler itself, like the teach-block gate.
  * Also a write the disk refused (full, read-only): its sentence rather than the driver's.
  * Owns the wording, and one code: a push notification config that does not exist on a task that

@@ -11,7 +11,7 @@
  *
  * Why both bounds: a message costs memory twice — its bytes while the body is received and decoded,
  * then several copies while mailparser reads it. Sixteen 25 MB mails read at once took a process to
- * 3 GiB (issue 16); the slot bound caps the second cost, the byte budget the first, including bodies
+ * 3 GiB; the slot bound caps the second cost, the byte budget the first, including bodies
  * still being received for requests that will never get a slot.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Wrong tokens are throttled per source (issue 16): every 401 a source earns spends one token of its
+ * Wrong tokens are throttled per source: every 401 a source earns spends one token of its
  * bucket (AUTH_FAILURE_BURST deep, refilled at AUTH_FAILURES_PER_MINUTE); a source whose bucket is
  * empty is answered 429 with Retry-After before its token is even looked up, so guessing costs time
  * while every other source — and the valid callers among them — is served as before. A source is the

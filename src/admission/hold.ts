@@ -41,7 +41,7 @@ export function setRetryAfter(res: ServerResponse, admission: Admission): void {
 /**
  * Resolves once the request's body has been received and thrown away (or the caller left), so a
  * refusal is answered to a caller that has finished sending. Answering while it still sends is what
- * reset connections under a burst of large mail (issue 41): the answered socket goes idle for the
+ * reset connections under a burst of large mail: the answered socket goes idle for the
  * server while the client writes, and a 5 s keep-alive timeout or a closing client cuts it, and the
  * caller reads EPIPE, not 503. Nothing is held: each chunk is dropped as it arrives.
  */

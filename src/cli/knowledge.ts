@@ -109,7 +109,7 @@ export async function openKnowledge(
       ...(engineOf(db) === 'postgres' ? [eraseSignal(db)] : []),
       bytesGone(db),
     ],
-    // §13.1 (issue 26): the CLI's lessons are tried on the same corpus as the server's.
+    // §13.1: the CLI's lessons are tried on the same corpus as the server's.
     checkLesson: createLessonCheck({
       corpus: new SqliteCorpusStore(db),
       learnables,

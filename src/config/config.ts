@@ -98,7 +98,7 @@ export const SETTINGS = {
   },
   /**
    * Hosts push notifications and delivery webhooks may reach although they resolve to loopback,
-   * private or reserved addresses, and over plain http (issue 40): `host` or `host:port`, comma-separated.
+   * private or reserved addresses, and over plain http: `host` or `host:port`, comma-separated.
    */
   pushNotificationAllowedHosts: {
     env: 'PUSH_NOTIFICATION_ALLOWED_HOSTS',
@@ -123,7 +123,7 @@ export const SETTINGS = {
       ),
     example: 'hooks.internal:8443,127.0.0.1:9000',
   },
-  /** Tries of one push notification or delivery webhook before it is given up (issue 40). */
+  /** Tries of one push notification or delivery webhook before it is given up. */
   deliveryMaxAttempts: {
     env: 'DELIVERY_MAX_ATTEMPTS',
     schema: z.coerce.number().int().min(1).max(100).default(DELIVERY_DEFAULTS.maxAttempts),
@@ -135,7 +135,7 @@ export const SETTINGS = {
     schema: z.coerce.number().int().min(10).max(600000).default(DELIVERY_DEFAULTS.retryBaseMs),
     example: '2000',
   },
-  /** Days a delivered or given-up delivery is kept (its outcome, for the console) before it is pruned (issue 50). */
+  /** Days a delivered or given-up delivery is kept (its outcome, for the console) before it is pruned. */
   deliveryRetentionDays: {
     env: 'DELIVERY_RETENTION_DAYS',
     schema: z.coerce.number().int().min(1).max(3650).default(DELIVERY_DEFAULTS.retentionDays),
@@ -234,7 +234,7 @@ export const SETTINGS = {
    * What every tenant this process serves may hold for reading, MiB (issue 51,
    * src/domain/tenant-memory.ts): its definitions, objects and compiled matchers, estimated as
    * resident memory; the least recently used tenant is forgotten whole and read again on its next
-   * task. The matcher cache alone keeps within it too (issue 15). Default: an eighth of the
+   * task. The matcher cache alone keeps within it too. Default: an eighth of the
    * machine's memory, between 64 and 4,096 MiB. Measured: ~3.4 MB per 1,000-customer tenant.
    */
   matcherMemoryBudgetMb: {
@@ -273,7 +273,7 @@ export const SETTINGS = {
     example: '300000',
   },
   /**
-   * How long a replica's lease on an IMAP mailbox holds, ms (issue 15; src/ingest/imap/poller.ts):
+   * How long a replica's lease on an IMAP mailbox holds, ms (src/ingest/imap/poller.ts):
    * only the holder polls the mailbox, and when it dies a standby takes over within this plus
    * MAILBOX_LEASE_RENEW_MS. Default 10 s.
    */

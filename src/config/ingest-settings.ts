@@ -104,7 +104,7 @@ const mailbox = z
     failedFolder: z.string().min(1).default('Unreadable'),
     pollIntervalMs: z.number().int().min(1_000).default(30_000),
     /**
-     * Issue 40: file each triaged message in a folder named by what it was read as, e.g.
+     * File each triaged message in a folder named by what it was read as, e.g.
      * "Customers/{customer}" or "Kinds/{kind}"; unset keeps every message in processedFolder.
      */
     fileBy: z

@@ -1,5 +1,5 @@
 /**
- * Sends what the outbox owes (issue 40): after each commit that may have owed something (`kick`),
+ * Sends what the outbox owes: after each commit that may have owed something (`kick`),
  * when a retry falls due, and every `pollMs` (deliveries another process wrote, or left claimed
  * when it died). Each delivery is claimed before it is sent, tried with a timeout, and then marked
  * delivered, retried with exponential backoff and jitter, or given up after `maxAttempts` (or at

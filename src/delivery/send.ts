@@ -1,5 +1,5 @@
 /**
- * One POST of one delivery (issue 40), over node:http(s) with the URL guard's lookup on the socket,
+ * One POST of one delivery, over node:http(s) with the URL guard's lookup on the socket,
  * so the address connected to is the address checked (url-guard.ts). A push notification carries
  * the client's token (`X-A2A-Notification-Token`, the SDK's header) or its `Authorization`, and the
  * delivery's id in `X-A2A-Notification-Id`; a tenant webhook is signed the Standard Webhooks way

@@ -1,5 +1,5 @@
 /**
- * Where this server may POST (issue 40): the rule against server-side request forgery for push
+ * Where this server may POST: the rule against server-side request forgery for push
  * notifications and tenant delivery webhooks alike. An agent that POSTs to any URL a client names
  * can be made to reach the machines behind it (a2aproject/a2a-python#1164), so a URL must be
  * `https`, and every address its host resolves to must be public unicast: loopback, link-local,
@@ -114,7 +114,7 @@ async function resolveOrRefuse(resolve: Resolve, host: string, raw: string): Pro
 
 /**
  * Refuses every address that is not public unicast. An IPv6 address that embeds an IPv4 one is
- * judged as that IPv4 address (issue 50: `[::127.0.0.1]` reached loopback).
+ * judged as that IPv4 address (`[::127.0.0.1]` reached loopback).
  */
 function refuseInternal(address: string, raw: string): void {
   const parsed = ipaddr.parse(address);

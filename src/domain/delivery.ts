@@ -1,5 +1,5 @@
 /**
- * Delivering decisions (issue 40): the outbox port between the stores that write what is owed
+ * Delivering decisions: the outbox port between the stores that write what is owed
  * (in the task's own transaction) and the dispatcher that sends it. Types only: no I/O here.
  */
 import type { TenantId } from './tenant.ts';
@@ -56,7 +56,7 @@ export interface DeliveryOutbox {
    */
   pending(): Promise<{ count: number; nextDueMs: number | null }>;
   /**
-   * Issue 50: forgets deliveries delivered or given up before `finishedBefore` (ISO-8601), all
+   * Forgets deliveries delivered or given up before `finishedBefore` (ISO-8601), all
    * tenants; how many. The console's counts are then those of the retention window.
    */
   prune(finishedBefore: string): Promise<number>;

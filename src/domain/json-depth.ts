@@ -1,7 +1,7 @@
 /**
  * How deep a JSON text nests, found by one pass over its bytes before anything parses it, so a
  * hostile body (a data part nested 3,000 deep) is refused in words instead of overflowing the stack
- * of whatever walks the parsed value later (issue 16). Owns only the scan; the transports decide the
+ * of whatever walks the parsed value later. Owns only the scan; the transports decide the
  * bound (MAX_JSON_DEPTH) and the answer. Invalid JSON scans like JSON and is left for the parser.
  */
 
@@ -16,7 +16,7 @@ const BACKSLASH = 0x5c; // \
  * True when `text` (UTF-8 bytes of JSON) opens more than `maxDepth` objects/arrays inside each other.
  * Brackets inside strings do not count. Stops at the first level past the bound: O(n), no allocation.
  * A string is skipped by searching for its closing quote (native `indexOf`), not byte by byte: a
- * mail's base64 is one 33 MB string, and the byte loop spent ~100 ms on it (issue 29).
+ * mail's base64 is one 33 MB string, and the byte loop spent ~100 ms on it.
  */
 export function jsonDeeperThan(text: Uint8Array, maxDepth: number): boolean {
   let depth = 0;

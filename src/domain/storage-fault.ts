@@ -1,5 +1,5 @@
 /**
- * Storage faults in words (issue 16): a write the disk refused (full, read-only) becomes a
+ * Storage faults in words: a write the disk refused (full, read-only) becomes a
  * DomainError the transports can send as it stands (STORAGE_FULL, STORAGE_READ_ONLY), instead of an
  * internal error or the driver's own sentence. Recognised structurally by the drivers' documented
  * codes (SQLite's `SQLITE_FULL`, `SQLITE_READONLY…`; PostgreSQL's SQLSTATE 53100 disk_full, 25006

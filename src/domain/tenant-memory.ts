@@ -1,5 +1,5 @@
 /**
- * One memory budget for everything a process keeps to read its tenants' mail (issue 51): each part
+ * One memory budget for everything a process keeps to read its tenants' mail: each part
  * that holds memory per tenant (the definitions and their objects, the compiled matchers) says how
  * many bytes it holds for a tenant, estimated, and how to forget them. A tenant used is the most
  * recent; while the parts together hold more than the budget, the least recently used tenant is

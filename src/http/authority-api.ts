@@ -36,7 +36,7 @@ export interface TaskPinReader {
 }
 
 /**
- * Issue 38: the senders view of one collection (src/domain/triage/senders-view.ts); null when the
+ * The senders view of one collection (src/domain/triage/senders-view.ts); null when the
  * collection is not one this agent reads.
  */
 export type SendersView = (
@@ -54,7 +54,7 @@ export interface AuthorityApiDeps {
   readonly taskPins: TaskPinReader;
   /** Absent: POST /lessons:dry-run answers 404 NOT_FOUND saying dry runs are not available. */
   readonly dryRun?: LessonDryRun;
-  /** Issue 38: GET /senders; absent, 404 saying this process keeps no corpus. */
+  /** GET /senders; absent, 404 saying this process keeps no corpus. */
   readonly senders?: SendersView;
   readonly log?: FaultLog;
   /** Largest JSON body accepted, in bytes. Default 1 MiB. */
@@ -121,7 +121,7 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
 
   /**
    * Only which version is active (the content comes from /versions/:id). With `?after=N` it is a
-   * long-poll (issue 15): the answer waits until the active definitionVersion is not N, or `waitMs`
+   * long-poll: the answer waits until the active definitionVersion is not N, or `waitMs`
    * (default and most HEAD_WAIT_MAX_MS) passed, and then gives the head as it is; a remote agent
    * follows it to learn of a new activation by a push rather than a poll.
    */
@@ -244,7 +244,7 @@ export interface AgentSideRouterDeps {
   readonly rulesInForce: Authority['rulesInForce'];
   /** §13.1 dry runs against the corpus this agent keeps, under the authority's active version. */
   readonly dryRun?: LessonDryRun;
-  /** Issue 38: GET /senders, from the corpus this agent keeps. */
+  /** GET /senders, from the corpus this agent keeps. */
   readonly senders?: SendersView;
   /** AUTHORITY_URL, named when a caller posts here what only the authority takes (a lesson, a rollback). */
   readonly authorityUrl?: string;
@@ -254,7 +254,7 @@ export interface AgentSideRouterDeps {
    */
   readonly erase?: (authorization: string | undefined, body: unknown) => Promise<unknown>;
   /**
-   * Issue 26 (§13.1): POST /lessons, checked against this agent's corpus and then forwarded to the
+   * §13.1: POST /lessons, checked against this agent's corpus and then forwarded to the
    * authority with the caller's own Authorization (http/forwarded-lesson.ts).
    */
   readonly lesson?: (authorization: string | undefined, body: unknown) => Promise<unknown>;
@@ -268,7 +268,7 @@ export interface AgentSideRouterDeps {
  * it holds what they need: GET /rules-in-force (the agent holds the tasks and their pins, so "which
  * rules were in force for task X" stays one call, §13.4), POST /lessons:dry-run (the agent holds
  * the corpus of messages it has read, §13.1), POST /lessons (checked against that corpus, then
- * forwarded, issue 26) and POST /erase (forwarded, then the agent's own copies erased, §14). Mount it at AUTHORITY_API_PATH.
+ * forwarded) and POST /erase (forwarded, then the agent's own copies erased, §14). Mount it at AUTHORITY_API_PATH.
  */
 export function createAgentSideRouter(deps: AgentSideRouterDeps): Router {
   const router = express.Router();
@@ -296,7 +296,7 @@ export function createAgentSideRouter(deps: AgentSideRouterDeps): Router {
   }
   const lesson = deps.lesson;
   if (lesson !== undefined) {
-    // Issue 26: no bearerAuth here either: the token is the authority's, checked with it first.
+    // No bearerAuth here either: the token is the authority's, checked with it first.
     router.post('/lessons', express.json({ limit: deps.maxBodyBytes ?? 1024 * 1024 }), async (req, res) => {
       res.json(await lesson(req.headers.authorization, req.body));
     });
@@ -333,7 +333,7 @@ function dryRunHandler(dryRun: LessonDryRun | undefined): RequestHandler {
 export const MAX_SENDERS = 500;
 const DEFAULT_SENDERS = 200;
 
-/** GET /senders?collection=customers&limit=200 (issue 38): who writes for whom, and what rests on it. */
+/** GET /senders?collection=customers&limit=200: who writes for whom, and what rests on it. */
 function sendersHandler(senders: SendersView | undefined): RequestHandler {
   return async (req, res) => {
     const p = principalOf(res);

@@ -1,5 +1,5 @@
 /**
- * /authority/v1/deliveries (issue 40): a tenant's delivery webhooks for mail pipelines, which hear
+ * /authority/v1/deliveries: a tenant's delivery webhooks for mail pipelines, which hear
  * "question waiting" (`input-required`) and "decided" for every task of the tenant, however its mail
  * arrived. Served by the agent (the outbox lives with its tasks), tenant from the token (§13.2).
  *

@@ -1,5 +1,5 @@
 /**
- * The authority's long-poll wake-up (issue 15, split topology): `ring(tenant)` when a new
+ * The authority's long-poll wake-up (split topology): `ring(tenant)` when a new
  * activation of the tenant is known in this process (its own commit, or a replica's NOTIFY on
  * PostgreSQL); `wait` resolves at the first ring for the tenant, after `ms`, or when `signal`
  * aborts, whichever comes first. GET /authority/v1/head?after= waits on it (authority-api.ts).

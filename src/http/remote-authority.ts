@@ -6,7 +6,7 @@
  * takes effect on the next task within about that long; versions are immutable (§10.3), so their
  * content is cached by versionId (the most recent `maxCachedVersions`).
  *
- * With `follow` (issue 15) the agent learns of a new activation by a push instead: it keeps one
+ * With `follow` the agent learns of a new activation by a push instead: it keeps one
  * long-poll open on GET /head?after=<its head> (authority-api.ts), which the authority answers as
  * soon as another version is active. While that follow is up, the head it last answered is used
  * with no TTL, and each new version is fetched (and `onActivated` told) before a task asks for it.
@@ -20,7 +20,7 @@
  * operator's own authority token, and `forget` drops every definition and handle this process
  * holds from the authority (remote-erase.ts erases the agent's own stores after it).
  *
- * When the authority is down or slow (issue 16; README "When the authority is down or slow"):
+ * When the authority is down or slow (README "When the authority is down or slow"):
  * every call is bounded by `timeoutMs` (AUTHORITY_TIMEOUT_MS), and one that gets no answer, or a
  * 5xx, is AUTHORITY_UNAVAILABLE naming the authority's URL and saying to retry. A new task then
  * resolves to the last head this agent verified (the authority's own answer, never a local guess,

@@ -2,7 +2,7 @@
  * The authority's error answers, as this process raises them (§12.1). Answers about versions pass
  * through as themselves (a tombstoned version stays 410's code); any other answer to the agent's
  * own token is a fault of the deployment, not of the agent's caller. An answer to a caller's own
- * token (a forwarded erase, §14, or lesson, issue 26) is the caller's, as it stands, with what to
+ * token (a forwarded erase, §14, or lesson) is the caller's, as it stands, with what to
  * do when the token was not the authority's; a write forwarded without a bearer token is refused
  * here first (`callerBearer`).
  *

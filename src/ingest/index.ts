@@ -53,7 +53,7 @@ export interface MailIngestOptions {
   readonly admission?: Admission;
   /** How long a claim holds before another attempt may take it over, ms (INGEST_CLAIM_LEASE_MS). */
   readonly leaseMs?: number;
-  /** One owner per mailbox among replicas (issue 15): each poller polls only while it holds this lease. */
+  /** One owner per mailbox among replicas: each poller polls only while it holds this lease. */
   readonly mailboxLease?: MailboxLeasing;
 }
 

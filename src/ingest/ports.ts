@@ -31,7 +31,7 @@ export interface MailSubmitter {
    * dedupe key, so a task created by a process that died before recording it can be found again.
    */
   submit(tenant: TenantId, raw: Buffer, source: MailSourceRef, contextId: string): Promise<SubmitResult>;
-  /** Issue 40: the task's state now and what it was decided as; null when the tenant has no such task. */
+  /** The task's state now and what it was decided as; null when the tenant has no such task. */
   filing?(tenant: TenantId, taskId: string, source: MailSourceRef): Promise<TaskFiling | null>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The delivery outbox's metrics (issue 40): what is still owed, and how each try ended. Registered on
+ * The delivery outbox's metrics: what is still owed, and how each try ended. Registered on
  * the server's registry beside createMetrics' own; no tenant or URL is a label.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';

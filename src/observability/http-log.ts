@@ -38,7 +38,7 @@ function tenantOf(res: ServerResponse): string | undefined {
 }
 
 /**
- * The request log. Written by hand over the logger rather than with pino-http (issue 15): pino-http
+ * The request log. Written by hand over the logger rather than with pino-http: pino-http
  * builds a child logger per request (its bindings serialized and censored on every call) and
  * several closures, which measured about a third of the whole log's cost per triage; this writes
  * the same line (same fields, same levels) with one `logger[level]` call when the response ends.

@@ -1,5 +1,5 @@
 /**
- * The matching engine's metrics (issue 15): compile time and size, the matcher cache's bytes, budget
+ * The matching engine's metrics: compile time and size, the matcher cache's bytes, budget
  * and evictions (read at scrape time from where `matcherCacheFrom` points), and match time. Registered
  * on the server's registry by createMetrics; no tenant is a label.
  */

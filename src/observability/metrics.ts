@@ -40,10 +40,10 @@ export interface ServiceMetrics {
   lesson(tenant: string, outcome: LessonOutcome): void;
   activation(tenant: string, action: Activation): void;
   matcherCompiled(seconds: number, marks: number): void;
-  /** Where the matcher cache's bytes, budget and evictions are read at scrape time (issue 15). */
+  /** Where the matcher cache's bytes, budget and evictions are read at scrape time. */
   matcherCacheFrom(read: () => MatcherCacheGauges): void;
   matched(seconds: number): void;
-  /** Where PostgreSQL's round trips are read at scrape time (issue 41); never called on SQLite. */
+  /** Where PostgreSQL's round trips are read at scrape time; never called on SQLite. */
   databaseRoundTripsFrom(read: () => { readonly all: number; readonly transactionControl: number }): void;
   admissionRejected(route: string, status: number): void;
   httpRequest(route: string, status: number, seconds: number): void;

@@ -130,7 +130,7 @@ export function mailboxCheck(
     readonly connected: boolean;
     readonly reconnects: number;
     readonly lastError: string | null;
-    /** A standby replica (another holds the mailbox lease, issue 15) is ready without a connection. */
+    /** A standby replica (another holds the mailbox lease) is ready without a connection. */
     readonly role?: 'owner' | 'standby';
   },
 ): ReadinessCheck {

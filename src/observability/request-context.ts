@@ -32,7 +32,7 @@ export function currentCallContext(): CallContext {
 }
 
 /**
- * Puts `fields` on the current HTTP request's log line (issue 41: one line per request at info),
+ * Puts `fields` on the current HTTP request's log line (one line per request at info),
  * or, outside a request or once its line is written, writes them as a line of their own.
  */
 export function logWithRequest(

@@ -1,5 +1,5 @@
 /**
- * The memory budget's metrics (issue 51): what every tenant's reading holds together, estimated,
+ * The memory budget's metrics: what every tenant's reading holds together, estimated,
  * against the budget, and how many tenants were forgotten whole to keep within it. Registered on
  * the server's registry beside createMetrics' own; no tenant is a label.
  */

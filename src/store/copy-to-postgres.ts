@@ -20,7 +20,7 @@ const BOOKKEEPING = new Set([
   'sqlite_sequence',
 ]);
 /**
- * Tables PostgreSQL rebuilds from the rows copied: the senders' track record (issue 38), which
+ * Tables PostgreSQL rebuilds from the rows copied: the senders' track record, which
  * migration 013's trigger counts as the corpus rows go in.
  */
 const DERIVED = new Set(['sender_records']);

@@ -40,7 +40,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Kysely
   return await migratedOrClosed(db);
 }
 
-/** The SQLite connection in WAL mode, or the project's words when the file cannot be written (issue 27). */
+/** The SQLite connection in WAL mode, or the project's words when the file cannot be written. */
 function openWritable(file: string): Database.Database {
   let sqlite: Database.Database | undefined;
   try {

@@ -1,5 +1,5 @@
 /**
- * The SDK's task store with the delivery outbox in the same transaction (issue 40). A save that
+ * The SDK's task store with the delivery outbox in the same transaction. A save that
  * moves a task into a state someone is told about (input-required, or an end) writes the task row
  * and the deliveries it owes in one transaction: both commit or neither does, so a notification is
  * never lost to a crash between the two, nor sent for a state that was not stored. Every other save,

@@ -1,5 +1,5 @@
 /**
- * A tenant's delivery webhooks for mail pipelines (issue 40), over Kysely on both engines. Each has
+ * A tenant's delivery webhooks for mail pipelines, over Kysely on both engines. Each has
  * a Standard Webhooks secret (`whsec_` + 32 random bytes, base64) made here and shown once, at
  * creation; it stays in the database because every delivery is signed with it. What its
  * deliveries came to is read from the outbox (delivery-outbox.ts `outcomes`).

@@ -1,5 +1,5 @@
 /**
- * The delivery outbox over Kysely, the same statements on SQLite and PostgreSQL (issue 40).
+ * The delivery outbox over Kysely, the same statements on SQLite and PostgreSQL.
  * `enqueue` runs inside the transaction that saves a task's state (delivering-task-store.ts): one
  * INSERT … SELECT over the task's push configs and the tenant's delivery webhooks for the event, so
  * what is owed commits with the state or not at all. The dispatcher then claims, sends and marks
@@ -63,7 +63,7 @@ export const PUSH_TARGETS = '';
 /**
  * Whether a save of this task could owe anything: it has a push config, or its tenant a delivery
  * webhook. One indexed read, so a task no one listens to is saved in one statement, with no
- * transaction and no bodies built (issue 41). A target made after this read is as one made after
+ * transaction and no bodies built. A target made after this read is as one made after
  * the save: it hears the task's next state.
  */
 export async function mayOweDeliveries(
@@ -326,7 +326,7 @@ export class KyselyDeliveryOutbox implements DeliveryOutbox {
    * base64 at any alignment), and each push config or delivery webhook whose URL, token or
    * credentials name it, with what it is owed. A kept error naming it says "[erased]" instead.
    * Matched in JavaScript with the definitions' matcher (Unicode case folding): SQL `lower()`
-   * folds ASCII only on SQLite, so "MÜLLER" escaped a `like` on "Müller" (issue 50).
+   * folds ASCII only on SQLite, so "MÜLLER" escaped a `like` on "Müller".
    */
   async erase(tenant: TenantId, identifier: string): Promise<{ owed: number; targets: number }> {
     const owed = await this.#eraseOwedBodies(tenant, identifier);

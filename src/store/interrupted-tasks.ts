@@ -1,5 +1,5 @@
 /**
- * Tasks a killed process left half-done (issue 16, found by `npm run soak`): a task saved as
+ * Tasks a killed process left half-done (found by `npm run soak`): a task saved as
  * submitted or working whose process died before it reached an outcome would stay so forever, and a
  * client polling it would wait forever. At start, before listening, each such task of each tenant is
  * set to failed with a sentence saying what happened and what to do. Only tasks last touched before

@@ -1,5 +1,5 @@
 /**
- * MailboxLeaseStore over Kysely, the same statements on SQLite and PostgreSQL (issue 15): one IMAP
+ * MailboxLeaseStore over Kysely, the same statements on SQLite and PostgreSQL: one IMAP
  * owner per mailbox among the replicas sharing the database. `acquire` is one conditional upsert
  * (insert, or take over the row only if its lease ran out or is the caller's own), `renew` one
  * conditional update (only while the caller still holds it), so each is atomic on both engines and

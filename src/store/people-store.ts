@@ -75,7 +75,7 @@ export function createPeopleStore(
 }
 
 /**
- * Issue 39: the handles of a tenant's people that are addresses (a colleague's forward is read as
+ * The handles of a tenant's people that are addresses (a colleague's forward is read as
  * the message it forwards, src/domain/triage/colleague-forward.ts); erased people are left out.
  */
 export function createColleagues(

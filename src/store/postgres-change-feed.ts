@@ -1,5 +1,5 @@
 /**
- * What replicas on one PostgreSQL push to each other: new activations (issue 15), erasures (§14)
+ * What replicas on one PostgreSQL push to each other: new activations, erasures (§14)
  * and owed deliveries. One dedicated LISTEN connection per replica (a pooled one would lose its
  * LISTEN when recycled) on three channels:
  * - `learnables_activated` (migration 011: a trigger on `activations`, so every writer sends it, in

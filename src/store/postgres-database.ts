@@ -42,7 +42,7 @@ export interface RoundTrips {
 const trips = { all: 0, transactionControl: 0 };
 const TRANSACTION_CONTROL = /^\s*(?:begin|commit|rollback|start transaction|savepoint|release)\b/i;
 
-/** The counts so far (issue 41: `triage_database_round_trips_total`, and the bench's per-triage figure). */
+/** The counts so far (`triage_database_round_trips_total`, and the bench's per-triage figure). */
 export function postgresRoundTrips(): RoundTrips {
   return { ...trips };
 }

@@ -1,5 +1,5 @@
 /**
- * The A2A push-notification configs (issue 40), durable and tenant-scoped: the SDK's
+ * The A2A push-notification configs, durable and tenant-scoped: the SDK's
  * `PushNotificationStore` over Kysely, the same statements on SQLite and PostgreSQL. A config's
  * URL is checked when it is stored (`checkUrl`, which throws the refusal the client hears) and
  * again when each notification is sent (delivery/dispatcher.ts). Whether the request that stored

@@ -49,7 +49,7 @@ const calls = new AsyncLocalStorage<Set<object>>();
 
 /**
  * Runs `fn` (one HTTP request) with one check per connection: the first asks the database, later
- * checks in the same call reuse its answer (issue 41: a triage checked three times, three round
+ * checks in the same call reuse its answer (a triage checked three times, three round
  * trips on PostgreSQL). The call then reads as of its first check, which came after it began, so
  * it still sees every commit made before it; a commit made while it runs is seen by the next call.
  * A write through this connection still makes what was remembered stale at once (`writing`).

@@ -44,7 +44,7 @@ interface CorpusTables extends SenderRecordTables {
     haystack: string;
     text_discarded_at: string | null;
     outcome: string | null;
-    /** Issue 38: the message's track-record keys beyond its sender, a JSON array (migration 013). */
+    /** The message's track-record keys beyond its sender, a JSON array (migration 013). */
     record_keys: string | null;
   };
 }
@@ -92,13 +92,13 @@ export class SqliteCorpusStore implements CorpusStore {
     this.#db = db as Kysely<CorpusTables>;
   }
 
-  /** Issue 38: the senders' track record follows in the same statement (migration 013's trigger). */
+  /** The senders' track record follows in the same statement (migration 013's trigger). */
   async remember(tenant: TenantId, entry: CorpusEntry): Promise<void> {
     const db = this.#db;
     const reading = entry.lastReading === null ? null : encodeSummary(entry.lastReading);
     const evidence = JSON.stringify(entry.message);
     const outcome = entry.outcome === undefined ? undefined : JSON.stringify(entry.outcome);
-    // Issue 38: none is the common case, kept as null (the trigger reads null as none).
+    // None is the common case, kept as null (the trigger reads null as none).
     const keys =
       entry.recordKeys === undefined
         ? undefined
@@ -236,7 +236,7 @@ export class SqliteCorpusStore implements CorpusStore {
   }
 
   /**
-   * `get` and `senderRecord` in one statement (issue 51: one round trip, not two), the record less
+   * `get` and `senderRecord` in one statement (one round trip, not two), the record less
    * what the kept message was last decided as. The kept row comes back padded with nulls where the
    * record's columns are, and the record's rows padded where the kept row's are.
    */
@@ -279,7 +279,7 @@ export class SqliteCorpusStore implements CorpusStore {
   }
 
   async erase(tenant: TenantId, identifier: string): Promise<number> {
-    // Issue 38: the senders' track record names addresses and entries too.
+    // The senders' track record names addresses and entries too.
     await eraseSenderRecords(records(this.#db), tenant, identifier);
     let n = 0;
     let after = 0;

@@ -57,7 +57,7 @@ export function sqliteErasers(deps: SqliteErasersDeps): Eraser[] {
       ],
     },
     {
-      // Issue 40: a notification still owed carries the task's status and artifacts; issue 50: a
+      // A notification still owed carries the task's status and artifacts; issue 50: a
       // push config or webhook may carry the identifier in its URL, token or credentials.
       async erase(tenant, identifier) {
         const r = await new KyselyDeliveryOutbox(deps.db).erase(tenant, identifier);

@@ -27,7 +27,7 @@ export function createSqliteMarkAnalyses(database: Kysely<any>): MarkAnalysisSto
   return {
     async load(tenant, analyser) {
       // In pages, in key order, with a turn of the event loop between them: better-sqlite3 reads
-      // synchronously, and 24,000 rows at once held the loop ~60 ms (issue 3: compile off the loop).
+      // synchronously, and 24,000 rows at once held the loop ~60 ms (compile off the loop).
       const out = new Map<string, string>();
       let after: string | null = null;
       for (;;) {

@@ -1,5 +1,5 @@
 /**
- * A task's raw mail, written once, outside the SDK's task row (issue 41). The SDK keeps a task's
+ * A task's raw mail, written once, outside the SDK's task row. The SDK keeps a task's
  * history as JSON in its row, so a large mail was stored as base64 text (a third larger), encoded
  * again on every save, and written twice when its task parked first. Here each file part of at
  * least BLOB_MIN_BYTES goes into `task_mail` once (by tenant, task and sha256), and the row keeps

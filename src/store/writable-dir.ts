@@ -1,5 +1,5 @@
 /**
- * Issue 27: a data directory the server cannot write to stops the start with what is wrong and
+ * A data directory the server cannot write to stops the start with what is wrong and
  * what to do, in the project's words, instead of SQLite's "unable to open database file".
  *
  * Owns: that check and its wording. The server needs to write (tasks, lessons, the corpus), so it

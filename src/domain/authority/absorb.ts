@@ -47,7 +47,7 @@ export async function absorb(
       // §10.1: the learnable's reason, unchanged.
       throw new DomainError('LESSON_REFUSED', absorbed.reason, { details: { collection, entry } });
     }
-    // §13.1 (issue 26): tried on the mail already read before it is absorbed.
+    // §13.1: tried on the mail already read before it is absorbed.
     const alreadyRead =
       absorbed.outcome === 'learned'
         ? await ctx.options.checkLesson?.(tenant, {

@@ -14,7 +14,7 @@ import { createVersions, type Versions } from './versions.ts';
 import { createWrites, type Writes } from './writes.ts';
 
 /**
- * §13.1 (issue 26): what the mail already read makes of a lesson, asked before it is absorbed
+ * §13.1: what the mail already read makes of a lesson, asked before it is absorbed
  * (triage/lesson-check.ts, wired where a corpus is at hand: the composition root, the CLI).
  */
 export type LessonCheck = (
@@ -44,7 +44,7 @@ export interface AuthorityOptions {
   /** §14: every other store and cache an erase must reach, called in order after the tombstones. */
   readonly erasers?: readonly Eraser[];
   /**
-   * §13.1 (issue 26): every taught lesson is tried on the mail already read, and refused when it
+   * §13.1: every taught lesson is tried on the mail already read, and refused when it
    * would re-file a message already settled or answered, unless its value asks to. Absent (an
    * authority with no corpus): lessons are absorbed unchecked.
    */

@@ -113,6 +113,6 @@ export interface EmbeddedAuthority extends Authority {
    * Returns how many it held.
    */
   forgetMemory(): number;
-  /** Its definitions and objects, by tenant: one part of the process's memory budget (issue 51). */
+  /** Its definitions and objects, by tenant: one part of the process's memory budget. */
   readonly memory: TenantMemoryPart;
 }

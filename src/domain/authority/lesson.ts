@@ -19,7 +19,7 @@ export interface LessonResult {
   readonly versionId?: string;
   readonly previousVersionId?: string;
   /**
-   * §13.1 SHOULD (issue 26): how many messages already read the value matches, of how many kept,
+   * §13.1 SHOULD: how many messages already read the value matches, of how many kept,
    * and how many of them it re-filed (only when the lesson asked to). Absent where the authority
    * holds no corpus.
    */

@@ -1,5 +1,5 @@
 /**
- * The authority's rule for a lesson that would re-file mail already read (issue 26, §13.1): refused
+ * The authority's rule for a lesson that would re-file mail already read (§13.1): refused
  * in its learnable's words (§10.1) unless the value chooses to re-file; otherwise the counts the
  * LessonResult carries. Used where the lesson is absorbed (absorb.ts) and, in the split topology,
  * where the agent that holds the corpus checks it before forwarding (triage/lesson-check.ts).
@@ -24,7 +24,7 @@ export function refileVerdict(
   return summary(read);
 }
 
-/** §13.1: the counts a LessonResult carries (issue 26). */
+/** §13.1: the counts a LessonResult carries. */
 function summary(read: AlreadyRead): NonNullable<LessonResult['alreadyRead']> {
   return { matches: read.matches, total: read.total, refiled: read.refiled };
 }

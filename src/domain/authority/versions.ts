@@ -26,7 +26,7 @@ import {
 /**
  * What this process keeps of one tenant's versions: its parsed objects and its whole definitions
  * (the active one, and pinned ones). Kept per tenant, so that one budget (tenant-memory.ts) can
- * forget a tenant whole (issue 51), and an erase reaches only its tenant's objects.
+ * forget a tenant whole, and an erase reaches only its tenant's objects.
  */
 interface TenantHeld {
   readonly objects: ObjectCache;
@@ -36,7 +36,7 @@ interface TenantHeld {
   entries: number;
   /**
    * Content hashes judged well formed, by collection: the hash strings the object cache already
-   * holds, not a new `collection + hash` string per entry (issue 51: 2.2 MB at 20,000 customers).
+   * holds, not a new `collection + hash` string per entry (2.2 MB at 20,000 customers).
    */
   readonly validated: Map<string, Set<string>>;
   validatedCount: number;
@@ -45,7 +45,7 @@ interface TenantHeld {
 /**
  * Nets for a process without a budget (the CLI, tests), across tenants: whole definitions are
  * bounded by the entries they hold together rather than by a count, so that a process serving many
- * small tenants keeps each busy one's (issue 15: with 16, a round robin over 100 tenants rebuilt
+ * small tenants keeps each busy one's (with 16, a round robin over 100 tenants rebuilt
  * every definition on every task), and objects by their count. Past a net, the least recently used
  * tenant's definitions (then its objects) go first; the tenant in use stays.
  */
@@ -85,7 +85,7 @@ export interface Versions {
   forget(tenant: TenantId, versionIds: readonly VersionId[], objectHashes: readonly string[]): void;
   /** §14: forgets every definition and object held in memory (an erase made by another process). */
   forgetAll(): number;
-  /** What this process holds of `tenant`'s versions, as one part of the memory budget (issue 51). */
+  /** What this process holds of `tenant`'s versions, as one part of the memory budget. */
   readonly held: TenantMemoryPart;
 }
 

@@ -12,7 +12,7 @@ import { sha256Hex } from './content-address.ts';
 /** Default cache capacity, in objects (an entry, a tree node or a root each count as one). */
 const DEFAULT_OBJECT_CACHE_ENTRIES = 400_000;
 /**
- * Keys whose string values every mark repeats (issue 51): its provenance's `taughtBy` and `at`
+ * Keys whose string values every mark repeats: its provenance's `taughtBy` and `at`
  * (one lesson stamps every mark it writes alike). Their values are kept once in memory, however
  * many objects hold them: 100,000 customers' marks held 200,000 copies of a few hundred
  * timestamps. Only provenance: a lesson value's own keys are its learnable's (§9).
@@ -36,7 +36,7 @@ export interface ObjectCache {
   /** How many distinct values are interned (tests, diagnostics). */
   readonly internedValues: number;
   readonly size: number;
-  /** Estimated bytes of the parsed objects held (issue 51: a tenant's memory). */
+  /** Estimated bytes of the parsed objects held (a tenant's memory). */
   readonly bytes: number;
 }
 

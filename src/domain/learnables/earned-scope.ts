@@ -1,5 +1,5 @@
 /**
- * When a generalisation has earned its scope (issue 26, §8, §13.1): a reference family or a
+ * When a generalisation has earned its scope (§8, §13.1): a reference family or a
  * sender's domain is wider than the message it was drawn from, so it is suggested as one entry's
  * only when the mail already read proves it in a way a coincidence cannot explain. The one place
  * the thresholds live; `EARNED_SCOPE_HOW` says the rule in the customers learnable's `how` (§6.2).

@@ -3,8 +3,8 @@
  * including one whose value has no `pattern` key. It proves the Learnable contract from outside,
  * treating values and content as opaque, exactly as the authority does (§9): absorption outcomes
  * (§10.1, §10.2), describes (§10.4), revert, erase (§14), rules with provenance (§13.4), marks
- * compiled at absorption (§13.3), content round-trips and immutability (§10.3), and its reader
- * (issue 13): a JSON reading it settles once taught, its question, a suggestion within its lesson
+ * compiled at absorption (§13.3), content round-trips and immutability (§10.3), and its reader:
+ * a JSON reading it settles once taught, its question, a suggestion within its lesson
  * fields (§8), and a person's decision, all through the reader alone.
  *
  * Test support only: imported by *.test.ts files, never by product code.
@@ -428,7 +428,7 @@ export function runLearnableContract(o: LearnableContractOptions): void {
         const reader = l.reader!;
         if (reader.question === undefined) return; // this collection never asks
         // A question in words that says what was seen (before or after it), and never says twice
-        // that it cannot tell (issue 18).
+        // that it cannot tell.
         const asked = reader.question(untaught);
         expect(asked).toMatch(/\S.*\?/s);
         expect(asked).toMatch(/[.!?]$/);

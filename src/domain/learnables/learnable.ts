@@ -70,7 +70,7 @@ export interface MarkSource {
   readonly provenance: Provenance;
 }
 
-/** A message already read whose filing a lesson would change (issue 26). */
+/** A message already read whose filing a lesson would change. */
 export interface RefiledMessage {
   readonly key: string;
   readonly subject: string;
@@ -83,7 +83,7 @@ export interface RefiledMessage {
   readonly becomes: string | null;
 }
 
-/** §13.1: what the mail already read makes of a lesson (issue 26). */
+/** §13.1: what the mail already read makes of a lesson. */
 export interface AlreadyRead {
   /** Messages already read (text kept) that the lesson's new marks match. */
   readonly matches: number;
@@ -139,7 +139,7 @@ export interface Learnable {
   readonly creation?: { asks(value: LessonValue): boolean; readonly how: string };
 
   /**
-   * §13.1 (issue 26): a lesson is tried on the mail already read before it is absorbed, and one that
+   * §13.1: a lesson is tried on the mail already read before it is absorbed, and one that
    * would change how a message already settled or answered is filed is refused, unless its value
    * says the person means it, through a choice field the descriptor declares (§6.3). Absent: such a
    * lesson is refused in general words and cannot be forced.
@@ -180,7 +180,7 @@ export interface Learnable {
   headings?(entryName: string, content: EntryContent): readonly string[];
 
   /**
-   * Issue 38: the marks of `message` the corpus keeps a track record for, beyond its sender's
+   * The marks of `message` the corpus keeps a track record for, beyond its sender's
    * address and domain (the customers learnable: `family:` and the shape of each reference family
    * in the new text; kinds, issue 49: the cues `hits`, this collection's, matched). Optional;
    * absent means none.
@@ -188,7 +188,7 @@ export interface Learnable {
   recordKeys?(message: MailMessage, hits: readonly MarkHit[]): readonly string[];
 
   /**
-   * Issue 39: the texts in `text` that name one of this collection's entries, as written (the
+   * The texts in `text` that name one of this collection's entries, as written (the
    * customers learnable: a customer's name in any form people write it). Other learnables leave
    * them out of what they suggest (a kind's cue never carries a customer's name). Optional.
    */
@@ -228,7 +228,7 @@ export interface Learnable {
   ): { ok: true; content: EntryContent } | { ok: false; reason: string };
 }
 
-// The reader (issue 13): what a learnable supplies so that triage can read its collection in a
+// The reader: what a learnable supplies so that triage can read its collection in a
 // message without knowing what the collection is. A reader finds its evidence in the message,
 // decides (§11), asks in words and proposes its teach block's suggestion (§8). Triage only loops
 // over readers, asks about unsettled readings whose reader asks, keeps the `winner`s in the corpus,
@@ -259,7 +259,7 @@ export interface Reading {
    * Undefined for a collection that decides no single entry (a manifest's fields).
    */
   readonly winner: string | null | undefined;
-  /** The winner as a person reads it (its label), where there is one (issue 40: mail filed by it). */
+  /** The winner as a person reads it (its label), where there is one (mail filed by it). */
   readonly winnerLabel?: string;
   /** How many things the reading settled (a dry run's "newly settled" for readings without a winner). */
   readonly settledCount: number;
@@ -272,7 +272,7 @@ export interface Reading {
   /** The reading's line in a task's summary text; null when it adds none. */
   readonly line: string | null;
   /**
-   * Issue 38: true when the reading settled on marks whose authority is their sender's track record
+   * True when the reading settled on marks whose authority is their sender's track record
    * (the sender's address or domain alone) and was made without it: triage reads again with it.
    */
   readonly needsSenderRecord?: true;
@@ -289,7 +289,7 @@ export interface ReadInput {
   /** The readings of the collections this reader declared in `reads`, read before it. */
   readonly earlier: ReadonlyMap<string, Reading>;
   /**
-   * Issue 38: the track record of the message's sender, when triage fetched it because a reading
+   * The track record of the message's sender, when triage fetched it because a reading
    * asked for it (`Reading.needsSenderRecord`); undefined otherwise (a dry run, a lesson check).
    */
   readonly record?: SenderRecord;
@@ -345,7 +345,7 @@ export interface ProbeResult {
   /** Of those, how many were last read as each settled entry of the collection asked about. */
   readonly settled: ReadonlyMap<string, number>;
   /**
-   * Issue 26: how widely the messages read as each entry are spread: distinct senders, threads
+   * How widely the messages read as each entry are spread: distinct senders, threads
    * (subjects without their Re:/Fwd: chain) and days (the Date header's, else when seen), so that
    * a coincidence (one sender's one thread on one day) cannot earn a wider mark.
    */
@@ -354,12 +354,12 @@ export interface ProbeResult {
   readonly undecidedSenders: readonly string[];
 }
 
-/** Distinct senders, threads and days of some messages (issue 26). */
+/** Distinct senders, threads and days of some messages. */
 export interface Spread {
   readonly senders: number;
   readonly threads: number;
   readonly days: number;
-  /** Issue 38: the one address all of them came from, when there is only one. */
+  /** The one address all of them came from, when there is only one. */
   readonly soleSender?: string;
 }
 
@@ -394,7 +394,7 @@ export interface SuggestContext {
   readonly probe: CorpusProbe;
   readonly settings: LearnableSettings;
   /**
-   * Issue 39: the texts in `text` that name other collections' entries, or that their marks matched
+   * The texts in `text` that name other collections' entries, or that their marks matched
    * in this message: another collection's evidence, never this one's to suggest.
    */
   readonly namedElsewhere: (text: string) => Promise<readonly string[]>;

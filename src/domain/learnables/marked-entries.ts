@@ -50,7 +50,7 @@ export function createMarkedLearnable(
       `fill in "${v.newEntryField}" to create a new ${v.entryNoun}`,
     ),
 
-    // Issue 26 (§13.1): re-filing mail already read is the person's explicit choice.
+    // §13.1: re-filing mail already read is the person's explicit choice.
     refiling: markedRefiling(
       (value) => {
         const p = parse(value);

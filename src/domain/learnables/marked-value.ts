@@ -17,7 +17,7 @@ const MAX_LABEL_CHARS = 200;
 export const LABEL_KEY = 'label';
 export const WHERE_KEY = 'where';
 /**
- * Issue 26 (§13.1): the choice a person makes when a lesson would change how mail already read is
+ * §13.1: the choice a person makes when a lesson would change how mail already read is
  * filed. Only the lesson (and so the history) holds it; the stored entry never does.
  */
 export const ALREADY_READ_KEY = 'alreadyRead';
@@ -64,7 +64,7 @@ export interface ParsedValue {
   readonly text?: string;
   readonly where: string;
   readonly label?: string;
-  /** Issue 26: the person chose to re-file mail already read that the mark changes. */
+  /** The person chose to re-file mail already read that the mark changes. */
   readonly refile?: true;
 }
 

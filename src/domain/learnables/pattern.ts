@@ -250,7 +250,7 @@ export function judgePattern(
   const typed = dropNeedlessEscapes(trimmed);
   const code = rules.shortCodesAsWords === true ? SHORT_CODE.exec(typed)?.[1] : undefined;
   const wholeWordCode = code !== undefined;
-  // Issue 27: plain text is bounded by the learnable (plain-mark.ts); a refusal quotes it as typed.
+  // Plain text is bounded by the learnable (plain-mark.ts); a refusal quotes it as typed.
   const plain = wholeWordCode ? null : (bound?.(trimmed) ?? null);
   const source = wholeWordCode ? `\\b${code}\\b` : (plain ?? typed);
   const refuse = (why: string): PatternVerdict => ({
@@ -308,7 +308,7 @@ export function judgePattern(
   if (syntax !== null) return refuse(syntax);
 
   // The matcher's literal prefilter needs at least one literal of four or more characters in every
-  // match (issue 3, §13.1); a pattern without one is also too loose to be a safe mark.
+  // match (§13.1); a pattern without one is also too loose to be a safe mark.
   // A plain literal in another script ("فاتورة") has no ASCII atom but is as narrow as its text:
   // the matcher runs such marks without a prefilter, and they are few.
   // A whole-word code is as narrow as the word; the matcher runs such marks without a prefilter.

@@ -1,11 +1,11 @@
 /**
- * Marks in people's words (issue 27, §13.3, §8): a person types an address, a reference or a
+ * Marks in people's words (§13.3, §8): a person types an address, a reference or a
  * phrase as they see it, and the learnable bounds it itself, exactly as a suggestion of the same
  * evidence is bounded (literal-pattern.ts), so that `billing@origin.example` never matches
  * `ebilling@origin.example.net` and `PA-2026-0901` never matches `PA-2026-0901-7`.
  *
  * Text is plain when it holds none of `\ ^ $ | ? * + ( ) [ ] { }`, or when it is an address whose
- * local part uses the characters an address may (`billing+ops@origin.example`, issue 38); a dot in
+ * local part uses the characters an address may (`billing+ops@origin.example`); a dot in
  * it is a dot. Anything else is a regular expression and is matched as written. The stored mark is the bounded source,
  * the same as before (old versions read the same), and `plainOf` gives the text back for display
  * and for the wire, so a suggestion travels as what a person would have typed.

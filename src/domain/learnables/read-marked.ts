@@ -145,12 +145,12 @@ export function readMarkedCollection(input: {
   readonly words: ReadingWords;
   /** Hits the learnable's own rule set aside before scoring (kinds: an inherited subject). */
   readonly setAside?: readonly SetAside[];
-  /** Issue 14: when given, a leader never settles against an entry matched by a stronger mark. */
+  /** When given, a leader never settles against an entry matched by a stronger mark. */
   readonly strength?: MarkStrength;
 }): CollectionReading {
   const { learnable, entries, words } = input;
   const collection = learnable.collection;
-  // The new text (issue 14): a hit in the quoted part counts only for a mark taught for it.
+  // The new text: a hit in the quoted part counts only for a mark taught for it.
   const weighed = setAsideQuoted(input.hits.filter((h) => h.mark.collection === collection));
   const setAside = [...(input.setAside ?? []), ...weighed.setAside];
   const reading = scoreHits({ ...input, hits: weighed.hits });
@@ -226,7 +226,7 @@ function scoreHits(input: Parameters<typeof readMarkedCollection>[0]): Collectio
   const best = ranked[0]!;
   const next = ranked[1];
   const lead = (best.marks.size - (next?.marks.size ?? 0)) / total;
-  // Issue 14: evidence that disagrees is not a decision. When another entry matched a mark of a
+  // Evidence that disagrees is not a decision. When another entry matched a mark of a
   // stronger kind than any of the leader's (the body names B, only the sender says A), ask.
   const strongest = (t: Tally): number =>
     Math.max(...[...t.marks.values()].flat().map((h) => strength?.(h.part) ?? 0));
@@ -377,7 +377,7 @@ export function markedReader(config: {
         reads: report.setAside === undefined ? objected : `${ensureStop(objected)} ${report.setAside}`,
       });
     },
-    // One sentence: what was seen, then the question (issue 18: it must not say "cannot tell" twice).
+    // One sentence: what was seen, then the question (it must not say "cannot tell" twice).
     question(reading) {
       const reads = reportOf(reading).reads;
       const lead = `${words.cannotTell}: `;

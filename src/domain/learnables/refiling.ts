@@ -1,5 +1,5 @@
 /**
- * Re-filing mail already read (issue 26, §13.1), for learnables whose lesson value carries the
+ * Re-filing mail already read (§13.1), for learnables whose lesson value carries the
  * `alreadyRead` choice (marked-value.ts): whether a value asks to re-file, and the refusal when a
  * lesson would change how messages already settled or answered are filed, in a person's words
  * ("This would re-file 2 messages already read as Al Jazira Trading WLL: 'Debit note …' on 8 Sep").

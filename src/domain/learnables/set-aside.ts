@@ -8,7 +8,7 @@
  *   - `inherited-subject-alone`: a cue in a reply's inherited subject when the new text carries no
  *     cue and names another reference: too weak to decide alone (kinds/inherited-subject.ts);
  *   - `outranked-by-subject`: another kind's cue in the body or attachments when the subject the
- *     sender wrote carries one kind's cues only (issue 28, kinds/inherited-subject.ts).
+ *     sender wrote carries one kind's cues only (kinds/inherited-subject.ts).
  *
  * Owns: which hits in `quoted` count, and the wording. Does not own: scoring (read-marked.ts).
  */
@@ -38,7 +38,7 @@ export interface WeighedHits {
 export const NEW_TEXT_HOW =
   "The body is the new text only: what the sender wrote in this message, without what it quotes or forwards, its signature or its disclaimer. A mark counts in those only when taught for 'quoted'; 'any' means the from, subject, body and attachments.";
 
-/** §6.2 `how` (issue 39): a colleague's forward is read as the message it forwards (src/domain/triage/colleague-forward.ts). */
+/** §6.2 `how`: a colleague's forward is read as the message it forwards (src/domain/triage/colleague-forward.ts). */
 export const COLLEAGUE_FORWARD_HOW =
   'A forward from a colleague (someone who has taught this agent, or anyone at their own domain unless it is free-mail) is read as the message it forwards: its sender and text are the evidence, and the colleague is never the customer.';
 

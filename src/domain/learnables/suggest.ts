@@ -35,7 +35,7 @@ import type { CorpusProbe, SuggestContext, SuggestOutcome } from './learnable.ts
 /** Below this many other messages, "matches most of the corpus" says nothing. */
 export const MIN_CORPUS_FOR_MAJORITY = 20;
 /**
- * Issue 49: when words carry an entry (`Evidence.carries`): at least `minMessages` messages already
+ * When words carry an entry (`Evidence.carries`): at least `minMessages` messages already
  * read or answered as that entry carry them, and at most one in `rareAmong` of those read as any
  * entry carrying them was another entry's. Words of one message (a vessel, a town) and words every
  * entry's mail uses ("client", "please find") are never offered.
@@ -58,7 +58,7 @@ export interface SuggestionEvidence {
   readonly source: string;
   /** The part of the message it was found in, and the narrowest place to look for it. */
   readonly part: MailPart;
-  /** Issue 49: where to look instead of `part` ('any': a customer's own name, in whatever part). */
+  /** Where to look instead of `part` ('any': a customer's own name, in whatever part). */
   readonly where?: 'any';
 }
 
@@ -82,7 +82,7 @@ export interface Evidence {
   readonly shape: TokenShape;
   readonly part: MailPart;
   /**
-   * Issue 49: looked for anywhere in the new text, not only in `part`: a customer's own full name
+   * Looked for anywhere in the new text, not only in `part`: a customer's own full name
    * names it in any part, and the corpus check below refuses it once mail read as another carries it.
    */
   readonly where?: 'any';
@@ -99,18 +99,18 @@ export interface Evidence {
   readonly recurs?: {
     label(messages: number, owner: string): string;
     /**
-     * Issue 38: why the one sender all of them came from may be writing its own series rather than
+     * Why the one sender all of them came from may be writing its own series rather than
      * the owner's (a forwarder's job numbers), in words; null when it is evidently the owner's.
      */
     soleSender?(sender: string, owner: string): string | null;
   };
   /**
-   * Issue 49: words that stand for an entry across messages (a kind's cue) are offered only once
+   * Words that stand for an entry across messages (a kind's cue) are offered only once
    * they recur in mail already read as one entry and are rare in mail of the others (CARRIES).
    */
   readonly carries?: true;
   /**
-   * For a sender's address (issue 14): the one entry whose mail it may already match, because all
+   * For a sender's address: the one entry whose mail it may already match, because all
    * mail read from it was that entry's and the address is named like it (customers/evidence.ts).
    * Without it, an address matching any mail already read is refused. For a customer's name (issue
    * 49): the customer it names; mail read as anyone else refuses it.
@@ -153,7 +153,7 @@ export async function suggest(
 
   for (const e of evidence) {
     // Text an existing mark already matched gives away the entry that holds it, not another one;
-    // words that carry an entry are offered for the one the mail already read says (issue 49).
+    // words that carry an entry are offered for the one the mail already read says.
     const owner = reading.candidates.find((c) =>
       c.evidence.some((m) => m.part === e.part && overlaps(displayText(m.text), e.text)),
     );
@@ -215,7 +215,7 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
   const read = [...result.settled].map(([name, n]) => `${n} as ${labelOf(input, name)}`);
   if (e.carries !== undefined) return carried(input, e, value, result.settled, read);
   const ownAddress = e.ownedBy !== undefined && result.settled.has(e.ownedBy);
-  // A customer's name (issue 49) likewise: mail read as anyone but the customer it names refuses it.
+  // A customer's name likewise: mail read as anyone but the customer it names refuses it.
   const owned = e.shape === 'address' || e.ownedBy !== undefined;
   if (result.settled.size > 1 || (result.settled.size === 1 && owned && !ownAddress)) {
     return { none: `${e.label} also matches messages already read (${listAnd(read)})` };
@@ -227,7 +227,7 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
   const [owner] = [...result.settled.keys()];
   if (e.recurs !== undefined) {
     // §8: what is wider than this message's own text is offered only as far as it was seen, and only
-    // once a coincidence cannot explain it (issue 26, earned-scope.ts).
+    // once a coincidence cannot explain it (earned-scope.ts).
     const n = owner === undefined ? 0 : result.settled.get(owner)!;
     const spread = owner === undefined ? undefined : result.spread.get(owner);
     const short = spreadShortfall(n, spread);
@@ -252,7 +252,7 @@ async function judge(input: SuggestInput, e: Evidence): Promise<SuggestOutcome> 
   return { suggestion: { collection: learnable.collection, value, suggestionLabel: said, forEntry: owner } };
 }
 
-/** Issue 49: words offered for the entry whose mail they carry, when they recur there and are rare elsewhere. */
+/** Words offered for the entry whose mail they carry, when they recur there and are rare elsewhere. */
 function carried(
   input: SuggestInput,
   e: Evidence,
@@ -282,7 +282,7 @@ function carried(
 }
 
 /**
- * Issue 26: the first sender of undecided mail carrying the evidence (this message's sender among
+ * The first sender of undecided mail carrying the evidence (this message's sender among
  * them) whose decided mail is all one other entry's: the series is then someone else's too.
  */
 async function undecidedElsewhere(

@@ -1,5 +1,5 @@
 /**
- * The track record of a mark, weighed rather than read as a verdict (issue 49; docs/learning.md,
+ * The track record of a mark, weighed rather than read as a verdict (docs/learning.md,
  * "The track record"): every mark (a sender's address or domain, a kind's cue) counts the messages
  * that carried it and were finally read or answered as its entry (for it) or as another (against
  * it). The person's lesson is prior evidence worth `lessonWeight` agreeing messages. A mark decides

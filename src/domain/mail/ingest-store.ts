@@ -18,7 +18,7 @@ export interface SubmitResult {
   readonly state: SubmittedState;
 }
 
-/** Issue 40: where a triaged message's task stands now, and what it was decided as (for filing it). */
+/** Where a triaged message's task stands now, and what it was decided as (for filing it). */
 export interface TaskFiling {
   readonly state: 'completed' | 'input-required' | 'failed' | 'working';
   /** Each reading's decided entry by its label, under the reader's `shownAs` (`customer`, `kind`). */

@@ -1,5 +1,5 @@
 /**
- * The mailbox lease port (issue 15): one IMAP owner per mailbox at a time among the replicas sharing
+ * The mailbox lease port: one IMAP owner per mailbox at a time among the replicas sharing
  * a database. A replica that holds the lease polls the mailbox; the others wait on standby and try
  * to take it when it runs out (its owner died or lost the database). Owned by the domain so
  * src/store implements it and src/ingest uses it without either importing the other.

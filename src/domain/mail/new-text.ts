@@ -156,7 +156,7 @@ export interface ForwardedPart {
 }
 
 /**
- * Issue 39: the message a forward passes on (rule 3's block): its From, the Subject its header
+ * The message a forward passes on (rule 3's block): its From, the Subject its header
  * block gives, and the text under the header block, unquoted. Null for a message that forwards
  * nothing (a reply, or a forward whose block names no sender).
  */

@@ -33,7 +33,7 @@ export function scannedParts(parts: readonly MailPart[]): readonly MailPart[] {
 
 /**
  * The from part as marks see it: `Name <address>`, or the bare address. The display name is what
- * a sender chooses to show, so it can never pass for the address (issue 38): its `<`, `>` and `@`
+ * a sender chooses to show, so it can never pass for the address: its `<`, `>` and `@`
  * become spaces. Then the only `<` opens the address and the only `>` ends the part, so a from-line
  * mark bounded by `<`/`>` or the part's ends (an address, `(?:^|<)…(?:>|$)`; a domain, `@…(?:>|$)`)
  * and any mark that looks for an `@` can only meet the address, on every ingress path. Every path

@@ -1,7 +1,7 @@
 /**
  * A small parser for the everyday part of a mark's regex syntax, building the same AST shape that
  * `@eslint-community/regexpp` builds in unicode mode, for the fields `atoms.ts` reads. Parsing is
- * most of a compile's cost at scale (issue 3), and regexpp, a full validating parser, spends much
+ * most of a compile's cost at scale, and regexpp, a full validating parser, spends much
  * of it on what marks never use.
  *
  * It returns null, and the caller then asks regexpp, for anything it does not take on, and for

@@ -1,5 +1,5 @@
 /**
- * What one compiled matcher costs in memory, estimated (issue 15: matchers are bounded per process
+ * What one compiled matcher costs in memory, estimated (matchers are bounded per process
  * by a byte budget, matcher-cache.ts). The estimate is the matcher's own typed arrays, counted
  * exactly by their byteLength (the automaton's tables, the plan's columns: most of a large
  * matcher), plus measured constants for what V8 and re2 do not let us count: the JS objects per

@@ -5,7 +5,7 @@
  * never goes stale. On a miss, a version is layered over the last full compile when few of its
  * groups changed since (layered-matcher.ts), so a lesson takes effect without recompiling the rest.
  *
- * One cache serves every tenant of a process (issue 15), so what bounds it is a byte budget across
+ * One cache serves every tenant of a process, so what bounds it is a byte budget across
  * all of them: each compiled matcher's estimated bytes (matcher-bytes.ts, its `approxBytes()`),
  * counted once however many cached versions share it (a layer shares its base), and least recently
  * used versions leave until the total is within `budgetBytes`. The version just used always stays,
@@ -78,14 +78,14 @@ export interface MatcherCache<V, M extends Mark> {
    */
   forVersion(version: V): Matcher<M>;
   /**
-   * The matcher for a version without blocking the event loop for long (issue 3): cached, or
+   * The matcher for a version without blocking the event loop for long: cached, or
    * layered over the last full compile when few groups changed (a small compile, as `forVersion`),
    * else compiled in full in slices (`prepare`). Concurrent calls for one version share one
    * compile. What a server calls per task.
    */
   matcherFor(version: V, keeping?: AnalysisKeeping): Promise<Matcher<M>>;
   /**
-   * Compiles a version's matcher in full without blocking the event loop (issue 3), caches it and
+   * Compiles a version's matcher in full without blocking the event loop, caches it and
    * makes it the base later versions layer over. With `keeping`, the compile reads the analyses
    * kept there and keeps those it had to make.
    */
@@ -94,9 +94,9 @@ export interface MatcherCache<V, M extends Mark> {
   readonly versions: () => readonly string[];
   /** What the cache holds now and has evicted (metrics, benchmarks). */
   stats(): MatcherCacheStats;
-  /** Estimated bytes of the compiled matchers these versions run, each counted once (issue 51: one tenant's). */
+  /** Estimated bytes of the compiled matchers these versions run, each counted once (one tenant's). */
   bytesOf(versionIds: Iterable<string>): number;
-  /** Drops these versions (issue 51: a tenant forgotten whole); each compiles again on its next use. */
+  /** Drops these versions (a tenant forgotten whole); each compiles again on its next use. */
   forget(versionIds: Iterable<string>): void;
 }
 

@@ -208,7 +208,7 @@ function isLowSurrogate(c: number): boolean {
  * Longest text (code units) whose bytes and offsets go to a runtime's scratch buffers. Parts are
  * converted one at a time and only read before the next part is, so one buffer serves every matcher
  * of the runtime; reusing it keeps a large message's bytes from being allocated and freed per part,
- * which interleaved with long-lived re2 objects fragments the native heap (RSS grows, issue 3).
+ * which interleaved with long-lived re2 objects fragments the native heap (RSS grows).
  */
 const SCRATCH_UNITS = 1 << 20;
 

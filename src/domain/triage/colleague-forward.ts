@@ -1,5 +1,5 @@
 /**
- * Issue 39: a colleague's forward is read as the message it forwards. Someone at the warehouse who
+ * A colleague's forward is read as the message it forwards. Someone at the warehouse who
  * forwards mail to the shared mailbox ("FW: …, can you file this?") is never whose the mail is:
  * what says so sits in the forwarded message, its sender and its text, which a
  * forward from anyone else keeps set aside (docs/new-text.md).

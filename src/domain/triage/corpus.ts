@@ -49,7 +49,7 @@ export interface CorpusEntry {
   readonly seenAt: string;
   readonly taskId: string | null;
   readonly lastReading: ReadingSummary | null;
-  /** Issue 38: the message's track-record keys beyond its sender (`Learnable.recordKeys`). */
+  /** The message's track-record keys beyond its sender (`Learnable.recordKeys`). */
   readonly recordKeys?: readonly string[];
   /** Kept for a task parked in input-required (opaque to the store); undefined keeps what is there. */
   readonly outcome?: unknown;
@@ -99,7 +99,7 @@ export interface CorpusStore {
   /** §14: replace `identifier` with "[erased]" in every kept message; returns how many changed. */
   erase(tenant: TenantId, identifier: string): Promise<number>;
   /**
-   * Issue 38: the track record of `address` and its domain (what their mail was finally read or
+   * The track record of `address` and its domain (what their mail was finally read or
    * answered as, by collection), leaving out `own`: what the message being read was last decided
    * as (empty for a message never kept), and the record of each of the message's other keys in the
    * one collection that weighs it (`keys`: key → collection; issue 39: a key is counted under
@@ -113,7 +113,7 @@ export interface CorpusStore {
     keys: ReadonlyMap<string, string>,
   ): Promise<SenderRecord>;
   /**
-   * `get` and `senderRecord` in one read (issue 51: one round trip), the record leaving out what
+   * `get` and `senderRecord` in one read (one round trip), the record leaving out what
    * the kept message was last decided as.
    */
   getWithSenderRecord(
@@ -122,7 +122,7 @@ export interface CorpusStore {
     address: string,
     keys: ReadonlyMap<string, string>,
   ): Promise<{ existing: CorpusRecord | null; record: SenderRecord }>;
-  /** Issue 38: every sender's record (the senders view), most messages first, at most `limit` senders. */
+  /** Every sender's record (the senders view), most messages first, at most `limit` senders. */
   senders(tenant: TenantId, collection: string, limit: number): Promise<readonly SenderRow[]>;
 }
 

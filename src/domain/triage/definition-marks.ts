@@ -110,11 +110,11 @@ export interface MatcherCache {
   ): Promise<Matcher>;
   /** Versions currently compiled, least recently used first. */
   readonly versions: () => readonly string[];
-  /** Bytes held within the budget, and evictions (issue 15). */
+  /** Bytes held within the budget, and evictions. */
   readonly stats: () => MatcherCacheStats;
-  /** Estimated bytes these versions' matchers hold, each part once (issue 51). */
+  /** Estimated bytes these versions' matchers hold, each part once. */
   readonly bytesOf: (versionIds: Iterable<string>) => number;
-  /** Drops these versions' matchers (issue 51: a tenant forgotten whole). */
+  /** Drops these versions' matchers (a tenant forgotten whole). */
   readonly forget: (versionIds: Iterable<string>) => void;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Every lesson tried on the mail already read before it is absorbed (issue 26, §13.1): the
+ * Every lesson tried on the mail already read before it is absorbed (§13.1): the
  * authority's `LessonCheck` port over this process's corpus. The lesson's entry as it would be
  * (already judged by its learnable) is matched against every kept message; each message its new
  * marks match is read under the head version and under the version the lesson would make, and one

@@ -62,7 +62,7 @@ export function readMessage(
   };
 }
 
-/** Whether a reading asked to be read again with the sender's track record (issue 38). */
+/** Whether a reading asked to be read again with the sender's track record. */
 export function needsSenderRecord(reading: MessageReading): boolean {
   for (const r of reading.readings.values()) if (r.needsSenderRecord === true) return true;
   return false;

@@ -1,5 +1,5 @@
 /**
- * The senders view (issue 38): every sender the corpus has a track record for, what its mail was
+ * The senders view: every sender the corpus has a track record for, what its mail was
  * read or answered as, whether a message carrying nothing but that sender settles (the reading is
  * made by the same rule as triage's, with the sender's record), and the lessons whose marks match
  * the sender (each one activation a person can revert in one step, §10.3).

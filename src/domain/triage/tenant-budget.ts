@@ -1,5 +1,5 @@
 /**
- * Triage under one memory budget (issue 51, domain/tenant-memory.ts): every definition triage reads
+ * Triage under one memory budget (domain/tenant-memory.ts): every definition triage reads
  * is a use of its tenant, and the compiled matchers are one part of the budget. The matcher cache is
  * keyed by version, so that part remembers which versions each tenant read to say what the tenant's
  * matchers hold and to drop them when the tenant is forgotten.

@@ -69,7 +69,7 @@ export interface TriageServiceDeps {
   readonly resolvePerson?: (tenant: TenantId, personId: string) => Promise<string | null>;
   readonly clock?: Clock;
   /**
-   * Issue 39: the tenant's people, whose forwards are read as the message they forward
+   * The tenant's people, whose forwards are read as the message they forward
    * (colleague-forward.ts). Absent: every forward is read as sent.
    */
   readonly colleagues?: Colleagues;
@@ -97,7 +97,7 @@ export interface TriageService {
   decided(reading: MessageReading, answers: Readonly<Record<string, PersonDecision>>): MessageReading;
   /** Delete corpus messages older than the retention setting; returns how many. */
   purgeExpired(tenant: TenantId): Promise<number>;
-  /** Issue 38: the senders of `collection` and what each one's mail decides, under the active version. */
+  /** The senders of `collection` and what each one's mail decides, under the active version. */
   senders(tenant: TenantId, collection: string, limit: number): Promise<SenderView[]>;
   /**
    * §14, §10.3: what a task parked in input-required is answered from once its mail was

@@ -1,5 +1,5 @@
 /**
- * Filing mail where it came from (issue 40): the folder a triaged message goes to in its own
+ * Filing mail where it came from: the folder a triaged message goes to in its own
  * mailbox, from the mailbox's `fileBy` template (`Customers/{customer}`, `Kinds/{kind}`) and what
  * the task decided, each placeholder the label of a reading's entry (the reader's `shownAs` names
  * it). A label is made safe for a folder name: the hierarchy separator, IMAP wildcards (`*`, `%`)

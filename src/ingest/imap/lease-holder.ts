@@ -1,5 +1,5 @@
 /**
- * A replica's hold on one mailbox's lease (issue 15): only the holder polls the mailbox. The owner
+ * A replica's hold on one mailbox's lease: only the holder polls the mailbox. The owner
  * renews the lease every `renewMs`; a standby tries to take it at the same pace (free, or run out: its
  * owner died). A renew refused (another replica holds it now), or one that cannot reach the database
  * until the lease has run out, loses it. Without a lease (one replica) the poller always owns its
@@ -11,7 +11,7 @@
 import type { TenantId } from '../../domain/tenant.ts';
 import type { IngestLog, MailboxLeaseStore } from '../ports.ts';
 
-/** The mailbox lease a poller polls under when replicas share a database (issue 15). */
+/** The mailbox lease a poller polls under when replicas share a database. */
 export interface MailboxLeasing {
   readonly store: MailboxLeaseStore;
   /** This replica's id, unique per process start. */

@@ -13,7 +13,7 @@
  * submit that keeps failing) goes to the failed folder with the reason logged: never retried forever,
  * never dropped silently.
  *
- * One owner per mailbox (issue 15, lease-holder.ts): with `deps.lease`, the poller connects and
+ * One owner per mailbox (lease-holder.ts): with `deps.lease`, the poller connects and
  * polls only while this replica holds the mailbox's lease in the shared database. It renews it every
  * `renewMs`; a standby tries to take it at the same pace, so a dead owner's mailbox is taken over
  * within `leaseMs + renewMs` (plus a connect). A renew that fails (another replica holds it now), or
@@ -75,7 +75,7 @@ export interface ImapMailboxConfig {
   readonly maxSubmitAttempts?: number;
   /** Wait before retrying a message another path is triaging right now, ms. Default 2 000. */
   readonly busyRetryMs?: number;
-  /** Issue 40: file each message by what it was read as (filing.ts); absent, all go to processedFolder. */
+  /** File each message by what it was read as (filing.ts); absent, all go to processedFolder. */
   readonly filing?: FilingConfig;
 }
 
@@ -91,7 +91,7 @@ export interface ImapPollerDeps {
   readonly tls?: Record<string, unknown>;
   /** Poll only while holding this mailbox lease; absent, this poller is the mailbox's only reader. */
   readonly lease?: MailboxLeasing;
-  /** Issue 40: a task's state and what it was decided as (with `config.filing`). */
+  /** A task's state and what it was decided as (with `config.filing`). */
   readonly filing?: (tenant: TenantId, taskId: string, source: MailSourceRef) => Promise<TaskFiling | null>;
 }
 

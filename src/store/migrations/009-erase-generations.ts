@@ -1,5 +1,5 @@
 /**
- * 009: erase generations (issue 12, §14). `erase_generations` counts, per tenant, the erases made
+ * 009: erase generations (§14). `erase_generations` counts, per tenant, the erases made
  * on this database. It holds no identifier: a process that did not make an erase (a server while
  * the CLI erased) sees the count move on its next read and forgets what it holds in memory.
  */

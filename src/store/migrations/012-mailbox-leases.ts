@@ -1,6 +1,6 @@
 /**
  * 012: `mailbox_leases`, one row per (tenant, mailbox): which replica polls that IMAP mailbox and
- * until when (issue 15; src/store/mailbox-lease-store.ts). The same table on SQLite and PostgreSQL.
+ * until when (src/store/mailbox-lease-store.ts). The same table on SQLite and PostgreSQL.
  * (011 is another change's number.)
  */
 import type { Kysely } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * 013: `sender_records`, the track record of senders (issue 38; src/store/sender-records.ts): per
+ * 013: `sender_records`, the track record of senders (src/store/sender-records.ts): per
  * (tenant, sender, collection, entry), how many messages from that sender (an address, or `@` and a
  * domain) were last read or answered as that entry, and when the last of them was first seen.
  * Filled here from the corpus already kept; from then on a trigger on `corpus_messages` keeps it,

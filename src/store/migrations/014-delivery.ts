@@ -1,5 +1,5 @@
 /**
- * 014: delivering decisions (issue 40), the same tables on SQLite and PostgreSQL.
+ * 014: delivering decisions, the same tables on SQLite and PostgreSQL.
  * - `push_configs`: A2A push-notification configs (store/push-config-store.ts), per tenant and
  *   task; `activated` says whether the request that created one activated the extension (§7: only
  *   then does a teach block travel to it).

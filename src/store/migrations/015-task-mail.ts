@@ -1,5 +1,5 @@
 /**
- * 015: a task's raw mail outside the SDK's task row (issue 41). `task_mail` holds the bytes of
+ * 015: a task's raw mail outside the SDK's task row. `task_mail` holds the bytes of
  * each large file part a task was given, once, by tenant, task and content hash; the part in the
  * task row keeps its name, type and size and refers to it (store/task-mail-blobs.ts). Erase and
  * retention reach it through the task (store/sqlite-task-mail.ts); copy-to-postgres copies it as

@@ -45,7 +45,7 @@ export function customersHow(settings: LearnableSettings): string {
     { intro: 'Each customer carries marks - text that gives them away', mark: 'mark', holder: 'customer' },
     settings,
   );
-  // The strengths of evidence, then the new text (issue 14, ../set-aside.ts).
+  // The strengths of evidence, then the new text (../set-aside.ts).
   return `${scoring} ${CUSTOMER_STRENGTHS_HOW} ${NEW_TEXT_HOW} ${COLLEAGUE_FORWARD_HOW} ${EARNED_SCOPE_HOW}`;
 }
 

@@ -2,13 +2,13 @@
  * The customers reader's evidence for a suggestion (§8, §13.1), best first (issue 14's order):
  * the customer's own reference family and its own domain, each only when the corpus shows it
  * recurring for one customer (judged in ../suggest.ts), and a domain only when it is named like that
- * customer alone (two siblings on one domain share it, issue 26); the sender's address, only when nothing
+ * customer alone (two siblings on one domain share it); the sender's address, only when nothing
  * says the sender writes for others (senders.ts) and its domain is named like a known customer,
  * labelled with what is known ("first message from this address; its domain is named like
  * Northgate Motors Ltd"), never at a free-mail or shared domain unless the address itself is named
  * like one (at a domain named like nobody it is offered as a first message only: Appendix B); a known customer's name the message names, never one inside a sibling's name
  * (names.ts); and the client an on-behalf phrase names. A reference taken whole is never offered
- * (issue 39: it is one shipment's, and settles nothing later). When none is offered, the reason is
+ * (it is one shipment's, and settles nothing later). When none is offered, the reason is
  * said in words.
  *
  * Owns: what counts as evidence of a customer. Does not own: judging it (../suggest.ts).
@@ -32,7 +32,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
   );
 
   // The customer's own reference family, when the corpus shows it recurring for one customer only
-  // (issue 14): it covers every sender of that customer's next shipment. A series seen with two
+  //: it covers every sender of that customer's next shipment. A series seen with two
   // customers (a forwarder's job numbers, a platform's bills) is refused by the judge (../suggest.ts).
   // The new text first: a subject is inherited by every reply to it, other customers' hijacks of
   // the thread included, so a family looked for in the subject would meet mail read as others and
@@ -81,7 +81,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
       const history = sender.history?.settled;
       const historyAgrees =
         history === undefined || history.size === 0 || (history.size === 1 && history.has(owner ?? ''));
-      // Issue 26: a domain named like two known customers (sibling companies writing from one
+      // A domain named like two known customers (sibling companies writing from one
       // domain) is theirs together, whoever's mail came first: it is never offered as one's. (Not
       // a shared domain, so what the address is named like is what its domain is named like.)
       if (
@@ -105,7 +105,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     }
   }
 
-  // Issue 14: an address whose mail so far was all one customer's, and which is named like that
+  // An address whose mail so far was all one customer's, and which is named like that
   // customer (its domain, or its own name at free-mail), is that customer's staff: offered as its.
   const history = sender.history?.settled;
   const [only] = history === undefined || history.size !== 1 ? [] : [...history.keys()];
@@ -128,7 +128,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
 
   if (sender.reason === null && message.from !== null) {
     const earlier = sender.history?.messages ?? 0;
-    // Issue 14: nothing decided from this address yet, so all that is known of it is its name. When
+    // Nothing decided from this address yet, so all that is known of it is its name. When
     // its domain (or, at free-mail, the address itself) is named like a known customer, the label
     // says whom; at free-mail named like nobody it is not offered.
     const domain = domainOf(message.from.address);
@@ -164,7 +164,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
   }
 
   // A known customer the message names (its label), when exactly one is named and its name is not
-  // inside another customer's name (issue 14: "Acme Trading" inside "Acme Trading & Contracting").
+  // inside another customer's name ("Acme Trading" inside "Acme Trading & Contracting").
   const named = namedCustomers(input);
   if (named.length === 1) {
     const n = named[0]!;
@@ -174,7 +174,7 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
         `the name "${n.text}" is inside ${sibling}'s name, so a name mark would claim ${sibling}'s mail`,
       );
     } else {
-      // Issue 49: the customer's own full name names it in any part of the new text, as the
+      // The customer's own full name names it in any part of the new text, as the
       // careful person types it at first sight; the judge refuses it once mail read as another carries it.
       out.push({
         text: n.text,
@@ -204,20 +204,20 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
     });
   }
 
-  // Issue 39: a shipment's reference taken whole is on this shipment's mail only, so a lesson on it
+  // A shipment's reference taken whole is on this shipment's mail only, so a lesson on it
   // would settle nothing that comes later: it is never offered, and the person hears why.
   if (references.length > 0) notes.push(oneOffNote(references.map((r) => r.text)));
   return out;
 }
 
-/** Why no reference is offered whole (issue 39). */
+/** Why no reference is offered whole. */
 export function oneOffNote(references: readonly string[]): string {
   const shown = listAnd([...new Set(references)].map((r) => r));
   return `I won't suggest ${references.length === 1 ? 'the reference' : 'the references'} ${shown} taken whole: a shipment's reference is on that shipment's mail only, so it would settle nothing that comes later; its family is offered once mail already read shows it recurring for one customer`;
 }
 
 /**
- * Issue 38: a family every carrier of which came from one sender is that sender's series unless the
+ * A family every carrier of which came from one sender is that sender's series unless the
  * sender is evidently the owner's own (its domain, or its name at free-mail, named like the owner):
  * a forwarder numbers its jobs for all its clients, and its first three may all be one client's.
  */

@@ -1,5 +1,5 @@
 /**
- * A customer's reference family (issue 14): the shape its own references share, so one lesson
+ * A customer's reference family: the shape its own references share, so one lesson
  * covers the next shipment too. `NVMA-2026-1234` is the family `NVMA-####-####`: its leading
  * letters kept, every segment holding a digit generalised to its exact length, each separator
  * kept. The re2 source is anchored like a whole reference (literal-pattern.ts), so `NVMA-` never

@@ -2,7 +2,7 @@
  * Finding the entries a text names by their label ("Al Hamra Trading" in a body), for suggestions
  * (suggest.ts) and objections: built once per definition version's collection (cached by the frozen
  * entries map) so a question costs a scan of the message, not a pass over every entry. Each label
- * is looked for in every form people write it (name-forms.ts, issue 38): in full, and without its
+ * is looked for in every form people write it (name-forms.ts): in full, and without its
  * legal form ("Maquinaria Monterrey" for "Maquinaria Monterrey SA"), `&`/`and` and spacing varied. A
  * form two entries share (near-duplicate names) names only the entry whose full label it is, or
  * neither. ASCII forms go into one Aho-Corasick automaton; forms in other scripts (few) are
@@ -18,7 +18,7 @@ import { nameForms } from './name-forms.ts';
  * Cells of full transition rows the label automaton keeps (4 bytes each): the root and the first
  * levels below it, where a scan spends most steps; deeper nodes walk their children. With the
  * automaton's default (2M cells) a tenant's 1,000 labels kept ~1.1 MB of rows alive as long as its
- * definition, outside the matcher budget (issue 29: 1,000 tenants held 4.9 GB); this keeps 128 KB.
+ * definition, outside the matcher budget (1,000 tenants held 4.9 GB); this keeps 128 KB.
  */
 const LABEL_ROW_CELLS = 32 * 1024;
 

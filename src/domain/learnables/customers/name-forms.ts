@@ -1,5 +1,5 @@
 /**
- * A customer's name as people write it (issue 38): the directory says "Maquinaria Monterrey SA",
+ * A customer's name as people write it: the directory says "Maquinaria Monterrey SA",
  * the mail says "the arrival notice for our client Maquinaria Monterrey". The forms of a label are
  * the label itself (full) and the label without its legal form (short), each with `&` written as
  * `and` and the other way round, spacing made single. A short form of one word must be long enough

@@ -1,5 +1,5 @@
 /**
- * Customer names in a message and between customers (issue 14): the known customers a text names
+ * Customer names in a message and between customers: the known customers a text names
  * (a name inside a longer name the same part names is the longer one's), sibling companies whose
  * names nest ("Acme Trading" inside "Acme Trading & Contracting"), and whether a domain is named
  * like a customer.
@@ -13,7 +13,7 @@ import { namedEntries } from './label-index.ts';
 import { withoutLegalForm } from './name-forms.ts';
 
 /**
- * Another customer whose name contains `text` as whole words (issue 14: "Acme Trading" inside
+ * Another customer whose name contains `text` as whole words ("Acme Trading" inside
  * "Acme Trading & Contracting"), shown by its label; null when none. `entry` is the customer
  * `text` names, left out.
  */
@@ -78,7 +78,7 @@ export function namedCustomers(input: SuggestInput): { entry: string; text: stri
 /**
  * Whether a domain carries the customer's name ("northgatemotors.example" for "Northgate Motors Ltd",
  * "alhamra-trading.example" for "Al Hamra Trading"), or its initials with a word of it
- * ("ki-imports.example" for "Kowloon Imports Co Ltd", issue 38): the mark of a customer's own domain.
+ * ("ki-imports.example" for "Kowloon Imports Co Ltd"): the mark of a customer's own domain.
  */
 export function domainNamedLike(domain: string, label: string): boolean {
   const compact = (t: string): string => t.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');

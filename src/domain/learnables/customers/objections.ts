@@ -1,5 +1,5 @@
 /**
- * Evidence no mark carries that still objects to a settled customer reading (issue 14: "evidence
+ * Evidence no mark carries that still objects to a settled customer reading ("evidence
  * that disagrees is not a decision", §13.1). The leader's marks may all be weak: the sender's
  * address (a sender may write for others: a forwarder's person, a group desk) or a subject a reply
  * or forward inherited from an earlier mail (another customer's, in a hijacked thread). Then:
@@ -71,7 +71,7 @@ export function customerObjection(
   const wide = wideObjection(report, winner, input, learnable);
   if (wide !== null) return wide;
   if (!winner.evidence.every((e) => weakPart(e.part, input))) return null;
-  // Issue 38: the sender's marks decide alone only while its mail has been one customer's.
+  // The sender's marks decide alone only while its mail has been one customer's.
   const record = recordObjection(winner, input, learnable);
   if (record !== null) return record;
   const winnerHits = hits.filter(
@@ -97,7 +97,7 @@ export function customerObjection(
 }
 
 /**
- * Issue 38: whether a settled reading rests on the sender's marks (its address or domain) and
+ * Whether a settled reading rests on the sender's marks (its address or domain) and
  * nothing stronger: the other evidence, if any, an inherited subject.
  */
 export function restsOnSender(report: CollectionReading, input: ReadInput): boolean {

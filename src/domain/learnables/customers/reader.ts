@@ -36,7 +36,7 @@ export const CUSTOMER_WORDS: ReadingWords = {
     'about whose shipment it is than the sender does; the evidence disagrees, so I ask.',
 };
 
-/** Strength of a customer mark by the part it matched in (issue 14): the text outranks the sender. */
+/** Strength of a customer mark by the part it matched in: the text outranks the sender. */
 export const SENDER_STRENGTH = 1;
 export const TEXT_STRENGTH = 2;
 export function customerMarkStrength(part: MailPart): number {
@@ -70,7 +70,7 @@ export function insideSiblingName(
   return false;
 }
 
-/** Notes for a person's answer that went against a matched sender mark (issue 14). */
+/** Notes for a person's answer that went against a matched sender mark. */
 export function senderMarkNotes(report: CollectionReading, entry: string): string[] {
   const decided = report.candidates.find((c) => c.name === entry)?.label ?? entry;
   const notes: string[] = [];

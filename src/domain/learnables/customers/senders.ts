@@ -1,5 +1,5 @@
 /**
- * Whether a message's sender may write for more than one customer (§13.1, issue 14), in words: a
+ * Whether a message's sender may write for more than one customer (§13.1), in words: a
  * no-reply or platform sender, a forward, an on-behalf phrase, an address already taught or read
  * as a customer (two customers: a forwarder), or a first-sight sender naming a customer its domain
  * is not named like, or one of two sibling companies. Also the client an on-behalf phrase names.
@@ -58,7 +58,7 @@ export interface SenderVerdict {
 /**
  * Why the sender may write for more than one customer, in words (with the customers its mail was
  * read as, when that is the only reason). An address already answered for two customers is a
- * forwarder (issue 14) and is never suggested.
+ * forwarder and is never suggested.
  */
 export async function senderWritesForOthers(input: SuggestInput): Promise<SenderVerdict> {
   const { message, reading, probe } = input;
@@ -73,13 +73,13 @@ export async function senderWritesForOthers(input: SuggestInput): Promise<Sender
     return { reason: 'the message is a forward, so the sender is passing on someone else’s mail' };
   const behalf = onBehalfPhrase(message);
   if (behalf !== null) return { reason: `the text says it is written for someone else ("${behalf}")` };
-  // Issue 14: a sender who names a customer its domain is not named like, or one of two sibling
+  // A sender who names a customer its domain is not named like, or one of two sibling
   // companies, may write for others (a forwarder's person, a group desk), even on first sight.
   const named = namedCustomers(input);
   const domain = domainOf(from.address);
   const notLike = named.filter((n) => !domainNamedLike(domain, labelOf(input, n.entry)));
   if (named.length > 0 && notLike.length === named.length && domain !== '' && !isSharedDomain(domain)) {
-    // Issue 38: the name as written ("Brightway Furniture" for Brightway Furniture LLC) counts too.
+    // The name as written ("Brightway Furniture" for Brightway Furniture LLC) counts too.
     const labels = listAnd(named.map((n) => labelOf(input, n.entry)));
     return {
       reason: `the message names ${labels}, and ${domain} is not named like ${named.length === 1 ? 'it' : 'any of them'}, so the sender may write for others`,

@@ -1,7 +1,7 @@
 /**
  * A suggested customer mark (§8): the evidence looked for only in the part it was found in
- * (narrower is safer; a customer's own full name anywhere in the new text, issue 49), as a person would type it when the learnable bounds it the same way
- * (issue 27, ../plain-mark.ts), else its anchored source. The customers vocabulary lives here, not
+ * (narrower is safer; a customer's own full name anywhere in the new text), as a person would type it when the learnable bounds it the same way
+ * (../plain-mark.ts), else its anchored source. The customers vocabulary lives here, not
  * in src/domain/triage.
  */
 import type { LessonValue } from '../learnable.ts';

@@ -23,7 +23,7 @@ import { domainOf } from '../../mail/index.ts';
  * The lower bound a sender mark's precision must keep (track-record.ts): 1, so one answer against
  * it silences it. A customer's sender record cannot be weighed as a cue's is: once the mark decides,
  * every message it files counts for it, a message it misfiles among them, so a record that has
- * decided can only grow for it, and a misfile is found weeks later (docs/learning.md, issue 49).
+ * decided can only grow for it, and a misfile is found weeks later (docs/learning.md).
  */
 export const SENDER_MIN_PRECISION = 1;
 

@@ -1,5 +1,5 @@
 /**
- * Wide marks (issue 26): a customer mark that matches more than the one text it was drawn from, a
+ * Wide marks: a customer mark that matches more than the one text it was drawn from, a
  * reference family (`NGM-\d{4}-\d{4}`) or a sender's domain (`@northgatemotors\.example`), and the
  * rule that such a mark does not outvote narrow evidence (§13.1): when every mark the leader matched
  * is wide and another customer matched a narrow one (an address, a whole reference, a name), or the
@@ -18,7 +18,7 @@ export const WIDE_MARK_HOW =
 
 /**
  * A source without the head and tail literal-pattern.ts put around a literal, which widen nothing
- * (its own list of them: one source, issue 38).
+ * (its own list of them: one source).
  */
 function withoutAnchors(source: string): string {
   const head =
@@ -32,7 +32,7 @@ function withoutAnchors(source: string): string {
 }
 
 /**
- * Issue 49: the bounds a person types around an address, `(?:^|[^a-z0-9._%+-])` and
+ * The bounds a person types around an address, `(?:^|[^a-z0-9._%+-])` and
  * `(?:$|[^a-z0-9.-])`: a start or end, or one character of a negated class. They match nothing of
  * the address itself, so `(?:^|[^a-z0-9._%+-])dana@origin\.example(?:$|[^a-z0-9.-])` is one address,
  * not a family (it was judged by its domain's record).

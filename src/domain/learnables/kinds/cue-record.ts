@@ -1,5 +1,5 @@
 /**
- * A kind's cue decides as far as its track record allows (issues 39, 49; docs/learning.md, "The
+ * A kind's cue decides as far as its track record allows (docs/learning.md, "The
  * track record"). The record's keys are made here, once: `cue:`, the part, and the words lower-cased
  * (`cue:subject:pod`), for the words a kind question about the message would offer and for every
  * cue that matched in the sender's own words for this message (not in an inherited subject, not in
@@ -135,7 +135,7 @@ function strongest(
 }
 
 /**
- * Two kinds' cues in one message (issue 49): the kind whose strongest cue's record is clearly the
+ * Two kinds' cues in one message: the kind whose strongest cue's record is clearly the
  * stronger decides, as a settled report saying why; null when none is (the reading asks).
  */
 export function cueArbiter(

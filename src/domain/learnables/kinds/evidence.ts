@@ -2,7 +2,7 @@
  * The kinds reader's evidence for a suggestion (§8): the words of the subject that carry the kind,
  * as written. Kinds never look at the sender, so nothing is drawn from the from line.
  *
- * Issue 39: every phrase of the subject is a candidate, first to last, once what says whose or
+ * Every phrase of the subject is a candidate, first to last, once what says whose or
  * which message it is has been left out: reply and forward prefixes, references, anything with a
  * digit (numbers, dates), and every name other collections give (a customer's name, any text their
  * marks matched: `namedElsewhere`). "Kessler Feinkost GmbH POD 4410" offers "POD", never the name,
@@ -12,7 +12,7 @@
  *
  * A reply's subject (Re:, AW:, …) whose new text is about another reference is the earlier mail's,
  * not this one's: nothing is drawn from it (§8: a suggestion never claims more than this message
- * shows; issue 14), so a cue for that reply is typed from its new text (inherited-subject.ts).
+ * shows), so a cue for that reply is typed from its new text (inherited-subject.ts).
  *
  * Owns: what counts as evidence of a kind. Does not own: judging it (../suggest.ts).
  */
@@ -21,7 +21,7 @@ import { findReferences } from '../references.ts';
 import { subjectSpeaksForMessage } from './inherited-subject.ts';
 import { MIN_EVIDENCE_CHARS, type Evidence } from '../suggest.ts';
 
-/** §6.2 `how` (issue 39): what a kind question suggests. */
+/** §6.2 `how`: what a kind question suggests. */
 export const KIND_CUE_HOW =
   'A question about the kind suggests a cue: words of the subject that carry the kind, as written (abbreviations and other languages included), leaving out any customer’s name, references, numbers, dates and reply or forward prefixes, so that the cue marks the kind in every customer’s mail.';
 

@@ -1,5 +1,5 @@
 /**
- * An inherited subject is weaker evidence of a message's kind than its new text (issue 14). A reply
+ * An inherited subject is weaker evidence of a message's kind than its new text. A reply
  * keeps the subject of the mail it answers ("RE: Invoice INV-2026-3310") while its new text may be
  * about something else ("please send the signed proof of delivery"); the kinds learnable's `how`
  * states the rule this applies:
@@ -60,7 +60,7 @@ const subjectCueInNewText = (h: MarkHit): boolean => h.mark.where === 'subject' 
 const inNewText = (h: MarkHit): boolean => h.part === 'body' || h.part === 'attachments';
 
 /**
- * Issue 28: in a message whose subject the sender wrote, a subject naming one kind only decides
+ * In a message whose subject the sender wrote, a subject naming one kind only decides
  * over another kind's cues in the new text, which freight mail names all the time ("the POD will
  * follow"). Two kinds in the subject still ask; a cue of the subject's own kind in the text counts.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 39: the kinds reader's evidence for a reply whose inherited subject says what the earlier
+ * The kinds reader's evidence for a reply whose inherited subject says what the earlier
  * mail was, not this one (inherited-subject.ts): words of the new text that may carry the kind,
  * offered as a cue looked for in the body. Every kind question then offers a cue.
  *

@@ -57,16 +57,16 @@ export function kindsReader(learnable: Learnable): Reader {
     shownAs: 'kind',
     words: KIND_WORDS,
     weigh: weighInheritedSubject,
-    // Issue 39: a cue decides only as far as its track record allows (cue-record.ts).
+    // A cue decides only as far as its track record allows (cue-record.ts).
     objection: (report, input) => cueObjection(report, input, learnable),
     restsOnRecord: restsOnCues,
-    // Issue 49: two kinds' cues in one message; the clearly stronger record decides.
+    // Two kinds' cues in one message; the clearly stronger record decides.
     arbiter: (report, input) => cueArbiter(report, input, learnable, kindName),
     suggest: (reading, l, context) =>
       suggest(
         suggestInput(reading, l, kindSuggestionValue, context),
         async (input) => {
-          // Issue 39: a reply whose inherited subject is the earlier mail's offers its new text's words.
+          // A reply whose inherited subject is the earlier mail's offers its new text's words.
           const speaks = subjectSpeaksForMessage(input.message);
           const text = speaks ? input.message.subject : mailTextOf(input.message).newText;
           const named = await context.namedElsewhere(text);

@@ -1,6 +1,6 @@
 /**
  * A suggested cue (§8): the evidence looked for in the part it was found in, as a person would
- * type it when the learnable bounds it the same way (issue 27, ../plain-mark.ts), else its anchored
+ * type it when the learnable bounds it the same way (../plain-mark.ts), else its anchored
  * source. Kinds never look at the sender: the triage side offers kinds evidence only from the
  * subject or body (a `from` would be refused by the learnable, and the suggestion dropped).
  */

@@ -5,7 +5,7 @@
  * (limits.ts): bytes, pages, cells, inflated bytes, heap, and time (the document's own timeout,
  * never past the message's parse deadline). An encrypted, image-only, broken, oversized, too slow
  * or too hungry document is never a failed message: it is kept by name with a `note` saying what
- * was not read (issue 14, issue 16).
+ * was not read (issue 16).
  *
  * Owns: recognising a document and holding it to its bounds. Deliberately not: text-like
  * attachments and CSV (parse.ts), or anything about who sent the mail.
