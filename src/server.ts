@@ -206,52 +206,12 @@ export function createServer(deps: ServerDeps): AppServer {
   const authority = deps.authority === null ? null : observeAuthority(deps.authority, metrics);
   app.use(CONSOLE_PATH, consoleRouter()).use(AUTHORITY_API_PATH, authorityCors()); // issue 17: the operator console
 
-  let a2a: A2AApp | null = null;
-  let dispatcher: Dispatcher | null = null;
-  if (deps.agent !== null) {
-    const agent = deps.agent;
-    const delivery = deliveryOf(deps, logger, metrics);
-    dispatcher = delivery.dispatcher;
-    a2a = createA2AApp({
-      baseUrl: () => baseUrl,
-      descriptors: agent.descriptors(),
-      triage: observeTriage(agent.triage, logger, metrics),
-      mail: agent.mail,
-      taskStore: (ownerResolver) => delivery.taskStore(ownerResolver),
-      pushNotifications: delivery.pushConfigs,
-      lessons: authority,
-      principalOf: (req: Request) => principalOf(req.res!),
-      legacyCompat: agent.legacyCompat ?? true,
-      bodyLimitBytes: a2aBodyLimit(deps.config.maxMessageBytes ?? DEFAULT_MAIL_LIMITS.maxMessageBytes),
-      ...(deps.config.maxJsonDepth === undefined ? {} : { maxJsonDepth: deps.config.maxJsonDepth }),
-      ...(deps.admission === undefined ? {} : { admission: deps.admission }),
-      log,
-      // Replicas on one PostgreSQL write the same task rows.
-      sharedTasks: deps.database.shared,
-    });
-    // Public (§7: the declaration is data-only). A GET without A2A-Version gets the v1.0 card; a v0.3
-    // client asks with A2A-Version: 0.3 or at the pre-1.0 path (card-version.ts).
-    app.use(`/${AGENT_CARD_PATH}`, versionedCard('negotiate'), a2a.cardRouter);
-    if (agent.legacyCompat ?? true) app.use(LEGACY_CARD_PATH, versionedCard('0.3'), a2a.cardRouter);
-    // §13.2: every A2A call needs a token; the tenant is the token's.
-    const guard = [bearerAuth(deps.verifier), requireRole('read')];
-    // Bodies are read once, after the token check, bounded and admitted by the A2A app itself
-    // (a2a/json-body.ts), with room for the largest message the mail limits accept; the SDK's own
-    // parsers then find them read (left alone, they cap a body at 100 KB, the Teach router's at 1 MB).
-    app.use(JSONRPC_PATH, ...guard, ...a2a.jsonRpcRouters);
-    app.use(REST_PATH, ...guard, a2a.restRouter);
-    // The tenant's delivery webhooks, beside the tasks they report on.
-    app.use(
-      DELIVERIES_PATH,
-      createDeliveriesRouter({
-        verifier: deps.verifier,
-        endpoints: delivery.endpoints,
-        checkUrl: async (url) => {
-          await delivery.guard.checkUrl(url);
-        },
-      }),
-    );
-  }
+  const agent =
+    deps.agent === null
+      ? null
+      : mountAgent(app, deps, deps.agent, { authority, log, logger, metrics, baseUrl: () => baseUrl });
+  const a2a = agent?.a2a ?? null;
+  const dispatcher = agent?.dispatcher ?? null;
   if (authority !== null || deps.inbound !== undefined) app.use(AUTHORITY_API_PATH, openApiRouter());
   if (authority !== null) {
     if (deps.entryLabels !== undefined)
@@ -337,6 +297,64 @@ export function createServer(deps: ServerDeps): AppServer {
       await Promise.all([s, m].map((x) => (x === null ? Promise.resolve() : closeServer(x))));
     },
   };
+}
+
+/**
+ * The agent's routes: the card (public; §7, the declaration is data-only), A2A over JSON-RPC and
+ * REST behind a token (§13.2), and the tenant's delivery webhooks beside the tasks they report on.
+ */
+function mountAgent(
+  app: Express,
+  deps: ServerDeps,
+  agent: AgentDeps,
+  on: {
+    readonly authority: Authority | null;
+    readonly log: FaultLog;
+    readonly logger: Logger;
+    readonly metrics: Metrics;
+    readonly baseUrl: () => string;
+  },
+): { a2a: A2AApp; dispatcher: Dispatcher } {
+  const delivery = deliveryOf(deps, on.logger, on.metrics);
+  const a2a = createA2AApp({
+    baseUrl: on.baseUrl,
+    descriptors: agent.descriptors(),
+    triage: observeTriage(agent.triage, on.logger, on.metrics),
+    mail: agent.mail,
+    taskStore: (ownerResolver) => delivery.taskStore(ownerResolver),
+    pushNotifications: delivery.pushConfigs,
+    lessons: on.authority,
+    principalOf: (req: Request) => principalOf(req.res!),
+    legacyCompat: agent.legacyCompat ?? true,
+    bodyLimitBytes: a2aBodyLimit(deps.config.maxMessageBytes ?? DEFAULT_MAIL_LIMITS.maxMessageBytes),
+    ...(deps.config.maxJsonDepth === undefined ? {} : { maxJsonDepth: deps.config.maxJsonDepth }),
+    ...(deps.admission === undefined ? {} : { admission: deps.admission }),
+    log: on.log,
+    // Replicas on one PostgreSQL write the same task rows.
+    sharedTasks: deps.database.shared,
+  });
+  // A GET without A2A-Version gets the v1.0 card; a v0.3 client asks with A2A-Version: 0.3 or at
+  // the pre-1.0 path (card-version.ts).
+  app.use(`/${AGENT_CARD_PATH}`, versionedCard('negotiate'), a2a.cardRouter);
+  if (agent.legacyCompat ?? true) app.use(LEGACY_CARD_PATH, versionedCard('0.3'), a2a.cardRouter);
+  // §13.2: every A2A call needs a token; the tenant is the token's.
+  const guard = [bearerAuth(deps.verifier), requireRole('read')];
+  // Bodies are read once, after the token check, bounded and admitted by the A2A app itself
+  // (a2a/json-body.ts), with room for the largest message the mail limits accept; the SDK's own
+  // parsers then find them read (left alone, they cap a body at 100 KB, the Teach router's at 1 MB).
+  app.use(JSONRPC_PATH, ...guard, ...a2a.jsonRpcRouters);
+  app.use(REST_PATH, ...guard, a2a.restRouter);
+  app.use(
+    DELIVERIES_PATH,
+    createDeliveriesRouter({
+      verifier: deps.verifier,
+      endpoints: delivery.endpoints,
+      checkUrl: async (url) => {
+        await delivery.guard.checkUrl(url);
+      },
+    }),
+  );
+  return { a2a, dispatcher: delivery.dispatcher };
 }
 
 const tenantOf = (context: Parameters<typeof principalOfContext>[0]) => principalOfContext(context).tenant;

@@ -14,10 +14,19 @@ import express, { type RequestHandler, type Router } from 'express';
 import type { Authority, Lesson, Principal, TokenVerifier } from '../domain/authority/index.ts';
 import type { VersionId } from '../domain/definitions/index.ts';
 import { DomainError } from '../domain/errors.ts';
-import { isPlainObject } from '../domain/json.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { bearerAuth, principalOf, requireRole } from './auth.ts';
 import { activeToWire, definitionToWire } from './definition-wire.ts';
+import {
+  intField,
+  optionalIntQuery,
+  optionalStringQuery,
+  parseLesson,
+  requireObject,
+  stringField,
+  throwIfProblems,
+  whoAndWhy,
+} from './authority-fields.ts';
 import { consoleFaultLog, errorHandler, notFoundHandler, type FaultLog } from './errors.ts';
 import type { HeadBell } from './head-bell.ts';
 
@@ -119,39 +128,8 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
     res.json(activeToWire(await authority.active(p.tenant)));
   });
 
-  /**
-   * Only which version is active (the content comes from /versions/:id). With `?after=N` it is a
-   * long-poll: the answer waits until the active definitionVersion is not N, or `waitMs`
-   * (default and most HEAD_WAIT_MAX_MS) passed, and then gives the head as it is; a remote agent
-   * follows it to learn of a new activation by a push rather than a poll.
-   */
-  router.get('/head', read, async (req, res) => {
-    const p = principalOf(res);
-    const after = optionalIntQuery(req.query.after, 'after', 0);
-    const waitMs = Math.min(
-      HEAD_WAIT_MAX_MS,
-      optionalIntQuery(req.query.waitMs, 'waitMs', 0) ?? HEAD_WAIT_MAX_MS,
-    );
-    const headNow = async (): Promise<{ definitionVersion: number; versionId: string }> => {
-      const active = await authority.active(p.tenant);
-      return { definitionVersion: active.definitionVersion, versionId: active.definition.versionId };
-    };
-    let head = await headNow();
-    if (after !== undefined && head.definitionVersion === after) {
-      const gone = new AbortController();
-      res.on('close', () => gone.abort());
-      const until = performance.now() + waitMs;
-      for (let left = waitMs; head.definitionVersion === after && left > 0 && !gone.signal.aborted;) {
-        const ms = Math.min(HEAD_RECHECK_MS, left);
-        await (deps.headBell?.wait(p.tenant, ms, gone.signal) ?? new Promise<void>((r) => setTimeout(r, ms)));
-        if (gone.signal.aborted) return; // the caller left, or the server is closing: read nothing more
-        head = await headNow();
-        left = until - performance.now();
-      }
-      if (gone.signal.aborted) return;
-    }
-    res.json(head);
-  });
+  // Which version is active; with ?after=N a long-poll (headHandler).
+  router.get('/head', read, headHandler(authority, deps.headBell));
 
   // §10.3: any version by id, so a task pinned to it can finish; tombstoned 410, unknown 404.
   router.get('/versions/:versionId', read, async (req, res) => {
@@ -232,6 +210,42 @@ export function createAuthorityRouter(deps: AuthorityApiDeps): Router {
   router.use(notFoundHandler());
   router.use(errorHandler(log));
   return router;
+}
+
+/**
+ * GET /head: only which version is active (the content comes from /versions/:id). With `?after=N`
+ * it is a long-poll: the answer waits until the active definitionVersion is not N, or `waitMs`
+ * (default and most HEAD_WAIT_MAX_MS) passed, and then gives the head as it is; a remote agent
+ * follows it to learn of a new activation by a push rather than a poll.
+ */
+function headHandler(authority: Authority, headBell: HeadBell | undefined): RequestHandler {
+  return async (req, res) => {
+    const p = principalOf(res);
+    const after = optionalIntQuery(req.query.after, 'after', 0);
+    const waitMs = Math.min(
+      HEAD_WAIT_MAX_MS,
+      optionalIntQuery(req.query.waitMs, 'waitMs', 0) ?? HEAD_WAIT_MAX_MS,
+    );
+    const headNow = async (): Promise<{ definitionVersion: number; versionId: string }> => {
+      const active = await authority.active(p.tenant);
+      return { definitionVersion: active.definitionVersion, versionId: active.definition.versionId };
+    };
+    let head = await headNow();
+    if (after !== undefined && head.definitionVersion === after) {
+      const gone = new AbortController();
+      res.on('close', () => gone.abort());
+      const until = performance.now() + waitMs;
+      for (let left = waitMs; head.definitionVersion === after && left > 0 && !gone.signal.aborted;) {
+        const ms = Math.min(HEAD_RECHECK_MS, left);
+        await (headBell?.wait(p.tenant, ms, gone.signal) ?? new Promise<void>((r) => setTimeout(r, ms)));
+        if (gone.signal.aborted) return; // the caller left, or the server is closing: read nothing more
+        head = await headNow();
+        left = until - performance.now();
+      }
+      if (gone.signal.aborted) return;
+    }
+    res.json(head);
+  };
 }
 
 /** How many person ids one GET /people may name. */
@@ -393,111 +407,4 @@ function rulesInForceHandler(
     }
     res.json({ versionId, rules: await rulesInForce(p.tenant, versionId!) });
   };
-}
-
-/**
- * The Lesson envelope of §9, checked field by field so a 400 names every bad one. The value is
- * only checked to be an object: what it holds is for the learnable to judge (§9, §10.1).
- */
-export function parseLesson(body: unknown): Lesson {
-  const obj = requireObject(
-    body,
-    '{ "collection": "customers", "entry": "northgate", "value": { … }, "taughtBy": "dana@warehouse.example", "reason": "…" }',
-    'LESSON_MALFORMED',
-  );
-  const problems: string[] = [];
-  const collection = stringField(obj, 'collection', problems);
-  const entry = stringField(obj, 'entry', problems);
-  if (!isPlainObject(obj.value))
-    problems.push('"value" must be a JSON object holding the lesson fields of the collection');
-  const taughtBy = stringField(obj, 'taughtBy', problems);
-  if (obj.reason !== undefined && obj.reason !== null && typeof obj.reason !== 'string')
-    problems.push('"reason", when given, must be a string');
-  throwIfProblems(problems, 'LESSON_MALFORMED');
-  const lesson: { -readonly [K in keyof Lesson]: Lesson[K] } = {
-    collection: collection!,
-    entry: entry!,
-    value: obj.value as Lesson['value'],
-    taughtBy: taughtBy!,
-  };
-  if (typeof obj.reason === 'string') lesson.reason = obj.reason;
-  return lesson;
-}
-
-function requireObject(
-  body: unknown,
-  example: string,
-  code: 'LESSON_MALFORMED' | 'REQUEST_MALFORMED' = 'REQUEST_MALFORMED',
-): Record<string, unknown> {
-  if (!isPlainObject(body)) {
-    throw new DomainError(
-      code,
-      `Send a JSON object with Content-Type: application/json, for example ${example}.`,
-    );
-  }
-  return body;
-}
-
-function stringField(obj: Record<string, unknown>, name: string, problems: string[]): string | undefined {
-  const v = obj[name];
-  if (typeof v !== 'string' || v.trim() === '') {
-    problems.push(`"${name}" must be a non-empty string`);
-    return undefined;
-  }
-  return v;
-}
-
-function intField(
-  obj: Record<string, unknown>,
-  name: string,
-  problems: string[],
-  min: number,
-): number | undefined {
-  const v = obj[name];
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    problems.push(`"${name}" must be a whole number of at least ${min}`);
-    return undefined;
-  }
-  return v;
-}
-
-function whoAndWhy(body: Record<string, unknown>, problems: string[]): { taughtBy: string; reason?: string } {
-  const taughtBy = stringField(body, 'taughtBy', problems);
-  if (body.reason !== undefined && body.reason !== null && typeof body.reason !== 'string')
-    problems.push('"reason", when given, must be a string');
-  return typeof body.reason === 'string'
-    ? { taughtBy: taughtBy!, reason: body.reason }
-    : { taughtBy: taughtBy! };
-}
-
-function throwIfProblems(
-  problems: readonly string[],
-  code: 'LESSON_MALFORMED' | 'REQUEST_MALFORMED' = 'REQUEST_MALFORMED',
-): void {
-  if (problems.length === 0) return;
-  const fields = problems.map((p) => /^"([^"]+)"/.exec(p)?.[1] ?? p);
-  throw new DomainError(code, `Fix these fields and send it again: ${problems.join('; ')}.`, {
-    details: { fields },
-  });
-}
-
-function optionalIntQuery(v: unknown, name: string, min: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n) || n < min) {
-    throw new DomainError('REQUEST_MALFORMED', `?${name}= must be a whole number of at least ${min}.`, {
-      details: { fields: [name] },
-    });
-  }
-  return n;
-}
-
-function optionalStringQuery(v: unknown, name: string): string | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || v === '') {
-    throw new DomainError('REQUEST_MALFORMED', `?${name}= must be given once, with a value.`, {
-      details: { fields: [name] },
-    });
-  }
-  return v;
 }

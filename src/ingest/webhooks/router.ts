@@ -34,6 +34,7 @@ import { postmarkToRaw } from './postmark.ts';
 import { statusFor, WebhookRefusal, type Provider } from './refusal.ts';
 import { createSeenTokens, DEFAULT_MAX_TOKENS_PER_TENANT, type SpentTokenStore } from './seen-tokens.ts';
 import { sendgridToRaw } from './sendgrid.ts';
+import { mailgunReplayGuard } from './mailgun-replay.ts';
 
 const PROVIDERS: readonly Provider[] = ['postmark', 'mailgun', 'sendgrid', 'rfc822'];
 
@@ -76,32 +77,11 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
   const raw = express.raw({ limit: bodyLimit, type: () => true });
   const log = options.log;
   // Owned by this router (one per server), so a test's server and its memory go together.
-  const seenTokens = createSeenTokens(options.mailgunMaxSeenTokens ?? DEFAULT_MAX_TOKENS_PER_TENANT);
-
-  function endpointFor(req: Request): (typeof endpoints)[number] | null {
-    let token = typeof req.params.token === 'string' ? req.params.token : undefined;
-    const auth = req.headers.authorization;
-    if (token === undefined && auth !== undefined && /^basic /i.test(auth)) {
-      const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
-      token = decoded.slice(decoded.indexOf(':') + 1);
-    }
-    if (token === undefined || token === '') return null;
-    const h = sha(token);
-    // Compare against every endpoint so the time taken does not tell which prefix matched.
-    let found: (typeof endpoints)[number] | null = null;
-    for (const e of endpoints) if (timingSafeEqual(e.hash, h)) found = e;
-    return found;
-  }
-
-  async function readBody(req: Request, res: Response, parser: RequestHandler): Promise<unknown> {
-    await new Promise<void>((resolve, reject) => {
-      parser(req, res, ((err?: unknown) =>
-        err === undefined
-          ? resolve()
-          : reject(err instanceof Error ? err : new Error(JSON.stringify(err)))) as NextFunction);
-    });
-    return req.body;
-  }
+  const spendMailgunToken = mailgunReplayGuard(
+    createSeenTokens(options.mailgunMaxSeenTokens ?? DEFAULT_MAX_TOKENS_PER_TENANT),
+    maxAgeSeconds,
+    options.spentTokens,
+  );
 
   function bodyError(e: unknown): WebhookRefusal {
     if (e instanceof WebhookRefusal) return e;
@@ -174,66 +154,13 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
     }
   }
 
-  /**
-   * A verified signature is good for one post (Mailgun signs timestamp + token, not the body): a
-   * second post with the same token inside the window is refused as a replay, 406 like a forgery,
-   * since it cannot be told from one. Mailgun itself resends a token only when it got no 2xx, and
-   * the first post's message was then already received, so stopping it loses nothing.
-   */
-  async function spendMailgunToken(
-    tenant: TenantId,
-    fields: ReadonlyMap<string, string>,
-    now: number,
-  ): Promise<() => Promise<void>> {
-    const token = fields.get('token')!;
-    const expiresAtMs = (Number(fields.get('timestamp')) + maxAgeSeconds) * 1000;
-    const replayed = (firstSeenMs: number) =>
-      new WebhookRefusal(
-        'forged',
-        'UNAUTHENTICATED',
-        `This Mailgun signature (timestamp ${fields.get('timestamp')!}) was already used by a post received at ${new Date(firstSeenMs).toISOString()}; a signature is good for one post only, so this one is refused as a replay and not read. If Mailgun is resending after a lost answer, the message was received the first time.`,
-      );
-    const claim = seenTokens.claim(tenant, token, expiresAtMs, now);
-    switch (claim.kind) {
-      case 'replayed':
-        throw replayed(claim.firstSeenMs);
-      case 'full':
-        throw new WebhookRefusal(
-          'busy',
-          'CONFLICT',
-          `Too many Mailgun posts inside the last ${maxAgeSeconds} s to remember their signatures; retry in a little while.`,
-        );
-      case 'claimed':
-        break;
-    }
-    const store = options.spentTokens;
-    if (store === undefined) return () => Promise.resolve(claim.release());
-    // Issue 12.5: spent in the store too, so a replay after a restart (or at another process on the
-    // same database) is refused; this memory only spares the store the replays it has seen itself.
-    let spend;
-    try {
-      spend = await store.spendToken(tenant, token, expiresAtMs, now);
-    } catch (e) {
-      claim.release();
-      throw e;
-    }
-    if (spend.kind === 'replayed') {
-      claim.release();
-      throw replayed(spend.firstSeenMs);
-    }
-    return async () => {
-      claim.release();
-      await store.unspendToken(tenant, token);
-    };
-  }
-
   const handle =
     (provider: Provider): RequestHandler =>
     async (req, res) => {
       let tenant: TenantId | undefined;
       const spent: { release?: () => Promise<void> } = {};
       try {
-        const endpoint = endpointFor(req);
+        const endpoint = endpointFor(endpoints, req);
         if (endpoint === null) {
           throw new WebhookRefusal(
             'unauthorized',
@@ -262,70 +189,9 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
           { kind: 'webhook', name: provider },
           { admission: 'try', bytesHeld: options.admission !== undefined },
         );
-        switch (outcome.kind) {
-          case 'submitted':
-          case 'duplicate':
-            res.status(200).json({
-              status: outcome.kind === 'submitted' ? 'accepted' : 'duplicate',
-              taskId: outcome.taskId,
-              state: outcome.state,
-            });
-            return;
-          case 'busy':
-            res.setHeader('Retry-After', '30');
-            throw new WebhookRefusal(
-              'busy',
-              'CONFLICT',
-              'This message is being triaged right now through another path; retry in a little while.',
-            );
-          case 'overloaded':
-            res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
-            throw new WebhookRefusal('busy', 'SERVER_BUSY', outcome.reason);
-          case 'unreadable':
-            throw new WebhookRefusal(
-              outcome.code === 'MESSAGE_TOO_LARGE' ? 'too-large' : 'unreadable',
-              outcome.code,
-              outcome.reason,
-            );
-        }
+        answer(res, outcome);
       } catch (e) {
-        const refusal =
-          e instanceof WebhookRefusal
-            ? e
-            : new WebhookRefusal(
-                'fault',
-                'INTERNAL',
-                'The message could not be triaged just now; it is safe to retry.',
-              );
-        // A post answered "retry" has not spent its signature: Mailgun's retry carries the same one.
-        if (refusal.kind === 'busy' || refusal.kind === 'fault') {
-          await spent.release?.().catch((releaseError: unknown) =>
-            log.error(
-              {
-                provider,
-                tenant,
-                error: releaseError instanceof Error ? releaseError.message : String(releaseError),
-              },
-              'a spent Mailgun token could not be given back; its retry will be refused as a replay',
-            ),
-          );
-        }
-        if (!(e instanceof WebhookRefusal)) {
-          log.error(
-            { provider, tenant, error: e instanceof Error ? e.message : String(e) },
-            'inbound webhook failed',
-          );
-        } else {
-          log.warn(
-            { provider, tenant, code: refusal.code, reason: refusal.message },
-            'inbound webhook refused',
-          );
-        }
-        if (!res.headersSent) {
-          res
-            .status(statusFor(provider, refusal.kind))
-            .json({ error: { code: refusal.code, message: refusal.message } });
-        }
+        await refuse(e, res, { provider, tenant, release: spent.release, log });
       }
     };
 
@@ -337,4 +203,110 @@ export function createInboundRouter(options: InboundRouterOptions): Router {
     router.post(`/${provider}`, h);
   }
   return router;
+}
+
+function endpointFor<E extends { readonly hash: Buffer }>(endpoints: readonly E[], req: Request): E | null {
+  let token = typeof req.params.token === 'string' ? req.params.token : undefined;
+  const auth = req.headers.authorization;
+  if (token === undefined && auth !== undefined && /^basic /i.test(auth)) {
+    const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
+    token = decoded.slice(decoded.indexOf(':') + 1);
+  }
+  if (token === undefined || token === '') return null;
+  const h = sha(token);
+  // Compare against every endpoint so the time taken does not tell which prefix matched.
+  let found: E | null = null;
+  for (const e of endpoints) if (timingSafeEqual(e.hash, h)) found = e;
+  return found;
+}
+
+async function readBody(req: Request, res: Response, parser: RequestHandler): Promise<unknown> {
+  await new Promise<void>((resolve, reject) => {
+    parser(req, res, ((err?: unknown) =>
+      err === undefined
+        ? resolve()
+        : reject(err instanceof Error ? err : new Error(JSON.stringify(err)))) as NextFunction);
+  });
+  return req.body;
+}
+
+/** The intake's outcome as the provider is answered: 200 with the task, or the refusal to throw. */
+function answer(res: Response, outcome: Awaited<ReturnType<Intake['accept']>>): void {
+  switch (outcome.kind) {
+    case 'submitted':
+    case 'duplicate':
+      res.status(200).json({
+        status: outcome.kind === 'submitted' ? 'accepted' : 'duplicate',
+        taskId: outcome.taskId,
+        state: outcome.state,
+      });
+      return;
+    case 'busy':
+      res.setHeader('Retry-After', '30');
+      throw new WebhookRefusal(
+        'busy',
+        'CONFLICT',
+        'This message is being triaged right now through another path; retry in a little while.',
+      );
+    case 'overloaded':
+      res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
+      throw new WebhookRefusal('busy', 'SERVER_BUSY', outcome.reason);
+    case 'unreadable':
+      throw new WebhookRefusal(
+        outcome.code === 'MESSAGE_TOO_LARGE' ? 'too-large' : 'unreadable',
+        outcome.code,
+        outcome.reason,
+      );
+  }
+}
+
+/**
+ * A post refused, in the provider's own status convention (refusal.ts). A post answered "retry" has
+ * not spent its signature: Mailgun's retry carries the same one.
+ */
+async function refuse(
+  e: unknown,
+  res: Response,
+  on: {
+    readonly provider: Provider;
+    readonly tenant: TenantId | undefined;
+    readonly release: (() => Promise<void>) | undefined;
+    readonly log: IngestLog;
+  },
+): Promise<void> {
+  const { provider, tenant, release, log } = on;
+  const refusal =
+    e instanceof WebhookRefusal
+      ? e
+      : new WebhookRefusal(
+          'fault',
+          'INTERNAL',
+          'The message could not be triaged just now; it is safe to retry.',
+        );
+  // A post answered "retry" has not spent its signature: Mailgun's retry carries the same one.
+  if (refusal.kind === 'busy' || refusal.kind === 'fault') {
+    await release?.().catch((releaseError: unknown) =>
+      log.error(
+        {
+          provider,
+          tenant,
+          error: releaseError instanceof Error ? releaseError.message : String(releaseError),
+        },
+        'a spent Mailgun token could not be given back; its retry will be refused as a replay',
+      ),
+    );
+  }
+  if (!(e instanceof WebhookRefusal)) {
+    log.error(
+      { provider, tenant, error: e instanceof Error ? e.message : String(e) },
+      'inbound webhook failed',
+    );
+  } else {
+    log.warn({ provider, tenant, code: refusal.code, reason: refusal.message }, 'inbound webhook refused');
+  }
+  if (!res.headersSent) {
+    res
+      .status(statusFor(provider, refusal.kind))
+      .json({ error: { code: refusal.code, message: refusal.message } });
+  }
 }
