@@ -13,8 +13,8 @@
  * is compiled again on its next use, reading its tenant's kept analyses, and reads exactly as
  * before (its id names its content: §10.3).
  *
- * Owns: caching, the budget, layering decisions and forgetting (what its runtime is told to
- * forget). Does not own: compiling (compile-matcher.ts), estimating bytes (matcher-bytes.ts), or
+ * Owns: caching, the budget (held-versions.ts), layering decisions and forgetting (what its runtime
+ * is told to forget). Does not own: compiling (compile-matcher.ts), estimating bytes (matcher-bytes.ts), or
  * what a version is and which of its groups changed (the caller's {@link VersionMarks}).
  */
 import {
@@ -32,7 +32,8 @@ import {
 } from './layered-matcher.ts';
 import { MATCHER_BASE_BYTES } from './matcher-bytes.ts';
 import type { Mark, Matcher } from './matcher.ts';
-import { createMatchingRuntime, type MatchingRuntime, type SourceTest } from './matching-runtime.ts';
+import { createMatchingRuntime, type MatchingRuntime } from './matching-runtime.ts';
+import { createHeldVersions } from './held-versions.ts';
 
 export interface MatcherCacheOptions<V, M extends Mark> {
   /** Most versions kept compiled at once (at least 1); default no count (the budget bounds them). */
@@ -110,14 +111,6 @@ export interface MatcherCacheStats {
   readonly evictions: number;
 }
 
-interface Entry<M extends Mark> {
-  readonly matcher: Matcher<M>;
-  /** The marks of each compile the matcher runs (see LayeredMatcher.compiledFrom). */
-  readonly from: readonly (readonly M[])[];
-  /** The compiled matchers it runs (see LayeredMatcher.parts). */
-  readonly parts: readonly Matcher<M>[];
-}
-
 /** Bytes of a matcher that does not estimate its own: the per-mark cost of a large directory (matcher-bytes.ts). */
 export const fallbackBytes = (matcher: Matcher): number => MATCHER_BASE_BYTES + matcher.markCount * 1024;
 
@@ -126,133 +119,36 @@ const ownBytes = (matcher: Matcher): number => {
   return typeof approx === 'function' ? approx.call(matcher) : fallbackBytes(matcher);
 };
 
-const mentionedIn = <M extends Mark>(from: readonly (readonly M[])[], mentions: SourceTest): boolean =>
-  from.some((marks) => marks.some((mark) => mentions(mark.source)));
-
 export function createMatcherCache<V, M extends Mark>(
   options: MatcherCacheOptions<V, M>,
 ): MatcherCache<V, M> {
-  const { maxVersions = Number.POSITIVE_INFINITY, budgetBytes = Number.POSITIVE_INFINITY } = options;
-  if (options.maxVersions === undefined && options.budgetBytes === undefined)
-    throw new RangeError('Give the matcher cache a bound: maxVersions, budgetBytes or both.');
-  if (options.maxVersions !== undefined && (!Number.isInteger(maxVersions) || maxVersions < 1)) {
-    throw new RangeError(`maxVersions must be a whole number of at least 1, got ${String(maxVersions)}.`);
-  }
-  if (options.budgetBytes !== undefined && !(budgetBytes > 0 && Number.isFinite(budgetBytes))) {
-    throw new RangeError(`budgetBytes must be a number of bytes above 0, got ${String(budgetBytes)}.`);
-  }
+  const { maxVersions, budgetBytes } = boundsOf(options);
   const sizeOf = options.sizeOf ?? ownBytes;
   const { versions } = options;
   const runtime = options.runtime ?? createMatchingRuntime();
   const compile = options.compile ?? ((marks) => compileMatcher(marks, { runtime }));
-  const compileAsync =
+  const compileKeeping = keepingCompile<M>(
     options.compileAsync ??
-    ((marks, stored) => compileMatcherAsync(marks, stored === undefined ? { runtime } : { runtime, stored }));
-  /** A full compile in slices, through `keeping` when given. */
-  const compileKeeping = async (
-    marks: readonly M[],
-    keeping: AnalysisKeeping | undefined,
-  ): Promise<Matcher<M>> => {
-    if (keeping === undefined) return compileAsync(marks);
-    // Kept analyses only save time: a store that fails to read or write costs a slower compile,
-    // never the task (the task's own writes report a broken store).
-    const known = await keeping.load().catch(() => new Map<string, string>());
-    const made = new Map<string, string>();
-    const matcher = await compileAsync(marks, {
-      known,
-      onAnalysed: (source, text) => made.set(source, text),
-    });
-    if (made.size > 0) await keeping.save(made).catch(() => undefined);
-    return matcher;
-  };
+      ((marks, stored) =>
+        compileMatcherAsync(marks, stored === undefined ? { runtime } : { runtime, stored })),
+  );
   const maxLayered = options.maxLayeredEntries ?? 256;
-  const cache = new Map<string, Entry<M>>();
-  let latest: LayeredMatcher<V, M> | null = null;
-  let evictions = 0;
-  /** Compiled matchers held, by how many holders (cache entries and `latest`) run them. */
-  const held = new Map<Matcher<M>, number>();
-  const hold = (parts: readonly Matcher<M>[], by: 1 | -1): void => {
-    for (const part of parts) {
-      const n = (held.get(part) ?? 0) + by;
-      if (n > 0) held.set(part, n);
-      else held.delete(part);
-    }
-  };
-  const setLatest = (layered: LayeredMatcher<V, M> | null): void => {
-    if (latest !== null) hold(latest.parts, -1);
-    latest = layered;
-    if (latest !== null) hold(latest.parts, 1);
-  };
-  const drop = (versionId: string): void => {
-    const entry = cache.get(versionId);
-    if (entry === undefined) return;
-    cache.delete(versionId);
-    hold(entry.parts, -1);
-    // The base later versions layer over goes with the last version that ran it.
-    if (latest !== null && latest.parts.every((part) => !held.has(part) || held.get(part) === 1))
-      setLatest(null);
-  };
-  const heldBytes = (): number => {
-    let bytes = 0;
-    for (const part of held.keys()) bytes += sizeOf(part);
-    return bytes;
-  };
-  /** Least recently used versions out until within maxVersions and the budget; the newest stays. */
-  const evict = (): void => {
-    while (cache.size > maxVersions) {
-      drop(cache.keys().next().value as string);
-      evictions++;
-    }
-    if (budgetBytes === Number.POSITIVE_INFINITY) return;
-    let bytes = heldBytes();
-    while (bytes > budgetBytes && cache.size > 1) {
-      const oldest = cache.keys().next().value as string;
-      const before = new Set(held.keys());
-      drop(oldest);
-      evictions++;
-      for (const part of before) if (!held.has(part)) bytes -= sizeOf(part);
-    }
-  };
+  const held = createHeldVersions<V, M>({ maxVersions, budgetBytes, sizeOf });
   const preparing = new Map<string, Promise<Matcher<M>>>();
   /** Bumped by each forget: a compile that began before one does not cache what it made. */
   let generation = 0;
   runtime.onForget((mentions) => {
     generation++;
-    if (mentions === null) {
-      cache.clear();
-      held.clear();
-      latest = null;
-      return;
-    }
-    for (const [id, entry] of [...cache]) if (mentionedIn(entry.from, mentions)) drop(id);
-    if (latest !== null && mentionedIn(latest.compiledFrom, mentions)) setLatest(null);
+    held.forgetMentioning(mentions);
   });
-  const remember = (
-    versionId: string,
-    matcher: Matcher<M>,
-    from: readonly (readonly M[])[],
-    parts: readonly Matcher<M>[],
-  ): void => {
-    drop(versionId);
-    cache.set(versionId, { matcher, from, parts });
-    hold(parts, 1);
-    evict();
-  };
   const rememberLayer = (layered: LayeredMatcher<V, M>): LayeredMatcher<V, M> => {
-    setLatest(layered);
-    remember(versions.versionId(layered.version), layered, layered.compiledFrom, layered.parts);
+    held.setLatest(layered);
+    held.remember(versions.versionId(layered.version), layered, layered.compiledFrom, layered.parts);
     return layered;
-  };
-  const cachedFresh = (versionId: string): Matcher<M> | undefined => {
-    const cached = cache.get(versionId);
-    if (cached !== undefined) {
-      cache.delete(versionId);
-      cache.set(versionId, cached);
-    }
-    return cached?.matcher;
   };
   /** A layer over the last full compile when few groups changed since it; null when a full compile is due. */
   const smallLayer = (version: V): LayeredMatcher<V, M> | null => {
+    const latest = held.latest();
     if (latest === null) return null;
     const changed = changedSinceBase(latest, version, versions);
     // Decided before compiling anything: a large change is compiled in full once, not twice. Nor
@@ -269,13 +165,13 @@ export function createMatcherCache<V, M extends Mark>(
   };
   const self: MatcherCache<V, M> = {
     forVersion(version) {
-      const cached = cachedFresh(versions.versionId(version));
+      const cached = held.fresh(versions.versionId(version));
       if (cached !== undefined) return cached;
       return rememberLayer(smallLayer(version) ?? fullLayer(version));
     },
     async matcherFor(version, keeping) {
       const versionId = versions.versionId(version);
-      const cached = cachedFresh(versionId);
+      const cached = held.fresh(versionId);
       if (cached !== undefined) return cached;
       if (!preparing.has(versionId)) {
         const layered = smallLayer(version);
@@ -285,8 +181,8 @@ export function createMatcherCache<V, M extends Mark>(
     },
     prepare(version, keeping) {
       const versionId = versions.versionId(version);
-      const cached = cache.get(versionId);
-      if (cached !== undefined) return Promise.resolve(cached.matcher);
+      const cached = held.peek(versionId);
+      if (cached !== undefined) return Promise.resolve(cached);
       let pending = preparing.get(versionId);
       if (pending === undefined) {
         const startedIn = generation;
@@ -294,8 +190,8 @@ export function createMatcherCache<V, M extends Mark>(
         pending = compileKeeping(marks, keeping)
           .then((matcher) => {
             // forVersion may have compiled this version while the slices ran: keep that one.
-            const meanwhile = cache.get(versionId);
-            if (meanwhile !== undefined) return meanwhile.matcher;
+            const meanwhile = held.peek(versionId);
+            if (meanwhile !== undefined) return meanwhile;
             const layered = baseLayer(version, matcher, marks);
             return startedIn === generation ? rememberLayer(layered) : layered;
           })
@@ -305,30 +201,60 @@ export function createMatcherCache<V, M extends Mark>(
       return pending;
     },
     get(versionId, marks) {
-      const cached = cachedFresh(versionId);
+      const cached = held.fresh(versionId);
       if (cached !== undefined) return cached;
       const list = marks();
       const matcher = compile(list);
-      remember(versionId, matcher, [list], [matcher]);
+      held.remember(versionId, matcher, [list], [matcher]);
       return matcher;
     },
-    versions: () => [...cache.keys()],
-    bytesOf(versionIds) {
-      const parts = new Set<Matcher<M>>();
-      for (const id of versionIds) for (const part of cache.get(id)?.parts ?? []) parts.add(part);
-      let bytes = 0;
-      for (const part of parts) bytes += sizeOf(part);
-      return bytes;
-    },
+    versions: () => held.ids(),
+    bytesOf: (versionIds) => held.bytesOf(versionIds),
     forget(versionIds) {
-      for (const id of versionIds) drop(id);
+      for (const id of versionIds) held.drop(id);
     },
     stats: () => ({
-      versions: cache.size,
-      bytes: heldBytes(),
+      versions: held.count(),
+      bytes: held.bytes(),
       budgetBytes: budgetBytes === Number.POSITIVE_INFINITY ? null : budgetBytes,
-      evictions,
+      evictions: held.evictions(),
     }),
   };
   return self;
+}
+
+/** The cache's bounds, checked: a count, a byte budget or both. */
+function boundsOf(options: Pick<MatcherCacheOptions<unknown, Mark>, 'maxVersions' | 'budgetBytes'>): {
+  maxVersions: number;
+  budgetBytes: number;
+} {
+  const { maxVersions = Number.POSITIVE_INFINITY, budgetBytes = Number.POSITIVE_INFINITY } = options;
+  if (options.maxVersions === undefined && options.budgetBytes === undefined)
+    throw new RangeError('Give the matcher cache a bound: maxVersions, budgetBytes or both.');
+  if (options.maxVersions !== undefined && (!Number.isInteger(maxVersions) || maxVersions < 1)) {
+    throw new RangeError(`maxVersions must be a whole number of at least 1, got ${String(maxVersions)}.`);
+  }
+  if (options.budgetBytes !== undefined && !(budgetBytes > 0 && Number.isFinite(budgetBytes))) {
+    throw new RangeError(`budgetBytes must be a number of bytes above 0, got ${String(budgetBytes)}.`);
+  }
+  return { maxVersions, budgetBytes };
+}
+
+/** A full compile in slices, through `keeping` when given. */
+function keepingCompile<M extends Mark>(
+  compileAsync: (marks: readonly M[], stored?: StoredAnalyses) => Promise<Matcher<M>>,
+): (marks: readonly M[], keeping: AnalysisKeeping | undefined) => Promise<Matcher<M>> {
+  return async (marks, keeping) => {
+    if (keeping === undefined) return compileAsync(marks);
+    // Kept analyses only save time: a store that fails to read or write costs a slower compile,
+    // never the task (the task's own writes report a broken store).
+    const known = await keeping.load().catch(() => new Map<string, string>());
+    const made = new Map<string, string>();
+    const matcher = await compileAsync(marks, {
+      known,
+      onAnalysed: (source, text) => made.set(source, text),
+    });
+    if (made.size > 0) await keeping.save(made).catch(() => undefined);
+    return matcher;
+  };
 }
