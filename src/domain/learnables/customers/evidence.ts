@@ -26,13 +26,34 @@ import { domainOf, localPartOf } from '../../mail/index.ts';
 /** Evidence for a customer, best first; `notes` collects why the sender's address is not offered. */
 export async function customerEvidence(input: SuggestInput, notes: string[]): Promise<Evidence[]> {
   const { message } = input;
-  const out: Evidence[] = [];
   const references = (['subject', 'body', 'attachments'] as const).flatMap((part) =>
     findReferences(partText(message, part)).map((ref) => ({ part, text: ref.text })),
   );
+  const out: Evidence[] = familyEvidence(input, references);
+  const sender = await senderWritesForOthers(input);
+  // Known customers the sender's address is named like: asked once, and only if a branch needs it
+  // (it reads every entry's label).
+  let namedLikeSender: string[] | undefined;
+  const likeSender = (): string[] =>
+    (namedLikeSender ??= message.from === null ? [] : customersNamedLikeAddress(input, message.from.address));
+  out.push(...(await domainEvidence(input, sender, likeSender)));
+  out.push(...addressEvidence(input, sender, likeSender, notes));
+  out.push(...nameEvidence(input, notes));
+  out.push(...clientEvidence(input, out));
+  // A shipment's reference taken whole is on this shipment's mail only, so a lesson on it
+  // would settle nothing that comes later: it is never offered, and the person hears why.
+  if (references.length > 0) notes.push(oneOffNote(references.map((r) => r.text)));
+  return out;
+}
 
-  // The customer's own reference family, when the corpus shows it recurring for one customer only
-  //: it covers every sender of that customer's next shipment. A series seen with two
+type Sender = Awaited<ReturnType<typeof senderWritesForOthers>>;
+type Found = { readonly part: 'subject' | 'body' | 'attachments'; readonly text: string };
+
+function familyEvidence(input: SuggestInput, references: readonly Found[]): Evidence[] {
+  const { message } = input;
+  const out: Evidence[] = [];
+  // The customer's own reference family, when the corpus shows it recurring for one customer only:
+  // it covers every sender of that customer's next shipment. A series seen with two
   // customers (a forwarder's job numbers, a platform's bills) is refused by the judge (../suggest.ts).
   // The new text first: a subject is inherited by every reply to it, other customers' hijacks of
   // the thread included, so a family looked for in the subject would meet mail read as others and
@@ -62,13 +83,16 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
       },
     });
   }
+  return out;
+}
 
-  const sender = await senderWritesForOthers(input);
-  // Known customers the sender's address is named like: asked once, and only if a branch needs it
-  // (it reads every entry's label).
-  let namedLikeSender: string[] | undefined;
-  const likeSender = (): string[] =>
-    (namedLikeSender ??= message.from === null ? [] : customersNamedLikeAddress(input, message.from.address));
+async function domainEvidence(
+  input: SuggestInput,
+  sender: Sender,
+  likeSender: () => string[],
+): Promise<Evidence[]> {
+  const { message } = input;
+  const out: Evidence[] = [];
   // The sender's domain, when the mail already read from it is one customer's, on enough messages,
   // the domain is named like that customer (a broker's never is) and nobody's shared domain: new
   // staff of a known customer. The only objection to the sender that still allows it is its own
@@ -104,7 +128,17 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
       }
     }
   }
+  return out;
+}
 
+function addressEvidence(
+  input: SuggestInput,
+  sender: Sender,
+  likeSender: () => string[],
+  notes: string[],
+): Evidence[] {
+  const { message } = input;
+  const out: Evidence[] = [];
   // An address whose mail so far was all one customer's, and which is named like that
   // customer (its domain, or its own name at free-mail), is that customer's staff: offered as its.
   const history = sender.history?.settled;
@@ -162,7 +196,11 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
   } else if (sender.reason !== null && !ownOffered) {
     notes.push(`I won't suggest the sender's address, because ${sender.reason}`);
   }
+  return out;
+}
 
+function nameEvidence(input: SuggestInput, notes: string[]): Evidence[] {
+  const out: Evidence[] = [];
   // A known customer the message names (its label), when exactly one is named and its name is not
   // inside another customer's name ("Acme Trading" inside "Acme Trading & Contracting").
   const named = namedCustomers(input);
@@ -188,26 +226,28 @@ export async function customerEvidence(input: SuggestInput, notes: string[]): Pr
   } else if (named.length > 1) {
     notes.push(`it names ${listAnd(named.map((n) => `"${n.text}"`))}, so a name cannot tell them apart`);
   }
+  return out;
+}
 
+/** Found so far: `before`, which the client's name must not repeat. */
+function clientEvidence(input: SuggestInput, before: readonly Evidence[]): Evidence[] {
   // The client the text says it writes for ("on behalf of our client X").
-  const client = clientNamed(message.body);
+  const client = clientNamed(input.message.body);
   if (
     client !== null &&
-    !out.some((e) => e.text.toLowerCase() === client.toLowerCase()) &&
+    !before.some((e) => e.text.toLowerCase() === client.toLowerCase()) &&
     siblingContaining(input, null, client) === null
   ) {
-    out.push({
-      text: client,
-      shape: 'words',
-      part: 'body',
-      label: `the client the body names ("${client}")`,
-    });
+    return [
+      {
+        text: client,
+        shape: 'words',
+        part: 'body',
+        label: `the client the body names ("${client}")`,
+      },
+    ];
   }
-
-  // A shipment's reference taken whole is on this shipment's mail only, so a lesson on it
-  // would settle nothing that comes later: it is never offered, and the person hears why.
-  if (references.length > 0) notes.push(oneOffNote(references.map((r) => r.text)));
-  return out;
+  return [];
 }
 
 /** Why no reference is offered whole. */
