@@ -154,35 +154,6 @@ export function createVersions(deps: {
     withinNets(tenant);
   }
 
-  /** Each stored entry is judged well formed by its learnable once per content hash. */
-  function checkEntry(
-    held: TenantHeld,
-    versionId: VersionId,
-    collection: string,
-    entry: string,
-    content: EntryContent,
-    hash: string,
-  ): void {
-    if (held.validated.get(collection)?.has(hash) === true) return;
-    const l = learnableOf(collection);
-    if (l === undefined) return;
-    const v = l.validateContent(entry, content);
-    if (!v.ok) {
-      throw new DomainError(
-        'INTERNAL',
-        `The stored ${l.entryNoun} "${entry}" in version ${versionId} is not well formed (${v.reason}); restore the store from a backup.`,
-      );
-    }
-    if (held.validatedCount > MAX_VALIDATED) {
-      held.validated.clear();
-      held.validatedCount = 0;
-    }
-    const hashes = held.validated.get(collection) ?? new Set<string>();
-    held.validated.set(collection, hashes);
-    hashes.add(hash);
-    held.validatedCount++;
-  }
-
   async function load(tenant: TenantId, versionId: VersionId, checkStatus: boolean): Promise<Definition> {
     if (versionId === EMPTY_VERSION_ID) return emptyDefinition();
     if (checkStatus) {
@@ -203,21 +174,13 @@ export function createVersions(deps: {
     try {
       const tenantHeld = heldBy(tenant);
       const d = await loadDefinition(versionId, readerFor(tenant), (collection, entry, content, hash) =>
-        checkEntry(tenantHeld, versionId, collection, entry, content, hash),
+        checkEntry(learnableOf, tenantHeld, versionId, collection, entry, content, hash),
       );
       remember(tenant, d);
       return d;
     } catch (e) {
-      if (e instanceof MissingObjectError) {
-        const status = await store.versionStatus(tenant, versionId);
-        if (status === 'tombstoned') throw versionTombstoned(tenant, versionId);
-        throw new DomainError(
-          'INTERNAL',
-          `Version ${versionId} of tenant "${tenant}" cannot be read: ${e.message}. Restore the store from a backup.`,
-          { cause: e },
-        );
-      }
-      throw e;
+      if (!(e instanceof MissingObjectError)) throw e;
+      throw await unreadable(store, tenant, versionId, e);
     }
   }
 
@@ -251,6 +214,52 @@ export function createVersions(deps: {
       forget: forgetTenant,
     },
   };
+}
+
+/** Each stored entry is judged well formed by its learnable once per content hash. */
+function checkEntry(
+  learnableOf: (collection: string) => Learnable | undefined,
+  held: TenantHeld,
+  versionId: VersionId,
+  collection: string,
+  entry: string,
+  content: EntryContent,
+  hash: string,
+): void {
+  if (held.validated.get(collection)?.has(hash) === true) return;
+  const l = learnableOf(collection);
+  if (l === undefined) return;
+  const v = l.validateContent(entry, content);
+  if (!v.ok) {
+    throw new DomainError(
+      'INTERNAL',
+      `The stored ${l.entryNoun} "${entry}" in version ${versionId} is not well formed (${v.reason}); restore the store from a backup.`,
+    );
+  }
+  if (held.validatedCount > MAX_VALIDATED) {
+    held.validated.clear();
+    held.validatedCount = 0;
+  }
+  const hashes = held.validated.get(collection) ?? new Set<string>();
+  held.validated.set(collection, hashes);
+  hashes.add(hash);
+  held.validatedCount++;
+}
+
+/** A version with an object missing: tombstoned meanwhile (§14), or a store to restore. */
+async function unreadable(
+  store: DefinitionStore,
+  tenant: TenantId,
+  versionId: VersionId,
+  e: MissingObjectError,
+): Promise<DomainError> {
+  const status = await store.versionStatus(tenant, versionId);
+  if (status === 'tombstoned') return versionTombstoned(tenant, versionId);
+  return new DomainError(
+    'INTERNAL',
+    `Version ${versionId} of tenant "${tenant}" cannot be read: ${e.message}. Restore the store from a backup.`,
+    { cause: e },
+  );
 }
 
 function versionNotFound(tenant: TenantId, versionId: string): DomainError {

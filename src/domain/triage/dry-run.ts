@@ -92,30 +92,7 @@ export async function dryRun(
   tenant: TenantId,
   lesson: DryRunLesson,
 ): Promise<DryRunResult> {
-  const learnable = deps.learnables.find((l) => l.collection === lesson.collection);
-  if (learnable === undefined) {
-    const declared = deps.learnables.map((l) => l.collection).join(', ');
-    throw new DomainError(
-      'COLLECTION_UNKNOWN',
-      `There is no collection "${String(lesson.collection)}": use one of ${declared}.`,
-      {
-        details: { declared: deps.learnables.map((l) => l.collection) },
-      },
-    );
-  }
-  if (typeof lesson.entry !== 'string' || lesson.entry.trim() === '') {
-    throw new DomainError(
-      'LESSON_MALFORMED',
-      'entry is missing: name the entry the lesson would teach (e.g. "northgate").',
-    );
-  }
-  if (!isPlainObject(lesson.value)) {
-    throw new DomainError(
-      'LESSON_MALFORMED',
-      'value must be an object holding the lesson fields the collection declares.',
-    );
-  }
-
+  const learnable = lessonLearnable(deps.learnables, lesson);
   const active = await deps.definitions.active(tenant);
   const entries = active.definition.collections.get(learnable.collection);
   const content = entries?.get(lesson.entry);
@@ -242,6 +219,34 @@ export async function dryRun(
           discardedNote: `${discarded} of the ${total} messages kept could not be evaluated. ${discardedSentence(firstDiscarded, deps.rawMailRetentionDays)}${discarded > 1 ? ` The text of the other ${discarded - 1} was discarded likewise.` : ''}`,
         };
   return { ...base, total, matches, examples, newlySettled, conflicts, changes, discarded, ...note };
+}
+
+/** The learnable a dry-run lesson names, its entry and value checked as teaching would. */
+function lessonLearnable(learnables: readonly Learnable[], lesson: DryRunLesson): Learnable {
+  const learnable = learnables.find((l) => l.collection === lesson.collection);
+  if (learnable === undefined) {
+    const declared = learnables.map((l) => l.collection).join(', ');
+    throw new DomainError(
+      'COLLECTION_UNKNOWN',
+      `There is no collection "${String(lesson.collection)}": use one of ${declared}.`,
+      {
+        details: { declared: learnables.map((l) => l.collection) },
+      },
+    );
+  }
+  if (typeof lesson.entry !== 'string' || lesson.entry.trim() === '') {
+    throw new DomainError(
+      'LESSON_MALFORMED',
+      'entry is missing: name the entry the lesson would teach (e.g. "northgate").',
+    );
+  }
+  if (!isPlainObject(lesson.value)) {
+    throw new DomainError(
+      'LESSON_MALFORMED',
+      'value must be an object holding the lesson fields the collection declares.',
+    );
+  }
+  return learnable;
 }
 
 /** The active definition with one entry replaced: what absorbing the lesson would activate. */
