@@ -12,7 +12,8 @@
 import { StreamResponse, TaskState, type Task } from '@a2a-js/sdk';
 import type { DeliveryBodies, DeliveryEvent } from '../domain/delivery.ts';
 import { SKILL_RECHECK } from './agent-card.ts';
-import { ENDED, finishedWith } from './executor.ts';
+import { finishedWith } from './executor.ts';
+import { ENDED } from './turn.ts';
 import { taskWithoutTeach } from './teach-block-gate.ts';
 import { stateInWords } from './worded-errors.ts';
 

@@ -4,8 +4,9 @@
  * re2 with flags 'iu' AT ABSORPTION TIME, never first inside a running task, and refused with a
  * reason written for the person who typed it.
  *
- * Owns: the refusal rules and their wording, the common-word lists, the sample texts used to spot
- * patterns that match nearly everything, and identifier search inside a pattern (§14).
+ * Owns: the refusal rules and their wording (the common-word lists and the sample texts used to
+ * spot patterns that match nearly everything are pattern-words.ts), and identifier search inside a
+ * pattern (§14).
  *
  * What is matched is what the person saw: a pattern is put in Unicode NFC (mail text is too, where
  * the ingest builds the MailMessage), and one holding a character nobody can see (zero-width space,
@@ -20,6 +21,7 @@
 import { RegExpParser } from '@eslint-community/regexpp';
 import RE2 from 're2';
 import { literalAtoms, type MatchingRuntime } from '../matching/index.ts';
+import { FILLER_WORDS, FREIGHT_WORDS, SAMPLE_TEXTS } from './pattern-words.ts';
 
 /** Longest pattern accepted, in characters. */
 export const MAX_PATTERN_CHARS = 512;
@@ -28,175 +30,6 @@ export const MAX_PATTERN_CHARS = 512;
 const PATTERN_FLAGS = 'iu';
 
 const regexParser = new RegExpParser({ ecmaVersion: 2025 });
-
-/**
- * Words that appear in most mail whatever it is about. A mark made of nothing else claims
- * everything (§13.1); refused for every learnable that matches text.
- */
-const FILLER_WORDS: ReadonlySet<string> = new Set([
-  'a',
-  'an',
-  'and',
-  'are',
-  'as',
-  'at',
-  'attached',
-  'attachment',
-  'be',
-  'below',
-  'best',
-  'by',
-  'can',
-  'cc',
-  'date',
-  'dear',
-  'details',
-  'do',
-  'email',
-  'e-mail',
-  'find',
-  'for',
-  'from',
-  'fw',
-  'fwd',
-  'have',
-  'hello',
-  'hi',
-  'in',
-  'info',
-  'is',
-  'it',
-  'kind',
-  'kindly',
-  'mail',
-  'message',
-  'no',
-  'note',
-  'number',
-  'of',
-  'on',
-  'or',
-  'our',
-  'please',
-  'pls',
-  're',
-  'regards',
-  'see',
-  'sent',
-  'subject',
-  'team',
-  'thank',
-  'thanks',
-  'the',
-  'this',
-  'to',
-  'today',
-  'update',
-  'we',
-  'will',
-  'with',
-  'you',
-  'your',
-]);
-
-/**
- * Freight words: they say what a message is about, not whose it is. A customer mark made of
- * nothing else would claim every customer's mail (the spec's own example is `invoice`, §13.1).
- * Kinds are allowed to use them: `invoice` is exactly what tells an invoice apart.
- */
-const FREIGHT_WORDS: ReadonlySet<string> = new Set([
-  'air',
-  'arrival',
-  'awb',
-  'bill',
-  'booking',
-  'cargo',
-  'clearance',
-  'collection',
-  'confirm',
-  'confirmation',
-  'consignee',
-  'consignment',
-  'container',
-  'customs',
-  'delivery',
-  'departure',
-  'document',
-  'documents',
-  'eta',
-  'etd',
-  'export',
-  'flight',
-  'freight',
-  'goods',
-  'import',
-  'invoice',
-  'lading',
-  'list',
-  'logistics',
-  'manifest',
-  'notice',
-  'notification',
-  'order',
-  'packing',
-  'pallet',
-  'payment',
-  'pickup',
-  'pod',
-  'port',
-  'pre-alert',
-  'prealert',
-  'proof',
-  'quotation',
-  'quote',
-  'rate',
-  'ref',
-  'reference',
-  'report',
-  'request',
-  'shipment',
-  'shipper',
-  'shipping',
-  'statement',
-  'status',
-  'tracking',
-  'transport',
-  'urgent',
-  'vessel',
-  'warehouse',
-  'waybill',
-]);
-
-/**
- * Ordinary texts about nothing in particular and about freight in general, from nobody in
- * particular. A pattern matching a good share of them would match most mail, whoever sent it (§13.1).
- */
-const SAMPLE_TEXTS: readonly string[] = [
-  'Dear team, please find attached the invoice for last month. Best regards, Accounts',
-  'Hi, can you confirm the delivery date for the shipment? Thanks!',
-  'Re: Booking confirmation – container MSKU 7781203, vessel Maersk Kolkata, ETA Jebel Ali 14/09',
-  'FW: pre-alert AWB 176-44819230, 3 pallets, 412 kg, flight EK 9012 Hong Kong to Dubai',
-  'Customs query: HS code for the spare parts on entry 2025/11873 is missing. Please advise.',
-  'Proof of delivery attached. Signed by M. Rahman at 10:42.',
-  'Out of office: I am away until Monday and will reply when I am back.',
-  'Meeting moved to 3pm tomorrow, room 2.',
-  'Your password will expire in 5 days. Click here to reset it.',
-  'Sehr geehrte Damen und Herren, anbei die Rechnung Nr. 4471. Mit freundlichen Grüßen',
-  'Bonjour, veuillez trouver ci-joint le bon de livraison. Cordialement',
-  'مرحبا، نرجو تأكيد موعد الاستلام. شكرا',
-  'Order 55120 has shipped. Track it with the link below.',
-  'Weekly report: 48 shipments handled, 2 delayed, 0 damaged.',
-  'Quotation request: 2 x 20ft containers Shanghai to Jeddah, ready 1 October.',
-  'Lunch on Friday? The usual place at 12:30.',
-  'Please update the consignee address on the bill of lading before release.',
-  'Truck arrived at the warehouse, unloading now. Driver: +971 50 123 4567',
-  'Statement of account attached, 3 invoices overdue.',
-  'Thank you for your message. A colleague will be in touch shortly.',
-  'ok',
-  'Sent from my iPhone',
-  '1234567890',
-  'N/A',
-];
 
 export interface PatternRules {
   /** What the value is called in a refusal: "pattern" (customers), "cue" (kinds). */
