@@ -22,7 +22,7 @@ import {
 } from './ingest/index.ts';
 import { KyselyMailboxLeaseStore } from './store/mailbox-lease-store.ts';
 import { SqliteIngestStore } from './store/sqlite-ingest-store.ts';
-import { withCallContext } from './observability/request-context.ts';
+import { joiningRequestLine, withCallContext } from './observability/request-context.ts';
 
 export type SubmitMail = (
   principal: Principal,
@@ -72,7 +72,8 @@ export function composeMailIngest(options: {
     store,
     spentTokens: store, // issue 12.5: a Mailgun replay after a restart is refused too
     limits: mailLimitsOf(config),
-    log: options.log,
+    // A message taken in during a webhook's request is told on that request's log line.
+    log: joiningRequestLine(options.log),
     ...(options.admission === undefined ? {} : { admission: options.admission }),
     ...(config.ingestClaimLeaseMs === undefined ? {} : { leaseMs: config.ingestClaimLeaseMs }),
     // One owner per mailbox among the replicas sharing the database; the holder id is

@@ -20,7 +20,6 @@ import { isDomainError } from '../domain/errors.ts';
 import type { MailLimits, MailMessage } from '../domain/mail/index.ts';
 import type { TenantId } from '../domain/tenant.ts';
 import { parseMail } from './mail/parse.ts';
-import { logWithRequest } from '../observability/request-context.ts';
 import type { IngestLog, IngestStore, MailSourceRef, MailSubmitter, SubmittedState } from './ports.ts';
 
 export type IntakeOutcome =
@@ -169,8 +168,7 @@ export function createIntake(deps: IntakeDeps): Intake {
       throw e;
     }
     await deps.store.complete(tenant, dedupeKey, claim.claimId, result);
-    logWithRequest(
-      (fields, msg) => deps.log.info(fields, msg),
+    deps.log.info(
       { intake: { tenant, dedupeKey, source, taskId: result.taskId, state: result.state } },
       'message taken in',
     );

@@ -42,3 +42,23 @@ export function logWithRequest(
 ): void {
   if (currentCallContext().addToLine?.(fields) !== true) log({ ...fields }, message);
 }
+
+/** A log of three levels, as the mail pipelines take one (ingest/ports.ts `IngestLog`). */
+interface LevelLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  warn(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * `log` with its `info` lines joining the current HTTP request's line (`logWithRequest`): what the
+ * mail pipelines take in during a webhook's request is told on that request's one line. Warnings
+ * and errors keep lines of their own.
+ */
+export function joiningRequestLine(log: LevelLog): LevelLog {
+  return {
+    info: (fields, message) => logWithRequest((f, m) => log.info(f, m), fields, message),
+    warn: (fields, message) => log.warn(fields, message),
+    error: (fields, message) => log.error(fields, message),
+  };
+}

@@ -197,6 +197,46 @@ describe('metrics on a port of their own, and off by default', () => {
     }
   });
 
+  it("tells a message a webhook brought on that request's one line, not on a line of its own", async () => {
+    const token = `inbound-${randomUUID()}`;
+    const hooked = await start({
+      LOG_LEVEL: 'info',
+      INBOUND_WEBHOOKS: JSON.stringify([{ tenant: 'demo', tokenEnv: 'OBS_INBOUND_TOKEN' }]),
+      OBS_INBOUND_TOKEN: token,
+    });
+    try {
+      const eml = [
+        `From: ${SEEDED_ADDRESS}`,
+        'To: imports@warehouse.example',
+        'Subject: Pre-alert PA-9',
+        `Message-ID: <${randomUUID()}@origin.example>`,
+        '',
+        'Manifest attached.',
+        '',
+      ].join('\r\n');
+      const posted = await fetch(`${hooked.url}/inbound/v1/rfc822/${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'message/rfc822' },
+        body: eml,
+      });
+      expect(posted.status).toBe(200);
+      const { taskId } = (await posted.json()) as { taskId: string };
+      const lines = hooked.lines.map((l): Wire => JSON.parse(l));
+      expect(lines.filter((l) => l.msg === 'message taken in')).toEqual([]);
+      const request = lines.find(
+        (l) => typeof l.req?.path === 'string' && l.req.path.startsWith('/inbound/v1/'),
+      );
+      expect(request?.intake).toMatchObject({
+        tenant: 'demo',
+        taskId,
+        source: { kind: 'webhook', name: 'rfc822' },
+      });
+      expect(JSON.stringify(request)).not.toContain(token);
+    } finally {
+      await hooked.close();
+    }
+  });
+
   it('honours LOG_LEVEL: at warn, no info line is written', async () => {
     const quiet = await start({ LOG_LEVEL: 'warn' });
     try {
