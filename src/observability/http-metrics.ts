@@ -5,8 +5,9 @@
  * away, whichever part of it decided so.
  */
 import type { RequestHandler } from 'express';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Histogram, type Registry } from 'prom-client';
 import type { ServiceMetrics } from './metrics.ts';
+import { seriesOn } from './series.ts';
 
 const GROUPS: readonly (readonly [string, string])[] = [
   ['/a2a/jsonrpc', 'a2a-jsonrpc'],
@@ -46,8 +47,7 @@ export function httpRequestMetrics(
   registry: Registry,
 ): Pick<ServiceMetrics, 'admissionRejected' | 'httpRequest'> {
   const registers = [registry];
-  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-    new Counter<L>({ name, help, labelNames, registers });
+  const { counter } = seriesOn(registry);
   const admission = counter(
     'http_admission_rejections_total',
     'Requests turned away because the server is at capacity (429 or 503), by route.',

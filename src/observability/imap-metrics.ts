@@ -5,6 +5,7 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { ServiceMetrics } from './metrics.ts';
+import { seriesOn } from './series.ts';
 
 export interface ScrapeSetters {
   mailbox(
@@ -15,8 +16,7 @@ export interface ScrapeSetters {
 
 export function imapMetrics(registry: Registry): Pick<ServiceMetrics, 'onScrape'> {
   const registers = [registry];
-  const gauge = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-    new Gauge<L>({ name, help, labelNames, registers });
+  const { gauge } = seriesOn(registry);
   const scrapeSources: ((set: ScrapeSetters) => void)[] = [];
   // Read the pollers just before an exposition (prom-client awaits every metric's collect, in the
   // order they were registered: this one first, so the mailbox gauges below show this scrape's state).

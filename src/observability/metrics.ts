@@ -18,6 +18,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { httpRequestMetrics } from './http-metrics.ts';
 import { imapMetrics, type ScrapeSetters } from './imap-metrics.ts';
 import { matcherMetrics, type MatcherCacheGauges } from './matcher-metrics.ts';
+import { seriesOn } from './series.ts';
 
 export const OTHER_TENANTS = '_other';
 /** The rolling window of `triage_questions_per_hundred_messages`, ms. */
@@ -74,8 +75,7 @@ export function createMetrics(options: { maxTenants?: number; now?: () => number
     return tenant;
   };
   const registers = [registry];
-  const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
-    new Counter<L>({ name, help, labelNames, registers });
+  const { counter } = seriesOn(registry);
   const read = counter(
     'triage_messages_read_total',
     'Messages triaged, by tenant and by the path they arrived on (a2a, imap, webhook:<provider>).',
