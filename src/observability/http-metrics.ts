@@ -6,7 +6,7 @@
  */
 import type { RequestHandler } from 'express';
 import { Histogram, type Registry } from 'prom-client';
-import type { ServiceMetrics } from './metrics.ts';
+import type { ServiceMetrics } from './service-metrics.ts';
 import { seriesOn } from './series.ts';
 
 const GROUPS: readonly (readonly [string, string])[] = [

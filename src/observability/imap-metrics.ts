@@ -4,15 +4,8 @@
  * createMetrics; the label is the configured mailbox name.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { ServiceMetrics } from './metrics.ts';
+import type { ScrapeSetters, ServiceMetrics } from './service-metrics.ts';
 import { seriesOn } from './series.ts';
-
-export interface ScrapeSetters {
-  mailbox(
-    name: string,
-    status: { connected: boolean; reconnects: number; lagSeconds: number | null; backlog: number },
-  ): void;
-}
 
 export function imapMetrics(registry: Registry): Pick<ServiceMetrics, 'onScrape'> {
   const registers = [registry];

@@ -4,14 +4,7 @@
  * on the server's registry by createMetrics; no tenant is a label.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { ServiceMetrics } from './metrics.ts';
-
-export interface MatcherCacheGauges {
-  readonly versions: number;
-  readonly bytes: number;
-  readonly budgetBytes: number | null;
-  readonly evictions: number;
-}
+import type { MatcherCacheGauges, ServiceMetrics } from './service-metrics.ts';
 
 export function matcherMetrics(
   registry: Registry,

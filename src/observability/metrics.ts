@@ -16,8 +16,9 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { httpRequestMetrics } from './http-metrics.ts';
-import { imapMetrics, type ScrapeSetters } from './imap-metrics.ts';
-import { matcherMetrics, type MatcherCacheGauges } from './matcher-metrics.ts';
+import { imapMetrics } from './imap-metrics.ts';
+import { matcherMetrics } from './matcher-metrics.ts';
+import type { ServiceMetrics } from './service-metrics.ts';
 import { seriesOn } from './series.ts';
 
 export const OTHER_TENANTS = '_other';
@@ -25,34 +26,13 @@ export const OTHER_TENANTS = '_other';
 export const QUESTION_RATE_WINDOW_MS = 60 * 60 * 1000;
 const SLOT_MS = 60 * 1000;
 
-export type LessonOutcome = 'learned' | 'unchanged' | 'refused';
-export type Activation = 'teach' | 'rollback' | 'revert' | 'erase' | 'import';
-
-/** What adapters record (the port: no prom-client types cross it). */
-export interface ServiceMetrics {
-  /** A message read by triage (not show-back, not a dry run), and the questions it raised. */
-  messageRead(m: {
-    tenant: string;
-    path: string;
-    state: string;
-    questions: readonly string[];
-    seconds: number;
-  }): void;
-  lesson(tenant: string, outcome: LessonOutcome): void;
-  activation(tenant: string, action: Activation): void;
-  matcherCompiled(seconds: number, marks: number): void;
-  /** Where the matcher cache's bytes, budget and evictions are read at scrape time. */
-  matcherCacheFrom(read: () => MatcherCacheGauges): void;
-  matched(seconds: number): void;
-  /** Where PostgreSQL's round trips are read at scrape time; never called on SQLite. */
-  databaseRoundTripsFrom(read: () => { readonly all: number; readonly transactionControl: number }): void;
-  admissionRejected(route: string, status: number): void;
-  httpRequest(route: string, status: number, seconds: number): void;
-  /** A source of gauges read at scrape time (the IMAP pollers' state). */
-  onScrape(read: (set: ScrapeSetters) => void): void;
-}
-
-export type { MatcherCacheGauges, ScrapeSetters };
+export type {
+  Activation,
+  LessonOutcome,
+  MatcherCacheGauges,
+  ScrapeSetters,
+  ServiceMetrics,
+} from './service-metrics.ts';
 
 export interface Metrics extends ServiceMetrics {
   readonly registry: Registry;

@@ -13,13 +13,31 @@
  */
 import { ImapFlow } from 'imapflow';
 import type { IngestLog } from '../ports.ts';
-import { renewAt, TokenRefused } from './access-tokens.ts';
+import { renewAt, TokenRefused, type AccessTokens } from './access-tokens.ts';
 import { backoffDelayMs, type BackoffOptions } from './backoff.ts';
 import { ensureFolder } from './filer.ts';
-import type { ImapMailboxConfig } from './poller.ts';
+
+/** The server a mailbox is on and how to sign in to it (part of poller.ts `ImapServerConfig`). */
+export interface ImapServerConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Implicit TLS (port 993). Without it STARTTLS is used when offered unless `startTls` is false. */
+  readonly secure: boolean;
+  readonly startTls?: boolean;
+  readonly user: string;
+  /**
+   * How it signs in: exactly one of a password (resolved from the environment variable the
+   * configuration names; never logged) and OAuth2 access tokens (access-tokens.ts, SASL XOAUTH2 or
+   * OAUTHBEARER, whichever the server offers).
+   */
+  readonly password?: string;
+  readonly accessTokens?: AccessTokens;
+  /** Inactivity before IDLE starts (imapflow autoIdleDelay), ms. Default 200. */
+  readonly idleDelayMs?: number;
+}
 
 export interface ImapConnectionDeps {
-  readonly config: ImapMailboxConfig;
+  readonly config: ImapServerConfig;
   readonly folder: string;
   readonly folders: readonly string[];
   readonly reconnect: BackoffOptions;
@@ -203,7 +221,7 @@ export function createImapConnection(deps: ImapConnectionDeps): ImapConnection {
 }
 
 async function signIn(
-  config: ImapMailboxConfig,
+  config: ImapServerConfig,
   fresh: boolean,
 ): Promise<{ credentials: Credentials; token: { expiresAt: number } | null }> {
   if (config.accessTokens === undefined)
@@ -213,7 +231,7 @@ async function signIn(
 }
 
 function imapOptions(
-  config: ImapMailboxConfig,
+  config: ImapServerConfig,
   auth: Credentials,
   tls: Record<string, unknown> | undefined,
 ): ConstructorParameters<typeof ImapFlow>[0] {

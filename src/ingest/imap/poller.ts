@@ -33,32 +33,18 @@
 import type { TenantId } from '../../domain/tenant.ts';
 import type { Intake } from '../intake.ts';
 import type { IngestLog, IngestStore, MailSourceRef } from '../ports.ts';
-import type { AccessTokens } from './access-tokens.ts';
 import { backoffDelayMs, type BackoffOptions } from './backoff.ts';
 import { createFiler } from './filer.ts';
 import { createFolderBatch, type FolderBatch } from './folder-batch.ts';
-import { createImapConnection, describeImapError } from './imap-connection.ts';
+import { createImapConnection, describeImapError, type ImapServerConfig } from './imap-connection.ts';
 import { createLeaseHolder, type MailboxLeasing } from './lease-holder.ts';
 import type { FilingConfig } from './filing.ts';
 import type { TaskFiling } from '../ports.ts';
 
-export interface ImapMailboxConfig {
+export interface ImapMailboxConfig extends ImapServerConfig {
   /** Stable name of this mailbox, used in logs, as the task source and as the key of its stored place. */
   readonly name: string;
   readonly tenant: TenantId;
-  readonly host: string;
-  readonly port: number;
-  /** Implicit TLS (port 993). Without it STARTTLS is used when offered unless `startTls` is false. */
-  readonly secure: boolean;
-  readonly startTls?: boolean;
-  readonly user: string;
-  /**
-   * How it signs in: exactly one of a password (resolved from the environment variable the
-   * configuration names; never logged) and OAuth2 access tokens (access-tokens.ts, SASL XOAUTH2 or
-   * OAUTHBEARER, whichever the server offers).
-   */
-  readonly password?: string;
-  readonly accessTokens?: AccessTokens;
   /** Default 'INBOX'. */
   readonly folder?: string;
   /** Where triaged messages go; created when missing. Default 'Processed'. */
@@ -67,8 +53,6 @@ export interface ImapMailboxConfig {
   readonly failedFolder?: string;
   /** Sweep interval, ms: the watch on servers without IDLE, a safety net with it. Default 30 000. */
   readonly pollIntervalMs?: number;
-  /** Inactivity before IDLE starts (imapflow autoIdleDelay), ms. Default 200. */
-  readonly idleDelayMs?: number;
   /** Reconnect backoff, ms. Default 500 → 60 000. */
   readonly reconnect?: BackoffOptions;
   /** Submit faults for one message before it goes to the failed folder. Default 5. */
