@@ -60,7 +60,8 @@ export default tseslint.config(
         { allowNumber: true, allowBoolean: true },
       ],
       // Dependencies point inward (docs/architecture.md): the domain imports only itself, node: builtins,
-      // re2 and the regex parser; adapters never import each other; only server.ts, main.ts and cli/ wire them.
+      // re2 and the regex parser; adapters never import each other; only the root files (main.ts,
+      // compose-*.ts, server.ts) and cli/ wire them.
       'import-x/no-restricted-paths': [
         'error',
         {
@@ -155,6 +156,16 @@ export default tseslint.config(
         },
       ],
       'no-restricted-imports': 'off',
+    },
+  },
+  {
+    // Readable whole (docs/architecture.md): no function in src/ over 150 lines, nested functions
+    // counted in their parent, and no file over 500. Tests beside the code are suites, not functions.
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.test.ts'],
+    rules: {
+      'max-lines': ['error', { max: 500 }],
+      'max-lines-per-function': ['error', { max: 150 }],
     },
   },
   {
