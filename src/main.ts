@@ -119,7 +119,6 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       log: logger,
       admission,
     });
-    closing.add(() => mail.stop());
     const server = createServer(
       serverDeps({
         config,
@@ -136,6 +135,7 @@ export async function compose(config: Config, options: ComposeOptions = {}): Pro
       }),
     );
     closing.add(() => server.close());
+    closing.add(() => mail.stop()); // before the server: no mail is taken in while it closes
     a2a = server.a2a;
     parts.recentTasksDropped.add(() => server.a2a?.forgetRecentTasks());
     // §14: raw mail is kept RAW_MAIL_RETENTION_DAYS, then incinerated (swept now and periodically).
